@@ -1,0 +1,13 @@
+// GET /api/v1/locations — the active locations of the key's location groups.
+import { httpHandler } from '../../shared/http/handler';
+import { ok } from '../../shared/http/responses';
+import { toLocation } from '../../shared/schemas/locations';
+import { listActiveLocations } from '../../shared/store/locations';
+
+export const handler = httpHandler({
+  route: 'listLocations',
+  async run({ access }) {
+    const locations = await listActiveLocations(access.locationGroups);
+    return ok(locations.map(toLocation));
+  },
+});

@@ -1,0 +1,12 @@
+// GET /api/v1/panels — the panel catalog (spec "not shown"): what can be attached to an appointment or kit.
+import { httpHandler } from '../../shared/http/handler';
+import { ok } from '../../shared/http/responses';
+import { toPanel } from '../../shared/schemas/catalog';
+import { listPanels } from '../../shared/store/catalog';
+
+export const handler = httpHandler({
+  route: 'listPanels',
+  async run() {
+    return ok((await listPanels()).map(toPanel));
+  },
+});

@@ -1,0 +1,18 @@
+// PATCH /api/v1/profiles/{id} — partial update; answers the profile with created_at and updated_at.
+import { assertPastDate } from '../../shared/domain/profile';
+import { httpHandler } from '../../shared/http/handler';
+import { ok } from '../../shared/http/responses';
+import { IdParams } from '../../shared/schemas/fields';
+import { toEmbeddedProfile, UpdateProfileBody } from '../../shared/schemas/profiles';
+import { updateProfile } from '../../shared/store/profiles';
+
+export const handler = httpHandler({
+  route: 'updateProfile',
+  params: IdParams,
+  body: UpdateProfileBody,
+  async run({ params, body, access, now }) {
+    if (body.date_of_birth !== undefined) assertPastDate('date_of_birth', body.date_of_birth, now);
+    const profile = await updateProfile(params.id, body, now.toISOString(), [...access.profileGroups]);
+    return ok(toEmbeddedProfile(profile));
+  },
+});

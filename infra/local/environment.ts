@@ -1,0 +1,47 @@
+/**
+ * The local stack's environment contract (README "Environment"). `npm start`, the keys CLI and the
+ * tests derive every setting from the same variables, so they all reach the same running stack.
+ */
+import { resolve } from 'node:path';
+
+export interface LocalSettings {
+  port: number;
+  dynamodbPort: number;
+  s3Port: number;
+  dataDir: string;
+  devApiKey: string | undefined;
+}
+
+function portFrom(value: string | undefined, fallback: number, name: string): number {
+  if (value === undefined || value === '') return fallback;
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`${name} must be a port number, got "${value}"`);
+  return port;
+}
+
+export function localSettings(env: NodeJS.ProcessEnv = process.env): LocalSettings {
+  return {
+    port: portFrom(env.PORT, 3000, 'PORT'),
+    dynamodbPort: portFrom(env.DYNAMODB_PORT, 8000, 'DYNAMODB_PORT'),
+    s3Port: portFrom(env.S3_PORT, 4569, 'S3_PORT'),
+    dataDir: resolve(env.LAB_DATA_DIR || '.local-data'),
+    devApiKey: env.DEV_API_KEY || undefined,
+  };
+}
+
+export const LOCAL_TABLE = 'lab-local';
+export const LOCAL_BUCKET = 'lab-documents-local';
+export const LOCAL_BUS = 'lab-local';
+
+/** The variables shared/config.ts reads, pointed at the local emulators. */
+export function localFunctionEnvironment(settings: LocalSettings): Record<string, string> {
+  return {
+    TABLE_NAME: LOCAL_TABLE,
+    DOCUMENTS_BUCKET: LOCAL_BUCKET,
+    EVENT_BUS_NAME: LOCAL_BUS,
+    AWS_REGION: 'eu-central-1',
+    DYNAMODB_ENDPOINT: `http://127.0.0.1:${settings.dynamodbPort}`,
+    S3_ENDPOINT: `http://127.0.0.1:${settings.s3Port}`,
+    POWERTOOLS_SERVICE_NAME: 'lab-api',
+  };
+}

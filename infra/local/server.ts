@@ -1,0 +1,187 @@
+/**
+ * The local HTTP server: turns each request into the API Gateway REST proxy event, invokes the same
+ * handler module the Lambda runs (from shared/routes.ts), and writes its response back — binary
+ * (base64) bodies included. Unknown path → 404; known path, wrong method → 405, as API Gateway answers.
+ *
+ * The handler modules read shared/config.ts when first imported, so set the environment first.
+ */
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import { type Route, type RouteName, routeEntries } from '../../shared/routes';
+
+const repositoryRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const MAX_BODY_BYTES = 10 * 1024 * 1024; // API Gateway's payload limit
+
+type LambdaHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
+
+interface CompiledRoute {
+  name: RouteName;
+  route: Route;
+  pattern: RegExp;
+  paramNames: string[];
+}
+
+function compile(name: RouteName, route: Route): CompiledRoute {
+  const paramNames: string[] = [];
+  const source = route.path.replace(/\{(\w+)\}/g, (_, param: string) => {
+    paramNames.push(param);
+    return '([^/]+)';
+  });
+  return { name, route, pattern: new RegExp(`^${source}$`), paramNames };
+}
+
+const compiledRoutes = routeEntries.map(([name, route]) => compile(name, route));
+const handlers = new Map<string, Promise<LambdaHandler>>();
+
+function loadHandler(route: Route): Promise<LambdaHandler> {
+  let loaded = handlers.get(route.handler);
+  if (!loaded) {
+    const url = pathToFileURL(resolve(repositoryRoot, route.handler)).href;
+    loaded = import(url).then((module: { handler: LambdaHandler }) => module.handler);
+    handlers.set(route.handler, loaded);
+  }
+  return loaded;
+}
+
+function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', ...headers });
+  res.end(JSON.stringify(body));
+}
+
+async function readBody(req: IncomingMessage): Promise<Buffer | 'too-large'> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY_BYTES) return 'too-large';
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+function toEvent(req: IncomingMessage, url: URL, match: CompiledRoute, params: string[], body: Buffer): APIGatewayProxyEvent {
+  const headers: Record<string, string> = {};
+  const multiValueHeaders: Record<string, string[]> = {};
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined) continue;
+    const values = Array.isArray(value) ? value : [value];
+    headers[name] = values.join(',');
+    multiValueHeaders[name] = values;
+  }
+  const query: Record<string, string> = {};
+  const multiQuery: Record<string, string[]> = {};
+  for (const [name, value] of url.searchParams) {
+    query[name] = value;
+    (multiQuery[name] ??= []).push(value);
+  }
+  const pathParameters = Object.fromEntries(match.paramNames.map((name, i) => [name, params[i] ?? '']));
+  const requestId = randomUUID();
+  return {
+    resource: match.route.path,
+    path: url.pathname,
+    httpMethod: match.route.method,
+    headers,
+    multiValueHeaders,
+    queryStringParameters: url.searchParams.size > 0 ? query : null,
+    multiValueQueryStringParameters: url.searchParams.size > 0 ? multiQuery : null,
+    pathParameters: match.paramNames.length > 0 ? pathParameters : null,
+    stageVariables: null,
+    body: body.length > 0 ? body.toString('utf8') : null,
+    isBase64Encoded: false,
+    requestContext: {
+      accountId: 'local',
+      apiId: 'local',
+      authorizer: undefined,
+      protocol: `HTTP/${req.httpVersion}`,
+      httpMethod: match.route.method,
+      identity: { sourceIp: req.socket.remoteAddress ?? '127.0.0.1' } as APIGatewayProxyEvent['requestContext']['identity'],
+      path: url.pathname,
+      stage: 'local',
+      requestId,
+      requestTimeEpoch: Date.now(),
+      resourceId: match.name,
+      resourcePath: match.route.path,
+    },
+  };
+}
+
+function toContext(name: RouteName): Context {
+  const awsRequestId = randomUUID();
+  return {
+    callbackWaitsForEmptyEventLoop: false,
+    functionName: `lab-api-local-${name}`,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:lab-api-local-${name}`,
+    memoryLimitInMB: '256',
+    awsRequestId,
+    logGroupName: `/aws/lambda/lab-api-local-${name}`,
+    logStreamName: 'local',
+    getRemainingTimeInMillis: () => 30_000,
+    done: () => undefined,
+    fail: () => undefined,
+    succeed: () => undefined,
+  };
+}
+
+function writeResult(res: ServerResponse, result: APIGatewayProxyResult): void {
+  const headers: Record<string, string | string[]> = { ...(result.headers as Record<string, string>) };
+  for (const [name, values] of Object.entries(result.multiValueHeaders ?? {})) headers[name] = values.map(String);
+  res.writeHead(result.statusCode, headers);
+  res.end(result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body);
+}
+
+async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const url = new URL(req.url ?? '/', 'http://localhost');
+  const candidates = compiledRoutes
+    .map((compiled) => ({ compiled, params: compiled.pattern.exec(url.pathname) }))
+    .filter((c) => c.params !== null);
+  if (candidates.length === 0) return send(res, 404, { error: `No route for ${url.pathname}` });
+  const chosen = candidates.find((c) => c.compiled.route.method === req.method);
+  if (!chosen) {
+    const allow = candidates.map((c) => c.compiled.route.method).join(', ');
+    return send(res, 405, { error: `Method ${req.method} not allowed on ${url.pathname}; allowed: ${allow}` }, { Allow: allow });
+  }
+  let params: string[];
+  try {
+    params = (chosen.params ?? []).slice(1).map((param) => decodeURIComponent(param));
+  } catch {
+    return send(res, 400, { error: 'The path is not correctly percent-encoded' });
+  }
+  const body = await readBody(req);
+  if (body === 'too-large') return send(res, 413, { error: 'Request body exceeds 10 MB' });
+  const handler = await loadHandler(chosen.compiled.route);
+  const event = toEvent(req, url, chosen.compiled, params, body);
+  writeResult(res, await handler(event, toContext(chosen.compiled.name)));
+}
+
+export interface LocalApi {
+  url: string;
+  close(): Promise<void>;
+}
+
+export async function startLocalApi(port: number, host = '127.0.0.1'): Promise<LocalApi> {
+  const server = createServer((req, res) => {
+    handle(req, res).catch(() => {
+      // The handlers shape their own errors; reaching this means the server itself failed.
+      if (!res.headersSent) send(res, 500, { error: 'Internal server error' });
+      else res.end();
+    });
+  });
+  await new Promise<void>((resolveListen, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolveListen());
+  });
+  const address = server.address() as AddressInfo;
+  return {
+    url: `http://${host}:${address.port}`,
+    close: () =>
+      new Promise<void>((resolveClose) => {
+        server.closeAllConnections();
+        server.close(() => resolveClose());
+      }),
+  };
+}

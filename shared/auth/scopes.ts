@@ -1,0 +1,20 @@
+/** Scope names exactly as the spec spells them (home_kit_orders_manage is lower case there too). */
+export const SCOPES = [
+  'CREATE_USER',
+  'PROFILES_VIEW',
+  'IMPERSONATE',
+  'LOCATIONS_VIEW',
+  'TEST_SESSIONS_VIEW',
+  'TEST_SESSIONS_SCHEDULE',
+  'TEST_SESSIONS_OPERATE',
+  'TEST_SESSIONS_MANAGE',
+  'SHIPMENTS_MANAGE',
+  'RESULTS_VIEW',
+  'home_kit_orders_manage',
+] as const;
+
+export type Scope = (typeof SCOPES)[number];
+
+export function isScope(value: string): value is Scope {
+  return (SCOPES as readonly string[]).includes(value);
+}

@@ -1,0 +1,52 @@
+/**
+ * Configuration of every Lambda and of the local stack, read from the environment once, at cold start.
+ * A missing or malformed variable fails here with a clear message, never later as `undefined`.
+ * Handlers never read process.env themselves.
+ */
+import * as v from 'valibot';
+
+const optionalUrl = v.optional(v.pipe(v.string(), v.url()));
+
+const Environment = v.object({
+  TABLE_NAME: v.pipe(v.string(), v.minLength(3)),
+  /** Required by the functions that touch documents or events; the modules that use them check at load. */
+  DOCUMENTS_BUCKET: v.optional(v.pipe(v.string(), v.minLength(3))),
+  EVENT_BUS_NAME: v.optional(v.pipe(v.string(), v.minLength(1))),
+  AWS_REGION: v.optional(v.string(), 'eu-central-1'),
+  /** Local stack only: endpoints of DynamoDB Local and the S3 emulator. */
+  DYNAMODB_ENDPOINT: optionalUrl,
+  S3_ENDPOINT: optionalUrl,
+  /** Local stack only: an ISO instant that fixes "now" for demos and black-box tests. */
+  LAB_CLOCK: v.optional(v.pipe(v.string(), v.isoTimestamp())),
+});
+
+function readConfig() {
+  const parsed = v.safeParse(Environment, process.env);
+  if (!parsed.success) {
+    const problems = parsed.issues.map((issue) => `${v.getDotPath(issue) ?? 'environment'}: ${issue.message}`);
+    throw new Error(`Invalid configuration: ${problems.join('; ')}`);
+  }
+  const env = parsed.output;
+  return {
+    tableName: env.TABLE_NAME,
+    documentsBucket: env.DOCUMENTS_BUCKET,
+    eventBusName: env.EVENT_BUS_NAME,
+    region: env.AWS_REGION,
+    dynamodbEndpoint: env.DYNAMODB_ENDPOINT,
+    s3Endpoint: env.S3_ENDPOINT,
+    fixedClock: env.LAB_CLOCK === undefined ? undefined : new Date(env.LAB_CLOCK),
+  } as const;
+}
+
+export const config = readConfig();
+
+/** For modules that need an optional setting: fail when they load (cold start), not at the first request. */
+export function requireSetting<T>(value: T | undefined, name: string): T {
+  if (value === undefined) throw new Error(`Invalid configuration: ${name} is required`);
+  return value;
+}
+
+/** The clock every rule takes as a parameter: real time, or LAB_CLOCK when the local stack fixes it. */
+export function now(): Date {
+  return config.fixedClock ? new Date(config.fixedClock) : new Date();
+}

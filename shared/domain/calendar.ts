@@ -1,0 +1,26 @@
+/**
+ * shared/domain holds the service's rules as pure functions: no I/O, no clock of its own (callers pass
+ * `now`), nothing from store/ or http/ beyond the error types.
+ *
+ * Calendar dates (YYYY-MM-DD) as the spec uses them for birth dates and pickup dates.
+ */
+const DATE_SHAPE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** True for a date that exists on the calendar: 2024-02-29 yes, 2023-02-29 and 2024-13-01 no. */
+export function isCalendarDate(value: string): boolean {
+  const match = DATE_SHAPE.exec(value);
+  if (!match) return false;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
+/** The UTC calendar date of an instant. */
+export function utcDate(instant: Date): string {
+  return instant.toISOString().slice(0, 10);
+}
+
+/** A date strictly before the UTC date of `now`: someone born today has no birth date "in the past" yet. */
+export function isPastDate(value: string, now: Date): boolean {
+  return isCalendarDate(value) && value < utcDate(now);
+}

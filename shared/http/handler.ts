@@ -1,0 +1,84 @@
+/**
+ * shared/http owns the HTTP edge of every Lambda: the one Middy stack, errors, responses, validation.
+ * It may import auth/ and store/ (for the key lookup) but never a handler.
+ *
+ * `httpHandler` builds that stack once for a row of the routes table. Order, outermost first:
+ *   access log → error responses → Powertools context → header normalizer → [JSON content type →
+ *   JSON body parser] → API key (401) → scopes (403) → valibot input (400) → handler.
+ * Middy runs `onError` in reverse, so the error stage sees every failure, including the parser's.
+ */
+import middy from '@middy/core';
+import httpHeaderNormalizer from '@middy/http-header-normalizer';
+import httpJsonBodyParser from '@middy/http-json-body-parser';
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import type { GenericSchema, InferOutput } from 'valibot';
+import type { AccessContext } from '../auth/access';
+import { now as clock } from '../config';
+import { logger } from '../logger';
+import { type RouteName, routes } from '../routes';
+import {
+  accessLog,
+  authenticateApiKey,
+  errorResponses,
+  type LabContext,
+  requireJsonContentType,
+  requireScopes,
+  validateInput,
+} from './middlewares';
+
+type Parsed<S> = S extends GenericSchema ? InferOutput<S> : undefined;
+
+export interface HandlerInput<P, Q, B> {
+  params: Parsed<P>;
+  query: Parsed<Q>;
+  body: Parsed<B>;
+  access: AccessContext;
+  now: Date;
+}
+
+export interface HttpHandlerDefinition<P, Q, B> {
+  route: RouteName;
+  params?: P;
+  query?: Q;
+  body?: B;
+  run(input: HandlerInput<P, Q, B>): Promise<APIGatewayProxyResult>;
+}
+
+/** The access context of a route that needs no key (GET /health): it can see nothing. */
+const NO_ACCESS: AccessContext = {
+  keyId: 'anonymous',
+  scopes: new Set(),
+  profileGroups: new Set(),
+  locationGroups: new Set(),
+};
+
+export function httpHandler<
+  P extends GenericSchema | undefined = undefined,
+  Q extends GenericSchema | undefined = undefined,
+  B extends GenericSchema | undefined = undefined,
+>(definition: HttpHandlerDefinition<P, Q, B>) {
+  const route = routes[definition.route];
+  const isPublic = route.scopes.length === 0;
+
+  const stack = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, LabContext>()
+    .use(accessLog(definition.route))
+    .use(errorResponses())
+    .use(injectLambdaContext(logger, { resetKeys: true }))
+    .use(httpHeaderNormalizer());
+  if (definition.body) {
+    stack.use(requireJsonContentType()).use(httpJsonBodyParser({ disableContentTypeError: true }));
+  }
+  if (!isPublic) stack.use(authenticateApiKey()).use(requireScopes(route.scopes));
+  stack.use(validateInput({ params: definition.params, query: definition.query, body: definition.body }));
+
+  return stack.handler(async (_event, context) =>
+    definition.run({
+      params: context.input?.params as Parsed<P>,
+      query: context.input?.query as Parsed<Q>,
+      body: context.input?.body as Parsed<B>,
+      access: context.access ?? NO_ACCESS,
+      now: clock(),
+    }),
+  );
+}

@@ -1,0 +1,138 @@
+/**
+ * The middlewares of the one Middy stack (composed in shared/http/handler.ts). Each does one thing;
+ * the order they run in is the spec's order of checks: key (401) → scope (403) → input (400) → handler.
+ */
+import type { MiddlewareObj, Request } from '@middy/core';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import type { GenericSchema } from 'valibot';
+import { type AccessContext, assertAnyScope } from '../auth/access';
+import { authenticate } from '../auth/api-keys';
+import type { Scope } from '../auth/scopes';
+import { logger } from '../logger';
+import { BadRequest, HttpError, UnsupportedMediaType } from './errors';
+import { baseHeaders } from './responses';
+import { isJsonObject, parseOrBadRequest } from './validation';
+
+/** What the stack learns about a request before the handler runs. */
+export interface LabContext extends Context {
+  access?: AccessContext;
+  input?: { params: unknown; query: unknown; body: unknown };
+}
+
+type LabRequest = Request<APIGatewayProxyEvent, APIGatewayProxyResult, Error, LabContext>;
+type LabMiddleware = MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, LabContext>;
+
+const errorBody = (statusCode: number, message: string): APIGatewayProxyResult => ({
+  statusCode,
+  headers: { ...baseHeaders },
+  body: JSON.stringify({ error: message }),
+});
+
+/** Middy's own HTTP errors (body parser): malformed JSON is a 400 here, as the spec's errors table says. */
+function fromMiddyError(error: { statusCode: number; message: string }): HttpError {
+  if (error.statusCode === 415) return new UnsupportedMediaType();
+  if (error.statusCode === 422) return new BadRequest('Request body must be valid JSON');
+  return new HttpError(error.statusCode, error.message);
+}
+
+function hasClientStatus(error: unknown): error is { statusCode: number; message: string } {
+  const status = (error as { statusCode?: unknown } | null)?.statusCode;
+  return typeof status === 'number' && status >= 400 && status < 500;
+}
+
+/**
+ * Last stage of every request: every error becomes `{ "error": message }` with its status. Unknown
+ * errors become 500 "Internal server error" and are logged by name and stack only: an AWS error
+ * message may quote stored values, and those can be patient data.
+ */
+export function errorResponses(): LabMiddleware {
+  return {
+    onError: (request: LabRequest) => {
+      const error = request.error;
+      if (error instanceof HttpError) {
+        request.response = errorBody(error.statusCode, error.message);
+      } else if (hasClientStatus(error)) {
+        const mapped = fromMiddyError(error);
+        request.response = errorBody(mapped.statusCode, mapped.message);
+      } else {
+        logger.error('Unhandled error', {
+          errorName: error?.name ?? typeof error,
+          stack: error?.stack?.split('\n').slice(1).join('\n'),
+        });
+        request.response = errorBody(500, 'Internal server error');
+      }
+    },
+  };
+}
+
+/** One log line per request: route, status, duration and the API Gateway request id. Nothing else. */
+export function accessLog(routeName: string): LabMiddleware {
+  const started = new WeakMap<object, number>();
+  const log = (request: LabRequest) => {
+    const startedAt = started.get(request) ?? performance.now();
+    logger.info('request', {
+      route: routeName,
+      status: request.response?.statusCode,
+      duration_ms: Math.round(performance.now() - startedAt),
+      api_request_id: request.event.requestContext?.requestId,
+    });
+  };
+  return {
+    before: (request) => void started.set(request, performance.now()),
+    after: log,
+    onError: log,
+  };
+}
+
+/**
+ * Content-Type check for routes with a body. An empty body is let through so that validation answers
+ * 400 "body must be a JSON object" rather than 415; any other body must be declared JSON.
+ */
+export function requireJsonContentType(): LabMiddleware {
+  return {
+    before: ({ event }) => {
+      if (event.body === null || event.body === undefined || event.body === '') return;
+      const contentType = event.headers?.['content-type'] ?? '';
+      if (!/^application\/(.+\+)?json\s*(;|$)/i.test(contentType)) throw new UnsupportedMediaType();
+    },
+  };
+}
+
+export function authenticateApiKey(): LabMiddleware {
+  return {
+    before: async (request) => {
+      request.context.access = await authenticate(request.event.headers?.['x-api-key']);
+    },
+  };
+}
+
+export function requireScopes(scopes: readonly Scope[]): LabMiddleware {
+  return {
+    before: ({ context }) => {
+      if (!context.access) throw new Error('requireScopes runs after authenticateApiKey');
+      assertAnyScope(context.access, scopes);
+    },
+  };
+}
+
+export interface InputSchemas {
+  params?: GenericSchema;
+  query?: GenericSchema;
+  body?: GenericSchema;
+}
+
+export function validateInput(schemas: InputSchemas): LabMiddleware {
+  return {
+    before: ({ event, context }) => {
+      const body: unknown = event.body;
+      if (schemas.body && !isJsonObject(body)) throw new BadRequest('Request body must be a JSON object');
+      context.input = {
+        params: schemas.params ? parseOrBadRequest(schemas.params, event.pathParameters ?? {}, 'path') : undefined,
+        query: schemas.query
+          ? parseOrBadRequest(schemas.query, event.queryStringParameters ?? {}, 'query')
+          : undefined,
+        body: schemas.body ? parseOrBadRequest(schemas.body, body, 'body') : undefined,
+      };
+    },
+  };
+}

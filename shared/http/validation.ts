@@ -1,0 +1,53 @@
+/**
+ * Input parsing at the edge: valibot schemas turn unknown input into typed values, and every issue
+ * becomes a message that names the field and the rule ("date_of_birth must be a real date (YYYY-MM-DD)").
+ *
+ * Schema messages start with "must …" and are prefixed with the field's path here; the messages for
+ * plain type mismatches, missing fields and unknown fields are built from the issue itself, so the
+ * schemas stay short.
+ */
+import * as v from 'valibot';
+import { BadRequest } from './errors';
+
+type AnyIssue = v.BaseIssue<unknown>;
+
+const TYPE_RULES: Record<string, string> = {
+  string: 'must be a string',
+  number: 'must be a number',
+  boolean: 'must be a boolean',
+  array: 'must be an array',
+  object: 'must be a JSON object',
+  strict_object: 'must be a JSON object',
+  null: 'must be null',
+};
+
+export function describeIssue(issue: AnyIssue, subject: string): string {
+  const path = v.getDotPath(issue) ?? subject;
+  if ((issue.type === 'strict_object' || issue.type === 'object') && issue.expected === 'never') {
+    return `${path} is not an allowed field`;
+  }
+  if (issue.kind === 'schema' && issue.received === 'undefined' && issue.expected?.startsWith('"')) {
+    return `${path} is required`;
+  }
+  if (issue.message.startsWith('must ')) return `${path} ${issue.message}`;
+  if (issue.type === 'picklist' && issue.expected) {
+    return `${path} must be one of ${issue.expected.replaceAll('"', '').replaceAll(' |', ',')}`;
+  }
+  return `${path} ${TYPE_RULES[issue.type] ?? 'is invalid'}`;
+}
+
+/** Parses `input` or throws 400 naming every problem (at most five, so the message stays readable). */
+export function parseOrBadRequest<TSchema extends v.GenericSchema>(
+  schema: TSchema,
+  input: unknown,
+  subject: string,
+): v.InferOutput<TSchema> {
+  const result = v.safeParse(schema, input);
+  if (result.success) return result.output;
+  const messages = [...new Set(result.issues.map((issue) => describeIssue(issue, subject)))];
+  throw new BadRequest(messages.slice(0, 5).join('; '));
+}
+
+export function isJsonObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,77 @@
+/**
+ * THE table of endpoints. The local server, the CDK stack and the OpenAPI document are generated from it;
+ * nothing else lists routes. A new endpoint is one row here, one handler file, one schema, tests.
+ *
+ * scopes: any one of them suffices (the spec's "or"). An empty list means the route needs no API key.
+ * handler: the module (relative to the repository root) whose `handler` export the Lambda runs.
+ */
+import type { Scope } from './auth/scopes';
+
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+
+export interface Route {
+  readonly method: HttpMethod;
+  readonly path: string;
+  readonly handler: string;
+  readonly scopes: readonly Scope[];
+}
+
+const CATALOG_READERS: readonly Scope[] = [
+  'TEST_SESSIONS_VIEW',
+  'TEST_SESSIONS_SCHEDULE',
+  'home_kit_orders_manage',
+  'RESULTS_VIEW',
+];
+
+export const routes = {
+  health: { method: 'GET', path: '/health', handler: 'functions/health/get.ts', scopes: [] },
+
+  createProfile: {
+    method: 'POST',
+    path: '/api/v1/profiles',
+    handler: 'functions/profiles/create.ts',
+    scopes: ['CREATE_USER'],
+  },
+  getProfile: {
+    method: 'GET',
+    path: '/api/v1/profiles/{id}',
+    handler: 'functions/profiles/get.ts',
+    scopes: ['PROFILES_VIEW', 'IMPERSONATE'],
+  },
+  updateProfile: {
+    method: 'PATCH',
+    path: '/api/v1/profiles/{id}',
+    handler: 'functions/profiles/update.ts',
+    scopes: ['CREATE_USER'],
+  },
+
+  listLocations: {
+    method: 'GET',
+    path: '/api/v1/locations',
+    handler: 'functions/locations/list.ts',
+    scopes: ['LOCATIONS_VIEW', 'TEST_SESSIONS_SCHEDULE'],
+  },
+  getLocation: {
+    method: 'GET',
+    path: '/api/v1/locations/{id}',
+    handler: 'functions/locations/get.ts',
+    scopes: ['LOCATIONS_VIEW', 'TEST_SESSIONS_SCHEDULE'],
+  },
+
+  listPanels: {
+    method: 'GET',
+    path: '/api/v1/panels',
+    handler: 'functions/panels/list.ts',
+    scopes: CATALOG_READERS,
+  },
+  listBiomarkers: {
+    method: 'GET',
+    path: '/api/v1/biomarkers',
+    handler: 'functions/biomarkers/list.ts',
+    scopes: CATALOG_READERS,
+  },
+} as const satisfies Record<string, Route>;
+
+export type RouteName = keyof typeof routes;
+
+export const routeEntries = Object.entries(routes) as [RouteName, Route][];

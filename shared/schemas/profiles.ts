@@ -1,0 +1,92 @@
+/**
+ * Profile requests and representations (SPEC "Profile", "Profiles").
+ *
+ * Which fields a response carries depends on where the profile appears: the spec drops created_at /
+ * updated_at from the create response and from the profile embedded in a new appointment, and shows
+ * transactional_emails_enabled only in GET /profiles/{id} and inside a home kit order.
+ */
+import * as v from 'valibot';
+import type { ProfileRecord } from '../store/profiles';
+import { calendarDate, e164Phone, email, numberBetween, slug, text } from './fields';
+
+export const LANGUAGES = ['en', 'de', 'fi'] as const;
+
+const profileFields = {
+  handle: v.pipe(
+    v.string(),
+    v.regex(/^[A-Za-z0-9._-]{3,64}$/, 'must be 3–64 letters, digits, dots, hyphens or underscores'),
+  ),
+  first_name: text(100),
+  last_name: text(100),
+  email,
+  phone: e164Phone,
+  sex: v.picklist([1, 2], 'must be 1 (male) or 2 (female)'),
+  date_of_birth: calendarDate,
+  height: numberBetween(30, 300, 'cm'),
+  weight: numberBetween(1, 700, 'kg'),
+  language: v.picklist(LANGUAGES),
+};
+
+export const CreateProfileBody = v.strictObject({
+  profile_group_slug: slug,
+  first_name: profileFields.first_name,
+  last_name: profileFields.last_name,
+  date_of_birth: profileFields.date_of_birth,
+  handle: v.nullish(profileFields.handle),
+  email: v.nullish(profileFields.email),
+  phone: v.nullish(profileFields.phone),
+  sex: v.nullish(profileFields.sex),
+  height: v.nullish(profileFields.height),
+  weight: v.nullish(profileFields.weight),
+  language: v.optional(profileFields.language, 'en'),
+});
+export type CreateProfileBody = v.InferOutput<typeof CreateProfileBody>;
+
+/**
+ * Every profile field but id and the group may change. Names, birth date and language are required on a
+ * profile, so they cannot be cleared; the other fields accept null to clear them.
+ */
+export const UpdateProfileBody = v.pipe(
+  v.strictObject({
+    first_name: v.optional(profileFields.first_name),
+    last_name: v.optional(profileFields.last_name),
+    date_of_birth: v.optional(profileFields.date_of_birth),
+    language: v.optional(profileFields.language),
+    handle: v.optional(v.nullable(profileFields.handle)),
+    email: v.optional(v.nullable(profileFields.email)),
+    phone: v.optional(v.nullable(profileFields.phone)),
+    sex: v.optional(v.nullable(profileFields.sex)),
+    height: v.optional(v.nullable(profileFields.height)),
+    weight: v.optional(v.nullable(profileFields.weight)),
+    transactional_emails_enabled: v.optional(v.nullable(v.boolean())),
+  }),
+  v.check((patch) => Object.keys(patch).length > 0, 'must change at least one field'),
+);
+export type UpdateProfileBody = v.InferOutput<typeof UpdateProfileBody>;
+
+/** The Create Profile response: no timestamps, no transactional_emails_enabled. */
+export function toCreatedProfile(profile: ProfileRecord) {
+  return {
+    id: profile.id,
+    handle: profile.handle,
+    first_name: profile.first_name,
+    last_name: profile.last_name,
+    email: profile.email,
+    phone: profile.phone,
+    sex: profile.sex,
+    date_of_birth: profile.date_of_birth,
+    height: profile.height,
+    weight: profile.weight,
+    language: profile.language,
+  };
+}
+
+/** PATCH /profiles/{id} and the profile embedded in an appointment: timestamps, no transactional_emails_enabled. */
+export function toEmbeddedProfile(profile: ProfileRecord) {
+  return { ...toCreatedProfile(profile), created_at: profile.created_at, updated_at: profile.updated_at };
+}
+
+/** GET /profiles/{id} and the profile inside a home kit order: every field. */
+export function toFullProfile(profile: ProfileRecord) {
+  return { ...toEmbeddedProfile(profile), transactional_emails_enabled: profile.transactional_emails_enabled };
+}

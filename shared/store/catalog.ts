@@ -1,0 +1,66 @@
+/**
+ * The test catalog: panels (named sets of biomarkers) and biomarkers.
+ *
+ * Access patterns:
+ * - every panel, by name ........ Query  GSI1 CATALOG / PANEL#<name>#<id>
+ * - every biomarker, by id ...... Query  GSI1 CATALOG / BIOMARKER#<zero-padded id>
+ */
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { dynamo, tableName } from './client';
+import { GSI1, index, keys } from './keys';
+import { queryAll, withoutKeys } from './query';
+
+export interface ReferenceRange {
+  normal_min: number | null;
+  normal_max: number | null;
+  optimal_min: number | null;
+  optimal_max: number | null;
+}
+
+export interface PanelRecord {
+  id: string;
+  name: string;
+  description: string | null;
+  biomarker_ids: number[];
+}
+
+export interface BiomarkerRecord {
+  id: number;
+  name: string;
+  category: string;
+  unit_id: number | null;
+  unit: string | null;
+  reference_range_service: ReferenceRange | null;
+  kind: 'clinical' | 'genetic';
+}
+
+async function listCatalog<T>(prefix: string): Promise<T[]> {
+  const items = await queryAll({
+    TableName: tableName,
+    IndexName: GSI1,
+    KeyConditionExpression: 'GSI1PK = :pk AND begins_with(GSI1SK, :prefix)',
+    ExpressionAttributeValues: { ':pk': index.catalogPanels.GSI1PK, ':prefix': prefix },
+  });
+  return items.map((item) => withoutKeys<T>(item));
+}
+
+export const listPanels = () => listCatalog<PanelRecord>(index.catalogPanels.skPrefix);
+export const listBiomarkers = () => listCatalog<BiomarkerRecord>(index.catalogBiomarkers.skPrefix);
+
+export async function putPanel(panel: PanelRecord): Promise<void> {
+  await dynamo.send(
+    new PutCommand({
+      TableName: tableName,
+      Item: { ...keys.panel(panel.id), ...index.catalogPanel(panel.name, panel.id), ...panel },
+    }),
+  );
+}
+
+export async function putBiomarker(biomarker: BiomarkerRecord): Promise<void> {
+  await dynamo.send(
+    new PutCommand({
+      TableName: tableName,
+      Item: { ...keys.biomarker(biomarker.id), ...index.catalogBiomarker(biomarker.id), ...biomarker },
+    }),
+  );
+}

@@ -1,0 +1,69 @@
+/**
+ * Test locations. Only active locations carry GSI1 keys, so the index lists exactly what a key may use.
+ *
+ * Access patterns:
+ * - a location by id .................... GetItem  PK=LOCATION#<id>
+ * - active locations of a group ......... Query    GSI1 LOCGROUP#<slug> / LOCATION#…  (one per group of the key)
+ */
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { dynamo, tableName } from './client';
+import { GSI1, index, keys } from './keys';
+import { queryAll, withoutKeys } from './query';
+
+export type Weekday = 'monday' | 'tuesday' | 'wednesday' | 'thursday' | 'friday' | 'saturday' | 'sunday';
+export type OpenHours = Record<Weekday, { open: string; close: string }[]>;
+
+export interface LocationRecord {
+  id: string;
+  location_group_slug: string;
+  active: boolean;
+  name: string;
+  company_name: string | null;
+  address_line_1: string | null;
+  address_line_2: string | null;
+  city: string | null;
+  state: string | null;
+  postal_code: string | null;
+  country_name: string | null;
+  country_code: string | null;
+  timezone: string | null;
+  contact_phone: string | null;
+  email: string | null;
+  website: string | null;
+  google_maps_url: string | null;
+  image_url: string | null;
+  open_hours: OpenHours | null;
+}
+
+export const LOCATION_NOT_FOUND = 'Location not found';
+
+export async function getLocation(id: string): Promise<LocationRecord | undefined> {
+  const { Item } = await dynamo.send(new GetCommand({ TableName: tableName, Key: keys.location(id) }));
+  return Item ? withoutKeys<LocationRecord>(Item) : undefined;
+}
+
+/** Active locations of the given groups, by name. One Query per group, run in parallel. */
+export async function listActiveLocations(locationGroups: Iterable<string>): Promise<LocationRecord[]> {
+  const perGroup = await Promise.all(
+    [...locationGroups].map((group) => {
+      const { GSI1PK, skPrefix } = index.activeLocationsOf(group);
+      return queryAll({
+        TableName: tableName,
+        IndexName: GSI1,
+        KeyConditionExpression: 'GSI1PK = :pk AND begins_with(GSI1SK, :prefix)',
+        ExpressionAttributeValues: { ':pk': GSI1PK, ':prefix': skPrefix },
+      });
+    }),
+  );
+  return perGroup
+    .flat()
+    .map((item) => withoutKeys<LocationRecord>(item))
+    .sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
+}
+
+export async function putLocation(location: LocationRecord): Promise<void> {
+  const listed = location.active ? index.activeLocation(location.location_group_slug, location.id) : {};
+  await dynamo.send(
+    new PutCommand({ TableName: tableName, Item: { ...keys.location(location.id), ...listed, ...location } }),
+  );
+}

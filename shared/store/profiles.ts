@@ -1,0 +1,131 @@
+/**
+ * Profiles and profile groups.
+ *
+ * Access patterns:
+ * - a profile by id ............................ GetItem        PK=PROFILE#<id>
+ * - create a profile in an existing group ..... TransactWrite  ConditionCheck GROUP#<slug> + Put PROFILE#<id>
+ * - update a profile inside the key's groups .. UpdateItem     condition: exists AND group IN key's groups
+ * - does a profile group exist ................ GetItem        PK=GROUP#<slug>
+ */
+import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { Forbidden, NotFound } from '../http/errors';
+import { dynamo, tableName } from './client';
+import { cancellationCodes, isConditionFailure } from './conditions';
+import { keys } from './keys';
+import { withoutKeys } from './query';
+import { setAttributes } from './update-expression';
+
+export interface ProfileRecord {
+  id: string;
+  profile_group_slug: string;
+  handle: string | null;
+  first_name: string | null;
+  last_name: string | null;
+  email: string | null;
+  phone: string | null;
+  sex: number | null;
+  date_of_birth: string | null;
+  height: number | null;
+  weight: number | null;
+  language: 'en' | 'de' | 'fi';
+  transactional_emails_enabled: boolean | null;
+  created_at: string;
+  updated_at: string | null;
+}
+
+export type ProfilePatch = Partial<Omit<ProfileRecord, 'id' | 'profile_group_slug' | 'created_at' | 'updated_at'>>;
+
+export interface ProfileGroupRecord {
+  slug: string;
+  name: string;
+}
+
+const PROFILE_GROUP_NOT_FOUND = 'Profile group not found';
+export const PROFILE_NOT_FOUND = 'Profile not found';
+
+export async function getProfile(id: string): Promise<ProfileRecord | undefined> {
+  const { Item } = await dynamo.send(new GetCommand({ TableName: tableName, Key: keys.profile(id) }));
+  return Item ? withoutKeys<ProfileRecord>(Item) : undefined;
+}
+
+export async function profileGroupExists(slug: string): Promise<boolean> {
+  const { Item } = await dynamo.send(
+    new GetCommand({ TableName: tableName, Key: keys.profileGroup(slug), ProjectionExpression: 'PK' }),
+  );
+  return Item !== undefined;
+}
+
+export async function putProfileGroup(group: ProfileGroupRecord): Promise<void> {
+  await dynamo.send(new PutCommand({ TableName: tableName, Item: { ...keys.profileGroup(group.slug), ...group } }));
+}
+
+/** Stores a new profile; 404 when its group does not exist (checked in the same transaction). */
+export async function createProfile(profile: ProfileRecord): Promise<void> {
+  try {
+    await dynamo.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            ConditionCheck: {
+              TableName: tableName,
+              Key: keys.profileGroup(profile.profile_group_slug),
+              ConditionExpression: 'attribute_exists(PK)',
+            },
+          },
+          {
+            Put: {
+              TableName: tableName,
+              Item: { ...keys.profile(profile.id), ...profile },
+              ConditionExpression: 'attribute_not_exists(PK)',
+            },
+          },
+        ],
+      }),
+    );
+  } catch (error) {
+    if (cancellationCodes(error)?.[0] === 'ConditionalCheckFailed') throw new NotFound(PROFILE_GROUP_NOT_FOUND);
+    throw error;
+  }
+}
+
+/**
+ * Applies a patch to a profile whose group is one of `profileGroups`, in one conditional write.
+ * Missing profile → 404; a profile outside those groups → 403 (the item read back on failure tells which).
+ */
+export async function updateProfile(
+  id: string,
+  patch: ProfilePatch,
+  updatedAt: string,
+  profileGroups: readonly string[],
+): Promise<ProfileRecord> {
+  const update = setAttributes({ ...patch, updated_at: updatedAt });
+  const groupPlaceholders = profileGroups.map((_, i) => `:g${i}`);
+  const inContext = groupPlaceholders.length > 0 ? ` AND #group IN (${groupPlaceholders.join(', ')})` : ' AND #group = :none';
+  try {
+    const { Attributes } = await dynamo.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: keys.profile(id),
+        ...update,
+        ConditionExpression: `attribute_exists(PK)${inContext}`,
+        ExpressionAttributeNames: { ...update.ExpressionAttributeNames, '#group': 'profile_group_slug' },
+        ExpressionAttributeValues: {
+          ...update.ExpressionAttributeValues,
+          ...Object.fromEntries(profileGroups.map((slug, i) => [`:g${i}`, slug])),
+          ...(profileGroups.length === 0 ? { ':none': null } : {}),
+        },
+        ReturnValues: 'ALL_NEW',
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      }),
+    );
+    return withoutKeys<ProfileRecord>(Attributes ?? {});
+  } catch (error) {
+    if (isConditionFailure(error)) {
+      if (!error.Item) throw new NotFound(PROFILE_NOT_FOUND);
+      throw new Forbidden('This API key has no access to this profile');
+    }
+    throw error;
+  }
+}
+
+export { PROFILE_GROUP_NOT_FOUND };
