@@ -30,9 +30,6 @@ export function describeIssue(issue: AnyIssue, subject: string): string {
     return `${path} is required`;
   }
   if (issue.message.startsWith('must ')) return `${path} ${issue.message}`;
-  if (issue.type === 'picklist' && issue.expected) {
-    return `${path} must be one of ${issue.expected.replaceAll('"', '').replaceAll(' |', ',')}`;
-  }
   return `${path} ${TYPE_RULES[issue.type] ?? 'is invalid'}`;
 }
 

@@ -24,7 +24,7 @@ const profileFields = {
   date_of_birth: calendarDate,
   height: numberBetween(30, 300, 'cm'),
   weight: numberBetween(1, 700, 'kg'),
-  language: v.picklist(LANGUAGES),
+  language: v.picklist(LANGUAGES, `must be one of ${LANGUAGES.join(', ')}`),
 };
 
 export const CreateProfileBody = v.strictObject({

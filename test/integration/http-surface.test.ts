@@ -1,0 +1,159 @@
+/**
+ * The HTTP surface every route shares: API-key authentication, scope checks, body parsing, unknown
+ * routes and methods, and the `{ "error": … }` shape of every failure.
+ */
+import { describe, expect, it, beforeAll } from 'vitest';
+import { issueApiKey } from '../../shared/auth/api-keys';
+import { revokeApiKey } from '../../shared/store/api-keys';
+import { useApi } from '../support/api';
+import { apiKey, seedDemoData } from '../support/fixtures';
+
+const api = useApi();
+let key: string;
+
+beforeAll(async () => {
+  await seedDemoData();
+  key = await apiKey();
+});
+
+const validProfile = {
+  profile_group_slug: 'demo-clinic',
+  first_name: 'Test',
+  last_name: 'Person',
+  date_of_birth: '1980-05-17',
+};
+
+describe('authentication', () => {
+  it('answers 401 with an error body when the x-api-key header is missing', async () => {
+    const res = await api.get('/api/v1/locations');
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual({ error: 'Missing x-api-key header' });
+  });
+
+  it('answers 401 for a key that was never issued', async () => {
+    const res = await api.get('/api/v1/locations', 'lab_not-a-real-key');
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual({ error: 'Invalid or revoked API key' });
+  });
+
+  it('answers 401 for a revoked key', async () => {
+    const issued = await issueApiKey(
+      { name: 'to revoke', scopes: ['LOCATIONS_VIEW'], profileGroups: [], locationGroups: ['berlin'] },
+      new Date(),
+    );
+    await revokeApiKey(issued.keyId);
+    const res = await api.get('/api/v1/locations', issued.plaintext);
+    expect(res.status).toBe(401);
+  });
+
+  it('checks the key before the body, so a bad body without a key is still 401', async () => {
+    const res = await api.request('POST', '/api/v1/profiles', { body: { nonsense: true } });
+    expect(res.status).toBe(401);
+  });
+
+  it('serves GET /health without a key', async () => {
+    const res = await api.get('/health');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ status: 'ok' });
+  });
+});
+
+describe('scopes', () => {
+  it('answers 403 naming the required scopes when the key holds none of them', async () => {
+    const viewer = await apiKey({ scopes: ['RESULTS_VIEW'] });
+    const res = await api.post('/api/v1/profiles', validProfile, viewer);
+    expect(res.status).toBe(403);
+    expect(res.body).toEqual({ error: 'This API key lacks the required scope (one of: CREATE_USER)' });
+  });
+
+  it('checks the scope before the body, so an invalid body with the wrong scope is 403', async () => {
+    const viewer = await apiKey({ scopes: ['RESULTS_VIEW'] });
+    const res = await api.post('/api/v1/profiles', { nonsense: true }, viewer);
+    expect(res.status).toBe(403);
+  });
+
+  it('accepts either scope where the spec lists two', async () => {
+    const impersonator = await apiKey({ scopes: ['IMPERSONATE'] });
+    const created = await api.post('/api/v1/profiles', validProfile, key);
+    const res = await api.get(`/api/v1/profiles/${created.body.id}`, impersonator);
+    expect(res.status).toBe(200);
+  });
+});
+
+describe('request bodies', () => {
+  it.each([
+    ['an array', '[]'],
+    ['a string', '"profile"'],
+    ['null', 'null'],
+    ['a number', '42'],
+  ])('answers 400 when the body is %s', async (_, rawBody) => {
+    const res = await api.request('POST', '/api/v1/profiles', { key, rawBody });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ error: 'Request body must be a JSON object' });
+  });
+
+  it('answers 400 when a body is required and none is sent', async () => {
+    const res = await api.request('POST', '/api/v1/profiles', { key });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ error: 'Request body must be a JSON object' });
+  });
+
+  it('answers 400 for malformed JSON', async () => {
+    const res = await api.request('POST', '/api/v1/profiles', { key, rawBody: '{"first_name": ' });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ error: 'Request body must be valid JSON' });
+  });
+
+  it('answers 415 for a body that is not declared as JSON', async () => {
+    const res = await api.request('POST', '/api/v1/profiles', {
+      key,
+      rawBody: 'first_name=Test',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expect(res.status).toBe(415);
+    expect(res.body).toEqual({ error: 'Content-Type must be application/json' });
+  });
+
+  it('accepts a JSON content type with a charset', async () => {
+    const res = await api.request('POST', '/api/v1/profiles', {
+      key,
+      body: validProfile,
+      headers: { 'Content-Type': 'application/json; charset=utf-8' },
+    });
+    expect(res.status).toBe(201);
+  });
+
+  it('rejects a "__proto__" key instead of polluting prototypes', async () => {
+    const res = await api.request('POST', '/api/v1/profiles', {
+      key,
+      rawBody: '{"profile_group_slug":"demo-clinic","first_name":"A","last_name":"B","date_of_birth":"1980-01-01","__proto__":{"admin":true}}',
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toEqual(expect.any(String));
+  });
+});
+
+describe('routing', () => {
+  it('answers 404 with an error body for an unknown path', async () => {
+    const res = await api.get('/api/v1/nothing-here', key);
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ error: 'No route for /api/v1/nothing-here' });
+  });
+
+  it('answers 405 with the allowed methods for a known path and a wrong method', async () => {
+    const res = await api.request('DELETE', '/api/v1/locations', { key });
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toBe('GET');
+    expect(res.body.error).toContain('not allowed');
+  });
+
+  it('answers 400 for a path parameter that is not percent-encoded correctly', async () => {
+    const res = await api.get('/api/v1/profiles/%E0%A4%A', key);
+    expect(res.status).toBe(400);
+  });
+
+  it('marks every answer as not cacheable, since they carry patient data', async () => {
+    const res = await api.get('/api/v1/locations', key);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+  });
+});

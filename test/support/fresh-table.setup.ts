@@ -1,0 +1,24 @@
+/**
+ * Runs before each integration test file, before it imports anything from shared/: points the
+ * configuration at the emulators and at a table (and bucket) of its own, created here.
+ */
+import { randomUUID } from 'node:crypto';
+import { inject } from 'vitest';
+import { ensureBucket, ensureTable } from '../../infra/local/bootstrap';
+
+const suffix = randomUUID().slice(0, 8);
+Object.assign(process.env, {
+  TABLE_NAME: `test-${suffix}`,
+  DOCUMENTS_BUCKET: `test-documents-${suffix}`,
+  EVENT_BUS_NAME: 'test-bus',
+  AWS_REGION: 'eu-central-1',
+  DYNAMODB_ENDPOINT: inject('dynamodbEndpoint'),
+  S3_ENDPOINT: inject('s3Endpoint'),
+  // Request lines are noise in test output; errors still print.
+  POWERTOOLS_LOG_LEVEL: 'ERROR',
+});
+
+await Promise.all([
+  ensureTable(inject('dynamodbEndpoint'), process.env.TABLE_NAME as string),
+  ensureBucket(inject('s3Endpoint'), process.env.DOCUMENTS_BUCKET as string),
+]);
