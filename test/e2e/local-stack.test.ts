@@ -1,0 +1,135 @@
+/**
+ * Black-box test of `npm start`: the README's command, started as a user would, called over HTTP,
+ * stopped as Ctrl-C stops it (SIGINT to the whole process group), started again on the same data.
+ */
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../support/free-port';
+
+interface Stack {
+  process: ChildProcess;
+  output: () => string;
+  baseUrl: string;
+}
+
+const dataDir = mkdtempSync(join(tmpdir(), 'lab-e2e-'));
+const devKey = `lab_e2e_${randomBytes(16).toString('hex')}`;
+let ports: { PORT: string; DYNAMODB_PORT: string; S3_PORT: string };
+
+async function startStack(extraEnv: Record<string, string>): Promise<Stack> {
+  let output = '';
+  const child = spawn('npm', ['start'], {
+    env: { ...process.env, ...ports, LAB_DATA_DIR: dataDir, ...extraEnv },
+    detached: true, // its own process group, so a signal reaches it the way Ctrl-C in a terminal does
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const deadline = Date.now() + 60_000;
+  while (!output.includes('Lab API ready at')) {
+    if (child.exitCode !== null) throw new Error(`npm start exited early:\n${output}`);
+    if (Date.now() > deadline) throw new Error(`npm start was not ready within 60 s:\n${output}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return { process: child, output: () => output, baseUrl: `http://127.0.0.1:${ports.PORT}` };
+}
+
+/** Ctrl-C: SIGINT to the whole process group. Resolves once no process of that group is left. */
+async function interrupt(stack: Stack): Promise<void> {
+  const groupId = stack.process.pid as number;
+  process.kill(-groupId, 'SIGINT');
+  const deadline = Date.now() + 20_000;
+  while (groupAlive(groupId)) {
+    if (Date.now() > deadline) throw new Error(`processes of npm start still running 20 s after SIGINT:\n${stack.output()}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+function groupAlive(groupId: number): boolean {
+  try {
+    process.kill(-groupId, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function portOpen(port: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ port: Number(port), host: '127.0.0.1' });
+    socket.once('connect', () => (socket.destroy(), resolve(true)));
+    socket.once('error', () => resolve(false));
+  });
+}
+
+function javaProcessesOnPort(port: string): string[] {
+  const table = execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' });
+  return table.split('\n').filter((line) => line.includes('DynamoDBLocal') && line.includes(`-port ${port}`));
+}
+
+async function call(stack: Stack, method: string, path: string, key: string, body?: unknown) {
+  const response = await fetch(`${stack.baseUrl}${path}`, {
+    method,
+    headers: { 'x-api-key': key, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  return { status: response.status, body: (await response.json()) as any }; // eslint-disable-line @typescript-eslint/no-explicit-any
+}
+
+beforeAll(async () => {
+  ports = { PORT: String(await freePort()), DYNAMODB_PORT: String(await freePort()), S3_PORT: String(await freePort()) };
+});
+
+afterAll(() => {
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('npm start', () => {
+  let first: Stack;
+  let second: Stack;
+  let profileId: string;
+
+  it('answers GET /api/v1/locations with the seeded locations for DEV_API_KEY', async () => {
+    first = await startStack({ DEV_API_KEY: devKey });
+    const res = await call(first, 'GET', '/api/v1/locations', devKey);
+    expect(res.status).toBe(200);
+    expect(res.body.map((l: { name: string }) => l.name)).toEqual(['Berlin Mitte', 'Berlin Prenzlauer Berg', 'Helsinki Kamppi']);
+  });
+
+  it('creates and reads back a profile over HTTP', async () => {
+    const created = await call(first, 'POST', '/api/v1/profiles', devKey, {
+      profile_group_slug: 'demo-clinic',
+      first_name: 'Ada',
+      last_name: 'Example',
+      date_of_birth: '1990-03-04',
+    });
+    expect(created.status).toBe(201);
+    profileId = created.body.id;
+    const read = await call(first, 'GET', `/api/v1/profiles/${profileId}`, devKey);
+    expect(read.body).toMatchObject({ id: profileId, first_name: 'Ada', transactional_emails_enabled: null });
+  });
+
+  it('stops every part on Ctrl-C, leaving no DynamoDB Local process and no open port behind', async () => {
+    await interrupt(first);
+    expect(await portOpen(ports.PORT)).toBe(false);
+    expect(await portOpen(ports.DYNAMODB_PORT)).toBe(false);
+    expect(await portOpen(ports.S3_PORT)).toBe(false);
+    expect(javaProcessesOnPort(ports.DYNAMODB_PORT)).toEqual([]);
+  });
+
+  it('prints a generated dev key when DEV_API_KEY is not set, and keeps the data of the last run', async () => {
+    second = await startStack({ DEV_API_KEY: '' });
+    const generated = /Dev API key \(shown once\): (\S+)/.exec(second.output())?.[1] as string;
+    expect(generated).toMatch(/^lab_/);
+    const read = await call(second, 'GET', `/api/v1/profiles/${profileId}`, generated);
+    expect(read.status).toBe(200);
+    expect(read.body.first_name).toBe('Ada');
+    await interrupt(second);
+    expect(javaProcessesOnPort(ports.DYNAMODB_PORT)).toEqual([]);
+  });
+});

@@ -1,0 +1,26 @@
+import { existsSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { isScope } from '../../shared/auth/scopes';
+import { routeEntries } from '../../shared/routes';
+
+describe('the routes table', () => {
+  it('names an existing handler file for every route', () => {
+    const missing = routeEntries.filter(([, route]) => !existsSync(route.handler)).map(([name]) => name);
+    expect(missing).toEqual([]);
+  });
+
+  it('lists each method and path once', () => {
+    const signatures = routeEntries.map(([, route]) => `${route.method} ${route.path}`);
+    expect(new Set(signatures).size).toBe(signatures.length);
+  });
+
+  it('uses only the scope names of the spec', () => {
+    const unknown = routeEntries.flatMap(([, route]) => route.scopes.filter((scope) => !isScope(scope)));
+    expect(unknown).toEqual([]);
+  });
+
+  it('puts every route but /health under /api/v1 and behind at least one scope', () => {
+    const open = routeEntries.filter(([name, route]) => name !== 'health' && (route.scopes.length === 0 || !route.path.startsWith('/api/v1/')));
+    expect(open).toEqual([]);
+  });
+});
