@@ -5,21 +5,12 @@
  *
  *   BENCH_REQUESTS=200 BENCH_CONCURRENCY=8 npm run bench
  */
-import { createServer } from 'node:net';
 import { ensureTable } from './bootstrap';
 import { startDynamoDbLocal } from './emulators';
+import { freePort } from './free-port';
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 200);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { startDynamoDbLocal, startS3Emulator } from '../../infra/local/emulators';
-import { freePort } from './free-port';
+import { freePort } from '../../infra/local/free-port';
 
 declare module 'vitest' {
   export interface ProvidedContext {
