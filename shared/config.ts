@@ -16,6 +16,8 @@ const Environment = v.object({
   /** Local stack only: endpoints of DynamoDB Local and the S3 emulator. */
   DYNAMODB_ENDPOINT: optionalUrl,
   S3_ENDPOINT: optionalUrl,
+  /** Local stack only: events are appended to this file (one JSON line each) instead of EventBridge. */
+  LOCAL_EVENTS_FILE: v.optional(v.pipe(v.string(), v.minLength(1))),
   /** Local stack only: an ISO instant that fixes "now" for demos and black-box tests. */
   LAB_CLOCK: v.optional(v.pipe(v.string(), v.isoTimestamp())),
 });
@@ -34,6 +36,7 @@ function readConfig() {
     region: env.AWS_REGION,
     dynamodbEndpoint: env.DYNAMODB_ENDPOINT,
     s3Endpoint: env.S3_ENDPOINT,
+    localEventsFile: env.LOCAL_EVENTS_FILE,
     fixedClock: env.LAB_CLOCK === undefined ? undefined : new Date(env.LAB_CLOCK),
   } as const;
 }

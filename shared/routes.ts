@@ -70,6 +70,61 @@ export const routes = {
     handler: 'functions/biomarkers/list.ts',
     scopes: CATALOG_READERS,
   },
+
+  createAppointment: {
+    method: 'POST',
+    path: '/api/v1/appointments',
+    handler: 'functions/appointments/create.ts',
+    scopes: ['TEST_SESSIONS_SCHEDULE'],
+  },
+  getAppointment: {
+    method: 'GET',
+    path: '/api/v1/appointments/{id}',
+    handler: 'functions/appointments/get.ts',
+    scopes: ['TEST_SESSIONS_VIEW', 'TEST_SESSIONS_SCHEDULE'],
+  },
+  updateAppointment: {
+    method: 'PATCH',
+    path: '/api/v1/appointments/{id}',
+    handler: 'functions/appointments/update.ts',
+    scopes: ['TEST_SESSIONS_SCHEDULE'],
+  },
+  attachAppointmentPanels: {
+    method: 'POST',
+    path: '/api/v1/appointments/{id}/panels',
+    handler: 'functions/appointments/attach-panels.ts',
+    scopes: ['TEST_SESSIONS_SCHEDULE'],
+  },
+  attachAppointmentBiomarkers: {
+    method: 'POST',
+    path: '/api/v1/appointments/{id}/biomarkers',
+    handler: 'functions/appointments/attach-biomarkers.ts',
+    scopes: ['TEST_SESSIONS_SCHEDULE'],
+  },
+  confirmAppointment: {
+    method: 'POST',
+    path: '/api/v1/appointments/{id}/confirm',
+    handler: 'functions/appointments/confirm.ts',
+    scopes: ['TEST_SESSIONS_SCHEDULE'],
+  },
+  cancelAppointment: {
+    method: 'POST',
+    path: '/api/v1/appointments/{id}/cancel',
+    handler: 'functions/appointments/cancel.ts',
+    scopes: ['TEST_SESSIONS_SCHEDULE', 'TEST_SESSIONS_MANAGE'],
+  },
+  pickupAppointments: {
+    method: 'POST',
+    path: '/api/v1/appointments/pickup',
+    handler: 'functions/appointments/pickup.ts',
+    scopes: ['TEST_SESSIONS_OPERATE', 'TEST_SESSIONS_MANAGE'],
+  },
+  listProfileAppointments: {
+    method: 'GET',
+    path: '/api/v1/profiles/{id}/appointments',
+    handler: 'functions/profiles/list-appointments.ts',
+    scopes: ['TEST_SESSIONS_VIEW', 'TEST_SESSIONS_SCHEDULE'],
+  },
 } as const satisfies Record<string, Route>;
 
 export type RouteName = keyof typeof routes;

@@ -2,7 +2,7 @@
  * The local stack's environment contract (README "Environment"). `npm start`, the keys CLI and the
  * tests derive every setting from the same variables, so they all reach the same running stack.
  */
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 
 export interface LocalSettings {
   port: number;
@@ -43,5 +43,7 @@ export function localFunctionEnvironment(settings: LocalSettings): Record<string
     DYNAMODB_ENDPOINT: `http://127.0.0.1:${settings.dynamodbPort}`,
     S3_ENDPOINT: `http://127.0.0.1:${settings.s3Port}`,
     POWERTOOLS_SERVICE_NAME: 'lab-api',
+    // The local event bus: each event one JSON line here (README "Events").
+    LOCAL_EVENTS_FILE: join(settings.dataDir, 'events.ndjson'),
   };
 }

@@ -136,10 +136,13 @@ function writeResult(res: ServerResponse, result: APIGatewayProxyResult): void {
 
 async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://localhost');
-  const candidates = compiledRoutes
+  const matching = compiledRoutes
     .map((compiled) => ({ compiled, params: compiled.pattern.exec(url.pathname) }))
     .filter((c) => c.params !== null);
-  if (candidates.length === 0) return send(res, 404, { error: `No route for ${url.pathname}` });
+  if (matching.length === 0) return send(res, 404, { error: `No route for ${url.pathname}` });
+  // As API Gateway: a literal segment wins over a {param} (POST /appointments/pickup is not /appointments/{id}).
+  const fewestParams = Math.min(...matching.map((c) => c.compiled.paramNames.length));
+  const candidates = matching.filter((c) => c.compiled.paramNames.length === fewestParams);
   const chosen = candidates.find((c) => c.compiled.route.method === req.method);
   if (!chosen) {
     const allow = candidates.map((c) => c.compiled.route.method).join(', ');

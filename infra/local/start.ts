@@ -47,8 +47,14 @@ async function main(): Promise<void> {
   const api = await startLocalApi(settings.port);
   running.push({ stop: api.close });
 
+  // The outbox relay runs every minute in AWS (an EventBridge schedule); here, a timer.
+  const { handler: relayOutbox } = await import('../../functions/events/relay-outbox');
+  const relay = setInterval(() => void relayOutbox().catch(() => undefined), 60_000);
+  running.push({ stop: async () => clearInterval(relay) });
+
   console.log(`DynamoDB Local: ${dynamodb.endpoint} (data in ${settings.dataDir})`);
   console.log(`S3 emulator:    ${s3.endpoint}`);
+  console.log(`Events:         ${process.env.LOCAL_EVENTS_FILE} (one JSON line per event)`);
   console.log(devKey.generated ? `Dev API key (shown once): ${devKey.plaintext}` : 'Dev API key: the value of DEV_API_KEY');
   console.log(`Lab API ready at ${api.url} in ${((Date.now() - startedAt) / 1000).toFixed(1)} s — try: curl -H "x-api-key: <key>" ${api.url}/api/v1/locations`);
 }

@@ -46,3 +46,8 @@ export function assertLocationGroupAccess(access: AccessContext, locationGroup: 
     throw new Forbidden(`This API key has no access to this ${resource}`);
   }
 }
+
+/** An appointment or a home kit order is seen through its profile's group. */
+export function assertProfileResourceAccess(access: AccessContext, resource: { profile_group_slug: string }, name: string): void {
+  assertProfileGroupAccess(access, resource.profile_group_slug, name);
+}

@@ -4,11 +4,13 @@
  * Access patterns:
  * - every panel, by name ........ Query  GSI1 CATALOG / PANEL#<name>#<id>
  * - every biomarker, by id ...... Query  GSI1 CATALOG / BIOMARKER#<zero-padded id>
+ * - panels or biomarkers by ids . BatchGetItem PANEL#<id> / BIOMARKER#<id>
  */
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { NotFound } from '../http/errors';
 import { dynamo, tableName } from './client';
 import { GSI1, index, keys } from './keys';
-import { queryAll, withoutKeys } from './query';
+import { batchGetAll, queryAll, withoutKeys } from './query';
 
 export interface ReferenceRange {
   normal_min: number | null;
@@ -63,4 +65,36 @@ export async function putBiomarker(biomarker: BiomarkerRecord): Promise<void> {
       Item: { ...keys.biomarker(biomarker.id), ...index.catalogBiomarker(biomarker.id), ...biomarker },
     }),
   );
+}
+
+/** The panels with these ids that exist (one BatchGetItem per 100 ids). */
+export async function getPanels(ids: string[]): Promise<PanelRecord[]> {
+  const items = await batchGetAll(ids.map((id) => keys.panel(id)));
+  return items.map((item) => withoutKeys<PanelRecord>(item));
+}
+
+/** The biomarkers with these ids that exist (one BatchGetItem per 100 ids). */
+export async function getBiomarkers(ids: number[]): Promise<BiomarkerRecord[]> {
+  const items = await batchGetAll(ids.map((id) => keys.biomarker(id)));
+  return items.map((item) => withoutKeys<BiomarkerRecord>(item));
+}
+
+function assertAllFound<T>(requested: T[], found: T[], what: string): void {
+  const known = new Set(found);
+  const missing = requested.filter((id) => !known.has(id));
+  if (missing.length > 0) throw new NotFound(`${what} not found: ${missing.join(', ')}`);
+}
+
+/** 404 naming every panel id the catalog does not have. */
+export async function assertPanelsExist(ids: string[]): Promise<PanelRecord[]> {
+  const panels = await getPanels(ids);
+  assertAllFound(ids, panels.map((panel) => panel.id), 'Panel(s)');
+  return panels;
+}
+
+/** 404 naming every biomarker id the catalog does not have. */
+export async function assertBiomarkersExist(ids: number[]): Promise<BiomarkerRecord[]> {
+  const biomarkers = await getBiomarkers(ids);
+  assertAllFound(ids, biomarkers.map((biomarker) => biomarker.id), 'Biomarker(s)');
+  return biomarkers;
 }

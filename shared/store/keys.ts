@@ -6,6 +6,8 @@
  * simply has no GSI1 keys, so the index stays sparse and a list costs what it returns.
  */
 export const GSI1 = 'GSI1';
+/** Sparse index of pending outbox entries only, for the relay. */
+export const GSI2 = 'GSI2';
 
 export interface ItemKey {
   PK: string;
@@ -19,6 +21,17 @@ export const keys = {
   panel: (id: string): ItemKey => ({ PK: `PANEL#${id}`, SK: 'PANEL' }),
   biomarker: (id: number): ItemKey => ({ PK: `BIOMARKER#${id}`, SK: 'BIOMARKER' }),
   apiKey: (sha256: string): ItemKey => ({ PK: `APIKEY#${sha256}`, SK: 'APIKEY' }),
+  appointment: (id: string): ItemKey => ({ PK: `APPT#${id}`, SK: 'APPT' }),
+  /** Panel and biomarker links live in the appointment's partition: one Query reads the aggregate. */
+  appointmentPanel: (id: string, panelId: string): ItemKey => ({ PK: `APPT#${id}`, SK: `PANEL#${panelId}` }),
+  appointmentBiomarker: (id: string, biomarkerId: number): ItemKey => ({ PK: `APPT#${id}`, SK: `BIOMARKER#${biomarkerId}` }),
+  /** One item per barcode: a barcode identifies one sample, whether drawn at a location or at home. */
+  barcode: (barcode: string): ItemKey => ({ PK: `BARCODE#${barcode}`, SK: 'BARCODE' }),
+  outbox: (eventId: string): ItemKey => ({ PK: `OUTBOX#${eventId}`, SK: 'OUTBOX' }),
+} as const;
+
+export const partitions = {
+  appointment: (id: string) => `APPT#${id}`,
 } as const;
 
 /** GSI1 entries: the partition names a list, the sort key orders it. */
@@ -34,4 +47,12 @@ export const index = {
   /** API keys by their public key id, for the keys CLI (list, revoke) without a Scan. */
   apiKey: (keyId: string) => ({ GSI1PK: 'APIKEYS', GSI1SK: `APIKEY#${keyId}` }),
   apiKeys: { GSI1PK: 'APIKEYS', skPrefix: 'APIKEY#' },
+  /** A profile's appointments by date (scheduled_at, or created_at for a home kit's), newest first. */
+  appointmentOfProfile: (profileId: string, sortInstant: string, id: string) => ({
+    GSI1PK: `PROFILE#${profileId}`,
+    GSI1SK: `APPT#${sortInstant}#${id}`,
+  }),
+  appointmentsOfProfile: (profileId: string) => ({ GSI1PK: `PROFILE#${profileId}`, skPrefix: 'APPT#' }),
+  /** GSI2: outbox entries waiting to be published, oldest first. */
+  pendingOutbox: (createdAt: string, eventId: string) => ({ GSI2PK: 'OUTBOX', GSI2SK: `${createdAt}#${eventId}` }),
 } as const;

@@ -48,6 +48,13 @@ export async function getProfile(id: string): Promise<ProfileRecord | undefined>
   return Item ? withoutKeys<ProfileRecord>(Item) : undefined;
 }
 
+/** For a profile that must exist (it is referenced by an appointment or order; profiles are never deleted). */
+export async function getExistingProfile(id: string): Promise<ProfileRecord> {
+  const profile = await getProfile(id);
+  if (!profile) throw new Error('Referenced profile is missing');
+  return profile;
+}
+
 export async function profileGroupExists(slug: string): Promise<boolean> {
   const { Item } = await dynamo.send(
     new GetCommand({ TableName: tableName, Key: keys.profileGroup(slug), ProjectionExpression: 'PK' }),

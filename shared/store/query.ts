@@ -1,6 +1,7 @@
-/** Reading every page of a Query: the lists here are bounded by tenant, so a list costs what it returns. */
-import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import { dynamo } from './client';
+/** Reads: every page of a Query (lists are bounded by tenant, so a list costs what it returns), batches of keys. */
+import { BatchGetCommand, type BatchGetCommandOutput, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { dynamo, tableName } from './client';
+import type { ItemKey } from './keys';
 
 export async function queryAll(input: QueryCommandInput): Promise<Record<string, unknown>[]> {
   const items: Record<string, unknown>[] = [];
@@ -15,6 +16,26 @@ export async function queryAll(input: QueryCommandInput): Promise<Record<string,
 
 /** Strips the table's key attributes from an item, leaving the record the rest of the code uses. */
 export function withoutKeys<T>(item: Record<string, unknown>): T {
-  const { PK: _pk, SK: _sk, GSI1PK: _gpk, GSI1SK: _gsk, ...record } = item;
+  const { PK: _pk, SK: _sk, GSI1PK: _gpk, GSI1SK: _gsk, GSI2PK: _g2pk, GSI2SK: _g2sk, ...record } = item;
   return record as T;
+}
+
+/**
+ * BatchGetItem of up to any number of keys (100 per call, DynamoDB's limit), retrying unprocessed keys.
+ * Answers the items found, in no particular order.
+ */
+export async function batchGetAll(keyList: ItemKey[]): Promise<Record<string, unknown>[]> {
+  const found: Record<string, unknown>[] = [];
+  for (let i = 0; i < keyList.length; i += 100) {
+    let pending: Record<string, unknown>[] | undefined = keyList.slice(i, i + 100).map((key) => ({ ...key }));
+    for (let attempt = 0; pending && pending.length > 0; attempt += 1) {
+      if (attempt > 0) await new Promise((r) => setTimeout(r, Math.min(1000, 25 * 2 ** attempt)));
+      const result: BatchGetCommandOutput = await dynamo.send(
+        new BatchGetCommand({ RequestItems: { [tableName]: { Keys: pending } } }),
+      );
+      found.push(...(result.Responses?.[tableName] ?? []));
+      pending = result.UnprocessedKeys?.[tableName]?.Keys;
+    }
+  }
+  return found;
 }

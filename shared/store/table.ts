@@ -3,7 +3,7 @@
  * The CDK stack declares the same keys (test/infra asserts they match).
  */
 import type { CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
-import { GSI1 } from './keys';
+import { GSI1, GSI2 } from './keys';
 
 export const TTL_ATTRIBUTE = 'expires_at';
 
@@ -16,6 +16,8 @@ export function tableDefinition(tableName: string): CreateTableCommandInput {
       { AttributeName: 'SK', AttributeType: 'S' },
       { AttributeName: 'GSI1PK', AttributeType: 'S' },
       { AttributeName: 'GSI1SK', AttributeType: 'S' },
+      { AttributeName: 'GSI2PK', AttributeType: 'S' },
+      { AttributeName: 'GSI2SK', AttributeType: 'S' },
     ],
     KeySchema: [
       { AttributeName: 'PK', KeyType: 'HASH' },
@@ -27,6 +29,14 @@ export function tableDefinition(tableName: string): CreateTableCommandInput {
         KeySchema: [
           { AttributeName: 'GSI1PK', KeyType: 'HASH' },
           { AttributeName: 'GSI1SK', KeyType: 'RANGE' },
+        ],
+        Projection: { ProjectionType: 'ALL' },
+      },
+      {
+        IndexName: GSI2,
+        KeySchema: [
+          { AttributeName: 'GSI2PK', KeyType: 'HASH' },
+          { AttributeName: 'GSI2SK', KeyType: 'RANGE' },
         ],
         Projection: { ProjectionType: 'ALL' },
       },

@@ -1,0 +1,22 @@
+// POST /api/v1/appointments/{id}/biomarkers — attaches individual (a-la-carte) biomarkers while scheduled.
+import { assertProfileResourceAccess } from '../../shared/auth/access';
+import { assertEditable } from '../../shared/domain/appointment';
+import { httpHandler } from '../../shared/http/handler';
+import { ok } from '../../shared/http/responses';
+import { AttachBiomarkersBody } from '../../shared/schemas/appointments';
+import { IdParams } from '../../shared/schemas/fields';
+import { attachTests, getAppointmentAggregateOrThrow } from '../../shared/store/appointments';
+import { assertBiomarkersExist } from '../../shared/store/catalog';
+
+export const handler = httpHandler({
+  route: 'attachAppointmentBiomarkers',
+  params: IdParams,
+  body: AttachBiomarkersBody,
+  async run({ params, body, access, now }) {
+    const [aggregate] = await Promise.all([getAppointmentAggregateOrThrow(params.id), assertBiomarkersExist(body.biomarker_ids)]);
+    assertProfileResourceAccess(access, aggregate.appointment, 'appointment');
+    assertEditable(aggregate.appointment.status);
+    await attachTests(params.id, { biomarkerIds: body.biomarker_ids }, now.toISOString());
+    return ok({ success: true });
+  },
+});

@@ -1,0 +1,22 @@
+// POST /api/v1/appointments/{id}/panels — attaches catalog panels while the appointment is scheduled.
+import { assertProfileResourceAccess } from '../../shared/auth/access';
+import { assertEditable } from '../../shared/domain/appointment';
+import { httpHandler } from '../../shared/http/handler';
+import { ok } from '../../shared/http/responses';
+import { AttachPanelsBody } from '../../shared/schemas/appointments';
+import { IdParams } from '../../shared/schemas/fields';
+import { attachTests, getAppointmentAggregateOrThrow } from '../../shared/store/appointments';
+import { assertPanelsExist } from '../../shared/store/catalog';
+
+export const handler = httpHandler({
+  route: 'attachAppointmentPanels',
+  params: IdParams,
+  body: AttachPanelsBody,
+  async run({ params, body, access, now }) {
+    const [aggregate] = await Promise.all([getAppointmentAggregateOrThrow(params.id), assertPanelsExist(body.panel_ids)]);
+    assertProfileResourceAccess(access, aggregate.appointment, 'appointment');
+    assertEditable(aggregate.appointment.status);
+    await attachTests(params.id, { panelIds: body.panel_ids }, now.toISOString());
+    return ok({ success: true });
+  },
+});

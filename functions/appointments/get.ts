@@ -1,0 +1,18 @@
+// GET /api/v1/appointments/{id} — the appointment with its profile, panels, biomarkers and shipments.
+import { assertProfileResourceAccess } from '../../shared/auth/access';
+import { httpHandler } from '../../shared/http/handler';
+import { ok } from '../../shared/http/responses';
+import { toAppointment } from '../../shared/schemas/appointments';
+import { IdParams } from '../../shared/schemas/fields';
+import { getAppointmentAggregateOrThrow } from '../../shared/store/appointments';
+import { getExistingProfile } from '../../shared/store/profiles';
+
+export const handler = httpHandler({
+  route: 'getAppointment',
+  params: IdParams,
+  async run({ params, access }) {
+    const aggregate = await getAppointmentAggregateOrThrow(params.id);
+    assertProfileResourceAccess(access, aggregate.appointment, 'appointment');
+    return ok(toAppointment(aggregate, await getExistingProfile(aggregate.appointment.profile_id)));
+  },
+});

@@ -1,0 +1,21 @@
+// GET /api/v1/profiles/{id}/appointments — the profile's appointments, newest scheduled_at first.
+import { assertProfileGroupAccess } from '../../shared/auth/access';
+import { NotFound } from '../../shared/http/errors';
+import { httpHandler } from '../../shared/http/handler';
+import { ok } from '../../shared/http/responses';
+import { toAppointmentSummary } from '../../shared/schemas/appointments';
+import { IdParams } from '../../shared/schemas/fields';
+import { listAppointmentsOfProfile } from '../../shared/store/appointments';
+import { getProfile, PROFILE_NOT_FOUND } from '../../shared/store/profiles';
+
+export const handler = httpHandler({
+  route: 'listProfileAppointments',
+  params: IdParams,
+  async run({ params, access }) {
+    // Both reads at once: one round trip of latency; the list is only answered once access is checked.
+    const [profile, appointments] = await Promise.all([getProfile(params.id), listAppointmentsOfProfile(params.id)]);
+    if (!profile) throw new NotFound(PROFILE_NOT_FOUND);
+    assertProfileGroupAccess(access, profile.profile_group_slug, 'profile');
+    return ok(appointments.map(toAppointmentSummary));
+  },
+});
