@@ -65,7 +65,13 @@ export interface AppointmentAggregate {
 
 export const APPOINTMENT_NOT_FOUND = 'Appointment not found';
 
-const byAddedAt = <T extends { added_at: string }>(a: T, b: T) => a.added_at.localeCompare(b.added_at);
+/** Oldest link first; links added together are ordered by id, so answers are stable. */
+const byAddedAt =
+  <T extends { added_at: string }>(id: (link: T) => string | number) =>
+  (a: T, b: T) => {
+    const [idA, idB] = [id(a), id(b)];
+    return a.added_at.localeCompare(b.added_at) || (typeof idA === 'number' && typeof idB === 'number' ? idA - idB : String(idA).localeCompare(String(idB)));
+  };
 
 function listingKeys(appointment: AppointmentRecord) {
   return index.appointmentOfProfile(
@@ -95,9 +101,9 @@ export async function getAppointmentAggregate(id: string): Promise<AppointmentAg
     else if (sk.startsWith('SHIPMENT#')) aggregate.shipments.push(withoutKeys<ShipmentLink>(item));
   }
   if (!aggregate.appointment) return undefined;
-  aggregate.panels.sort(byAddedAt);
-  aggregate.biomarkers.sort(byAddedAt);
-  aggregate.shipments.sort(byAddedAt);
+  aggregate.panels.sort(byAddedAt((link) => link.panel_id));
+  aggregate.biomarkers.sort(byAddedAt((link) => link.biomarker_id));
+  aggregate.shipments.sort(byAddedAt((link) => link.id));
   return aggregate as AppointmentAggregate;
 }
 

@@ -1,0 +1,208 @@
+/**
+ * POST /api/v1/appointments/{id}/confirm: the blood draw, the LabOrderRequested event that must never be
+ * lost (outbox + relay), and the races around it. EventBridge is mocked; the table is DynamoDB Local.
+ */
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { relayOutbox } from '../../shared/events/outbox';
+import { dynamo, tableName } from '../../shared/store/client';
+import { GSI2, keys } from '../../shared/store/keys';
+import { useApi } from '../support/api';
+import { mockEventBridge } from '../support/event-bridge';
+import { apiKey, BERLIN_MITTE, seedDemoData, UNKNOWN_ID } from '../support/fixtures';
+import { confirmDraw, createProfile, ESSENTIALS_PANEL, newBarcode, scheduleAppointment, THYROID_PANEL } from '../support/scenario';
+
+const api = useApi();
+const eventBridge = mockEventBridge();
+let key: string;
+
+beforeAll(async () => {
+  await seedDemoData();
+  key = await apiKey();
+});
+
+async function storedAppointment(id: string) {
+  const { Item } = await dynamo.send(new GetCommand({ TableName: tableName, Key: keys.appointment(id) }));
+  return Item;
+}
+
+async function pendingOutbox(appointmentId: string) {
+  const { Items } = await dynamo.send(
+    new QueryCommand({ TableName: tableName, IndexName: GSI2, KeyConditionExpression: 'GSI2PK = :pk', ExpressionAttributeValues: { ':pk': 'OUTBOX' } }),
+  );
+  return (Items ?? []).filter((item) => item.event.detail.appointment_id === appointmentId);
+}
+
+const confirm = (id: string, barcode: string, withKey = key) => api.post(`/api/v1/appointments/${id}/confirm`, { barcode }, withKey);
+
+describe('POST /api/v1/appointments/{id}/confirm', () => {
+  it('moves a scheduled appointment to blood_drawn, recording the barcode and blood_drawn_at', async () => {
+    const id = await scheduleAppointment(api, key);
+    const res = await confirm(id, 'LAB-0001-ABC');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ success: true });
+    expect(await storedAppointment(id)).toMatchObject({ status: 'blood_drawn', barcode: 'LAB-0001-ABC', blood_drawn_at: expect.any(String) });
+  });
+
+  it('puts exactly one LabOrderRequested with the panels, their biomarkers and the individual ones', async () => {
+    const profileId = await createProfile(api, key);
+    const id = await scheduleAppointment(api, key, { profileId });
+    await api.post(`/api/v1/appointments/${id}/panels`, { panel_ids: [ESSENTIALS_PANEL, THYROID_PANEL] }, key);
+    await api.post(`/api/v1/appointments/${id}/biomarkers`, { biomarker_ids: [10, 1] }, key);
+    const barcode = newBarcode();
+    await confirm(id, barcode);
+
+    const entries = eventBridge.entries();
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toEqual({
+      Source: 'lab-api',
+      DetailType: 'LabOrderRequested',
+      EventBusName: 'test-bus',
+      Time: expect.any(Date),
+      Detail: expect.any(String),
+    });
+    expect(JSON.parse(entries[0]?.Detail as string)).toEqual({
+      event_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      occurred_at: expect.any(String),
+      appointment_id: id,
+      profile_id: profileId,
+      barcode,
+      test_method: 'practitioner',
+      location_id: BERLIN_MITTE,
+      panel_ids: expect.arrayContaining([ESSENTIALS_PANEL, THYROID_PANEL]),
+      biomarker_ids: [1, 2, 3, 4, 5, 6, 10],
+    });
+  });
+
+  it('leaves no outbox entry once the event is published', async () => {
+    const id = await scheduleAppointment(api, key);
+    await confirmDraw(api, key, id);
+    expect(await pendingOutbox(id)).toEqual([]);
+  });
+
+  it('answers 200 and changes nothing when confirmed again with the same barcode', async () => {
+    const id = await scheduleAppointment(api, key);
+    const barcode = await confirmDraw(api, key, id);
+    const before = await storedAppointment(id);
+    eventBridge.client.resetHistory();
+    const res = await confirm(id, barcode);
+    expect(res.status).toBe(200);
+    expect(await storedAppointment(id)).toEqual(before);
+    expect(eventBridge.entries()).toHaveLength(0);
+  });
+
+  it('answers 409 when confirmed again with another barcode', async () => {
+    const id = await scheduleAppointment(api, key);
+    await confirmDraw(api, key, id);
+    const res = await confirm(id, newBarcode());
+    expect(res.status).toBe(409);
+    expect(res.body).toEqual({ error: 'The blood draw of this appointment is already confirmed with another barcode' });
+  });
+
+  it('answers 409 for a barcode already used by another appointment and changes nothing', async () => {
+    const first = await scheduleAppointment(api, key);
+    const barcode = await confirmDraw(api, key, first);
+    const second = await scheduleAppointment(api, key);
+    const res = await confirm(second, barcode);
+    expect(res.status).toBe(409);
+    expect(res.body).toEqual({ error: 'This barcode is already used by another sample' });
+    expect((await storedAppointment(second))?.status).toBe('scheduled');
+  });
+
+  it('answers 409 for a cancelled appointment', async () => {
+    const id = await scheduleAppointment(api, key);
+    await api.post(`/api/v1/appointments/${id}/cancel`, { cancellation_reason: 'x' }, key);
+    const res = await confirm(id, newBarcode());
+    expect(res.status).toBe(409);
+  });
+
+  it.each([['ABC12'], ['abc-123456'], ['LAB 000123'], ['X'.repeat(33)]])('answers 400 for the barcode %j', async (barcode) => {
+    const id = await scheduleAppointment(api, key);
+    const res = await confirm(id, barcode);
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ error: 'barcode must be 6–32 characters of A–Z, 0–9 and -' });
+  });
+
+  it('answers 400 when the barcode is missing', async () => {
+    const id = await scheduleAppointment(api, key);
+    const res = await api.post(`/api/v1/appointments/${id}/confirm`, {}, key);
+    expect(res.body).toEqual({ error: 'barcode is required' });
+  });
+
+  it('answers 404 for an unknown appointment', async () => {
+    expect((await confirm(UNKNOWN_ID, newBarcode())).status).toBe(404);
+  });
+
+  it('answers 403 for an appointment outside the key context and changes nothing', async () => {
+    const id = await scheduleAppointment(api, key);
+    const res = await confirm(id, newBarcode(), await apiKey({ profileGroups: ['partner-clinic'] }));
+    expect(res.status).toBe(403);
+    expect((await storedAppointment(id))?.status).toBe('scheduled');
+  });
+});
+
+describe('the outbox when EventBridge fails', () => {
+  it('still answers 200 and keeps exactly one outbox entry', async () => {
+    const id = await scheduleAppointment(api, key);
+    eventBridge.failNextPuts();
+    const res = await confirm(id, newBarcode());
+    expect(res.status).toBe(200);
+    expect(await pendingOutbox(id)).toHaveLength(1);
+  });
+
+  it('is published and cleared by one relay run once the entry is older than 30 s', async () => {
+    const id = await scheduleAppointment(api, key);
+    eventBridge.failNextPuts();
+    await confirm(id, newBarcode());
+    eventBridge.client.reset();
+    eventBridge.client.resolves({ FailedEntryCount: 0, Entries: [] });
+
+    expect(await relayOutbox(new Date(Date.now() + 31_000))).toBeGreaterThanOrEqual(1);
+    const relayed = eventBridge.entries().map((entry) => JSON.parse(entry.Detail as string));
+    expect(relayed.filter((detail) => detail.appointment_id === id)).toHaveLength(1);
+    expect(await pendingOutbox(id)).toEqual([]);
+  });
+
+  it('leaves an entry younger than 30 s to the request that wrote it', async () => {
+    const id = await scheduleAppointment(api, key);
+    eventBridge.failNextPuts();
+    await confirm(id, newBarcode());
+    eventBridge.client.reset();
+    eventBridge.client.resolves({ FailedEntryCount: 0, Entries: [] });
+    await relayOutbox(new Date());
+    expect(await pendingOutbox(id)).toHaveLength(1);
+  });
+});
+
+describe('races', () => {
+  it('lets exactly one of 20 parallel confirms with different barcodes win, with one event', async () => {
+    const id = await scheduleAppointment(api, key);
+    const barcodes = Array.from({ length: 20 }, () => newBarcode());
+    const results = await Promise.all(barcodes.map((barcode) => confirm(id, barcode)));
+    const statuses = results.map((r) => r.status).sort();
+    expect(statuses).toEqual([200, ...Array(19).fill(409)]);
+    const winner = barcodes[results.findIndex((r) => r.status === 200)];
+    expect((await storedAppointment(id))?.barcode).toBe(winner);
+    const events = eventBridge.entries().filter((e) => JSON.parse(e.Detail as string).appointment_id === id);
+    expect(events).toHaveLength(1);
+  });
+
+  it('lets exactly one of a parallel confirm and cancel succeed; the other gets 409', async () => {
+    const id = await scheduleAppointment(api, key);
+    const [confirmed, cancelled] = await Promise.all([
+      confirm(id, newBarcode()),
+      api.post(`/api/v1/appointments/${id}/cancel`, { cancellation_reason: 'race' }, key),
+    ]);
+    expect([confirmed.status, cancelled.status].sort()).toEqual([200, 409]);
+    const status = (await storedAppointment(id))?.status;
+    expect(status).toBe(confirmed.status === 200 ? 'blood_drawn' : 'cancelled');
+  });
+
+  it('answers 200 to every one of 10 parallel confirms with the same barcode and records one event', async () => {
+    const id = await scheduleAppointment(api, key);
+    const barcode = newBarcode();
+    const results = await Promise.all(Array.from({ length: 10 }, () => confirm(id, barcode)));
+    expect(results.map((r) => r.status)).toEqual(Array(10).fill(200));
+    expect(eventBridge.entries().filter((e) => JSON.parse(e.Detail as string).appointment_id === id)).toHaveLength(1);
+  });
+});

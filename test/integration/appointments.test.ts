@@ -1,0 +1,298 @@
+/** POST/GET/PATCH appointments, cancel, and a profile's appointment list. */
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { dynamo, tableName } from '../../shared/store/client';
+import { keys } from '../../shared/store/keys';
+import { useApi } from '../support/api';
+import { mockEventBridge } from '../support/event-bridge';
+import { apiKey, BERLIN_INACTIVE, BERLIN_MITTE, BERLIN_PRENZLAUER_BERG, HELSINKI_KAMPPI, seedDemoData, UNKNOWN_ID } from '../support/fixtures';
+import { confirmDraw, createProfile, ESSENTIALS_PANEL, inDays, scheduleAppointment } from '../support/scenario';
+
+const api = useApi();
+mockEventBridge();
+let key: string;
+
+beforeAll(async () => {
+  await seedDemoData();
+  key = await apiKey();
+});
+
+async function storedAppointment(id: string) {
+  const { Item } = await dynamo.send(new GetCommand({ TableName: tableName, Key: keys.appointment(id) }));
+  return Item;
+}
+
+describe('POST /api/v1/appointments', () => {
+  it('answers 201 with only the create fields, status scheduled and the profile without timestamps', async () => {
+    const profileId = await createProfile(api, key);
+    const ok = await api.post('/api/v1/appointments', { profile_id: profileId, location_id: BERLIN_MITTE, scheduled_at: inDays(3) }, key);
+    expect(ok.status).toBe(201);
+    expect(Object.keys(ok.body).sort()).toEqual(['id', 'location_id', 'profile', 'profile_id', 'scheduled_at', 'status', 'test_method']);
+    expect(ok.body).toMatchObject({ profile_id: profileId, location_id: BERLIN_MITTE, status: 'scheduled', test_method: 'practitioner' });
+    expect(ok.body.profile).not.toHaveProperty('created_at');
+    expect(ok.body.profile).not.toHaveProperty('transactional_emails_enabled');
+  });
+
+  it('stores scheduled_at as a UTC instant with Z, whatever offset was sent', async () => {
+    const profileId = await createProfile(api, key);
+    const local = new Date(Date.now() + 2 * 86_400_000);
+    local.setUTCHours(8, 30, 0, 0);
+    const withOffset = `${local.toISOString().slice(0, 10)}T10:30:00+02:00`;
+    const res = await api.post('/api/v1/appointments', { profile_id: profileId, location_id: BERLIN_MITTE, scheduled_at: withOffset }, key);
+    expect(res.body.scheduled_at).toBe(`${local.toISOString().slice(0, 10)}T08:30:00Z`);
+  });
+
+  it.each([
+    ['a time without timezone', { scheduled_at: '2026-12-24T10:00:00' }, 'scheduled_at must be an ISO 8601 date-time with a timezone (Z or an offset such as +02:00)'],
+    ['an impossible date', { scheduled_at: '2027-02-30T10:00:00Z' }, 'scheduled_at must be an ISO 8601 date-time with a timezone (Z or an offset such as +02:00)'],
+    ['a past time', { scheduled_at: '2020-01-01T10:00:00Z' }, 'scheduled_at must be in the future'],
+    ['a time beyond the booking horizon', { scheduled_at: inDays(400) }, 'scheduled_at must be at most 365 days ahead'],
+    ['a profile id that is not a UUID', { profile_id: 'abc' }, 'profile_id must be a valid UUID'],
+    ['an unknown field', { notes: 'x' }, 'notes is not an allowed field'],
+  ])('answers 400 for %s', async (_, override, message) => {
+    const profileId = await createProfile(api, key);
+    const res = await api.post('/api/v1/appointments', { profile_id: profileId, location_id: BERLIN_MITTE, scheduled_at: inDays(3), ...override }, key);
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ error: message });
+  });
+
+  it('answers 404 for an unknown profile', async () => {
+    const res = await api.post('/api/v1/appointments', { profile_id: UNKNOWN_ID, location_id: BERLIN_MITTE, scheduled_at: inDays(3) }, key);
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ error: 'Profile not found' });
+  });
+
+  it('answers 404 for an inactive location', async () => {
+    const profileId = await createProfile(api, key);
+    const res = await api.post('/api/v1/appointments', { profile_id: profileId, location_id: BERLIN_INACTIVE, scheduled_at: inDays(3) }, key);
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ error: 'Location not found' });
+  });
+
+  it('answers 403 for a profile outside the key context', async () => {
+    const partnerKey = await apiKey({ profileGroups: ['partner-clinic'] });
+    const profileId = await createProfile(api, partnerKey, 'partner-clinic');
+    const res = await api.post('/api/v1/appointments', { profile_id: profileId, location_id: BERLIN_MITTE, scheduled_at: inDays(3) }, key);
+    expect(res.status).toBe(403);
+  });
+
+  it('answers 403 for a location outside the key location groups', async () => {
+    const profileId = await createProfile(api, key);
+    const res = await api.post('/api/v1/appointments', { profile_id: profileId, location_id: HELSINKI_KAMPPI, scheduled_at: inDays(3) }, key);
+    expect(res.status).toBe(403);
+    expect(res.body).toEqual({ error: 'This API key has no access to this location' });
+  });
+
+  it('answers 403 to a key without TEST_SESSIONS_SCHEDULE', async () => {
+    const res = await api.post('/api/v1/appointments', { profile_id: UNKNOWN_ID, location_id: BERLIN_MITTE, scheduled_at: inDays(3) }, await apiKey({ scopes: ['TEST_SESSIONS_VIEW'] }));
+    expect(res.status).toBe(403);
+  });
+});
+
+describe('GET /api/v1/appointments/{id}', () => {
+  it('answers every appointment field with the embedded profile, timestamps included', async () => {
+    const id = await scheduleAppointment(api, key);
+    const res = await api.get(`/api/v1/appointments/${id}`, key);
+    expect(res.status).toBe(200);
+    expect(Object.keys(res.body).sort()).toEqual([
+      'cancellation_reason', 'created_at', 'id', 'individual_biomarkers', 'location_id', 'panels', 'profile',
+      'profile_id', 'scheduled_at', 'shipments', 'status', 'test_method', 'updated_at',
+    ]);
+    expect(res.body).toMatchObject({ status: 'scheduled', cancellation_reason: null, updated_at: null, panels: [], individual_biomarkers: [], shipments: [] });
+    expect(res.body.profile).toHaveProperty('created_at');
+    expect(res.body.profile).not.toHaveProperty('transactional_emails_enabled');
+  });
+
+  it('is readable with TEST_SESSIONS_VIEW', async () => {
+    const id = await scheduleAppointment(api, key);
+    const res = await api.get(`/api/v1/appointments/${id}`, await apiKey({ scopes: ['TEST_SESSIONS_VIEW'] }));
+    expect(res.status).toBe(200);
+  });
+
+  it('answers 400 for an id that is not a UUID', async () => {
+    const res = await api.get('/api/v1/appointments/123', key);
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ error: 'id must be a valid UUID' });
+  });
+
+  it('answers 404 for an unknown appointment', async () => {
+    const res = await api.get(`/api/v1/appointments/${UNKNOWN_ID}`, key);
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ error: 'Appointment not found' });
+  });
+
+  it('answers 403 for an appointment of a profile outside the key context', async () => {
+    const id = await scheduleAppointment(api, key);
+    const res = await api.get(`/api/v1/appointments/${id}`, await apiKey({ profileGroups: ['partner-clinic'] }));
+    expect(res.status).toBe(403);
+    expect(res.body).toEqual({ error: 'This API key has no access to this appointment' });
+  });
+});
+
+describe('PATCH /api/v1/appointments/{id}', () => {
+  it('reschedules and relocates, answering the full appointment with updated_at', async () => {
+    const id = await scheduleAppointment(api, key);
+    const when = inDays(10);
+    const res = await api.patch(`/api/v1/appointments/${id}`, { scheduled_at: when, location_id: BERLIN_PRENZLAUER_BERG }, key);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ id, scheduled_at: when, location_id: BERLIN_PRENZLAUER_BERG, updated_at: expect.any(String), panels: [] });
+    expect(await storedAppointment(id)).toMatchObject({ scheduled_at: when, location_id: BERLIN_PRENZLAUER_BERG });
+  });
+
+  it('answers 400 for an empty patch', async () => {
+    const id = await scheduleAppointment(api, key);
+    const res = await api.patch(`/api/v1/appointments/${id}`, {}, key);
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ error: 'body must change scheduled_at or location_id' });
+  });
+
+  it('answers 400 for a datetime without a timezone designator and changes nothing', async () => {
+    const id = await scheduleAppointment(api, key);
+    const before = await storedAppointment(id);
+    const res = await api.patch(`/api/v1/appointments/${id}`, { scheduled_at: '2026-12-30T10:00' }, key);
+    expect(res.status).toBe(400);
+    expect(await storedAppointment(id)).toEqual(before);
+  });
+
+  it('answers 400 for a past scheduled_at', async () => {
+    const id = await scheduleAppointment(api, key);
+    const res = await api.patch(`/api/v1/appointments/${id}`, { scheduled_at: '2021-06-01T10:00:00Z' }, key);
+    expect(res.status).toBe(400);
+  });
+
+  it('answers 404 for an inactive new location', async () => {
+    const id = await scheduleAppointment(api, key);
+    const res = await api.patch(`/api/v1/appointments/${id}`, { location_id: BERLIN_INACTIVE }, key);
+    expect(res.status).toBe(404);
+  });
+
+  it('answers 403 for a new location outside the key context', async () => {
+    const id = await scheduleAppointment(api, key);
+    const res = await api.patch(`/api/v1/appointments/${id}`, { location_id: HELSINKI_KAMPPI }, key);
+    expect(res.status).toBe(403);
+  });
+
+  it('answers 404 for an unknown appointment', async () => {
+    const res = await api.patch(`/api/v1/appointments/${UNKNOWN_ID}`, { scheduled_at: inDays(4) }, key);
+    expect(res.status).toBe(404);
+  });
+
+  it('answers 409 once the blood draw is confirmed, and changes nothing', async () => {
+    const id = await scheduleAppointment(api, key);
+    await confirmDraw(api, key, id);
+    const before = await storedAppointment(id);
+    const res = await api.patch(`/api/v1/appointments/${id}`, { scheduled_at: inDays(4) }, key);
+    expect(res.status).toBe(409);
+    expect(await storedAppointment(id)).toEqual(before);
+  });
+
+  it('answers 409 for a cancelled appointment', async () => {
+    const id = await scheduleAppointment(api, key);
+    await api.post(`/api/v1/appointments/${id}/cancel`, { cancellation_reason: 'Patient ill' }, key);
+    const res = await api.patch(`/api/v1/appointments/${id}`, { scheduled_at: inDays(4) }, key);
+    expect(res.status).toBe(409);
+    expect(res.body).toEqual({ error: 'The appointment is cancelled and can no longer be changed' });
+  });
+});
+
+describe('POST /api/v1/appointments/{id}/cancel', () => {
+  it('cancels a scheduled appointment and answers it with status cancelled and the reason', async () => {
+    const id = await scheduleAppointment(api, key);
+    const res = await api.post(`/api/v1/appointments/${id}/cancel`, { cancellation_reason: 'Patient rescheduled by phone' }, key);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ id, status: 'cancelled', cancellation_reason: 'Patient rescheduled by phone', updated_at: expect.any(String) });
+  });
+
+  it('keeps the attached panels listed after cancellation', async () => {
+    const id = await scheduleAppointment(api, key);
+    await api.post(`/api/v1/appointments/${id}/panels`, { panel_ids: [ESSENTIALS_PANEL] }, key);
+    const res = await api.post(`/api/v1/appointments/${id}/cancel`, { cancellation_reason: 'No show' }, key);
+    expect(res.body.panels).toEqual([{ panel_id: ESSENTIALS_PANEL, added_at: expect.any(String) }]);
+  });
+
+  it('accepts TEST_SESSIONS_MANAGE', async () => {
+    const id = await scheduleAppointment(api, key);
+    const res = await api.post(`/api/v1/appointments/${id}/cancel`, { cancellation_reason: 'x' }, await apiKey({ scopes: ['TEST_SESSIONS_MANAGE'] }));
+    expect(res.status).toBe(200);
+  });
+
+  it.each([
+    [{}, 'cancellation_reason is required'],
+    [{ cancellation_reason: '' }, 'cancellation_reason must not be empty'],
+    [{ cancellation_reason: 'x'.repeat(501) }, 'cancellation_reason must be at most 500 characters'],
+  ])('answers 400 for %j', async (body, message) => {
+    const id = await scheduleAppointment(api, key);
+    const res = await api.post(`/api/v1/appointments/${id}/cancel`, body, key);
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ error: message });
+  });
+
+  it('answers 409 for an appointment already cancelled', async () => {
+    const id = await scheduleAppointment(api, key);
+    await api.post(`/api/v1/appointments/${id}/cancel`, { cancellation_reason: 'first' }, key);
+    const res = await api.post(`/api/v1/appointments/${id}/cancel`, { cancellation_reason: 'second' }, key);
+    expect(res.status).toBe(409);
+    expect((await storedAppointment(id))?.cancellation_reason).toBe('first');
+  });
+
+  it('answers 409 once the blood is drawn', async () => {
+    const id = await scheduleAppointment(api, key);
+    await confirmDraw(api, key, id);
+    const res = await api.post(`/api/v1/appointments/${id}/cancel`, { cancellation_reason: 'too late' }, key);
+    expect(res.status).toBe(409);
+    expect(res.body).toEqual({ error: 'The appointment is blood_drawn; only scheduled appointments can be cancelled' });
+  });
+
+  it('answers 404 for an unknown appointment', async () => {
+    const res = await api.post(`/api/v1/appointments/${UNKNOWN_ID}/cancel`, { cancellation_reason: 'x' }, key);
+    expect(res.status).toBe(404);
+  });
+
+  it('answers 403 for another tenant and leaves the appointment scheduled', async () => {
+    const id = await scheduleAppointment(api, key);
+    const other = await apiKey({ profileGroups: ['partner-clinic'] });
+    const res = await api.post(`/api/v1/appointments/${id}/cancel`, { cancellation_reason: 'x' }, other);
+    expect(res.status).toBe(403);
+    expect((await storedAppointment(id))?.status).toBe('scheduled');
+  });
+});
+
+describe('GET /api/v1/profiles/{id}/appointments', () => {
+  it('lists the profile appointments, newest scheduled_at first', async () => {
+    const profileId = await createProfile(api, key);
+    const soon = await scheduleAppointment(api, key, { profileId, scheduledAt: inDays(2) });
+    const later = await scheduleAppointment(api, key, { profileId, scheduledAt: inDays(20) });
+    const middle = await scheduleAppointment(api, key, { profileId, scheduledAt: inDays(9) });
+    const res = await api.get(`/api/v1/profiles/${profileId}/appointments`, key);
+    expect(res.status).toBe(200);
+    expect(res.body.map((a: { id: string }) => a.id)).toEqual([later, middle, soon]);
+  });
+
+  it('follows a reschedule in its order', async () => {
+    const profileId = await createProfile(api, key);
+    const first = await scheduleAppointment(api, key, { profileId, scheduledAt: inDays(2) });
+    const second = await scheduleAppointment(api, key, { profileId, scheduledAt: inDays(5) });
+    await api.patch(`/api/v1/appointments/${first}`, { scheduled_at: inDays(30) }, key);
+    const res = await api.get(`/api/v1/profiles/${profileId}/appointments`, key);
+    expect(res.body.map((a: { id: string }) => a.id)).toEqual([first, second]);
+  });
+
+  it('answers an empty array for a profile without appointments', async () => {
+    const profileId = await createProfile(api, key);
+    const res = await api.get(`/api/v1/profiles/${profileId}/appointments`, key);
+    expect(res.body).toEqual([]);
+  });
+
+  it('answers 404 for an unknown profile', async () => {
+    const res = await api.get(`/api/v1/profiles/${UNKNOWN_ID}/appointments`, key);
+    expect(res.status).toBe(404);
+  });
+
+  it('answers 403 for a profile outside the key context', async () => {
+    const profileId = await createProfile(api, key);
+    await scheduleAppointment(api, key, { profileId });
+    const res = await api.get(`/api/v1/profiles/${profileId}/appointments`, await apiKey({ profileGroups: ['partner-clinic'] }));
+    expect(res.status).toBe(403);
+    expect(res.body).not.toBeInstanceOf(Array);
+  });
+});

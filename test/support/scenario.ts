@@ -1,0 +1,50 @@
+/** Arranging appointments through the public API, the way a clinic app would. */
+import { expect } from 'vitest';
+import type { TestApi } from './api';
+import { BERLIN_MITTE } from './fixtures';
+
+export const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+export const ESSENTIALS_PANEL = '7c0e4b1a-2f3d-4c5e-8a9b-0d1e2f3a4b01'; // biomarkers 1, 2, 5, 6
+export const THYROID_PANEL = '7c0e4b1a-2f3d-4c5e-8a9b-0d1e2f3a4b03'; // biomarkers 3, 4
+
+export async function createProfile(api: TestApi, key: string, group = 'demo-clinic'): Promise<string> {
+  const res = await api.post(
+    '/api/v1/profiles',
+    { profile_group_slug: group, first_name: 'Test', last_name: 'Patient', date_of_birth: '1979-10-01' },
+    key,
+  );
+  expect(res.status).toBe(201);
+  return res.body.id;
+}
+
+export async function scheduleAppointment(
+  api: TestApi,
+  key: string,
+  options: { profileId?: string; locationId?: string; scheduledAt?: string } = {},
+): Promise<string> {
+  const res = await api.post(
+    '/api/v1/appointments',
+    {
+      profile_id: options.profileId ?? (await createProfile(api, key)),
+      location_id: options.locationId ?? BERLIN_MITTE,
+      scheduled_at: options.scheduledAt ?? inDays(7),
+    },
+    key,
+  );
+  expect(res.status).toBe(201);
+  return res.body.id;
+}
+
+let barcodeCounter = 0;
+/** A barcode no other test uses (the barcode registry is shared by every appointment in a table). */
+export function newBarcode(): string {
+  barcodeCounter += 1;
+  return `T${Date.now().toString(36).toUpperCase()}-${barcodeCounter}`;
+}
+
+export async function confirmDraw(api: TestApi, key: string, appointmentId: string, barcode = newBarcode()): Promise<string> {
+  const res = await api.post(`/api/v1/appointments/${appointmentId}/confirm`, { barcode }, key);
+  expect(res.status).toBe(200);
+  return barcode;
+}
