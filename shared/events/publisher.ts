@@ -6,8 +6,8 @@ import { appendFile } from 'node:fs/promises';
 import { EventBridgeClient, PutEventsCommand, type PutEventsRequestEntry } from '@aws-sdk/client-eventbridge';
 import { config } from '../config';
 import { logger } from '../logger';
+import { EVENT_SOURCE } from './event-source';
 
-export const EVENT_SOURCE = 'lab-api';
 
 export interface DomainEvent {
   event_id: string;

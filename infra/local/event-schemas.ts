@@ -1,0 +1,55 @@
+/**
+ * The JSON Schemas of the events other systems consume, generated from the valibot schemas the code
+ * uses, so the documents in docs/events/ cannot drift (test/unit/event-schemas.test.ts compares them).
+ *
+ *   npm run docs:events     rewrites docs/events/*.schema.json
+ */
+import { writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { toJsonSchema } from '@valibot/to-json-schema';
+import type { GenericSchema } from 'valibot';
+import { LAB_ORDER_REQUESTED, LabOrderRequestedDetail } from '../../shared/events/lab-order-requested';
+import { EVENT_SOURCE } from '../../shared/events/event-source';
+
+export const EVENTS_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../docs/events');
+
+interface PublishedEvent {
+  file: string;
+  detailType: string;
+  description: string;
+  detail: GenericSchema;
+}
+
+const PUBLISHED: PublishedEvent[] = [
+  {
+    file: 'lab-order-requested.schema.json',
+    detailType: LAB_ORDER_REQUESTED,
+    description:
+      'A sample exists (a blood draw was confirmed, or a home kit activated) and the lab should test it. ' +
+      'Delivered at least once: drop duplicates by event_id.',
+    detail: LabOrderRequestedDetail,
+  },
+];
+
+/** file name → JSON text of the schema of the event's `detail`, with its EventBridge source and type. */
+export function eventSchemaDocuments(): Map<string, string> {
+  return new Map(
+    PUBLISHED.map((event) => {
+      const schema = {
+        $schema: 'http://json-schema.org/draft-07/schema#',
+        title: `${event.detailType} detail`,
+        description: `${event.description} EventBridge source "${EVENT_SOURCE}", detail-type "${event.detailType}".`,
+        ...toJsonSchema(event.detail),
+      };
+      return [event.file, `${JSON.stringify(schema, null, 2)}\n`];
+    }),
+  );
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  for (const [file, text] of eventSchemaDocuments()) {
+    writeFileSync(join(EVENTS_DIR, file), text);
+    console.log(`wrote docs/events/${file}`);
+  }
+}

@@ -1,0 +1,2 @@
+/** The EventBridge `source` of every event this service publishes. */
+export const EVENT_SOURCE = 'lab-api';
