@@ -4,7 +4,7 @@
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -112,6 +112,20 @@ describe('npm start', () => {
     profileId = created.body.id;
     const read = await call(first, 'GET', `/api/v1/profiles/${profileId}`, devKey);
     expect(read.body).toMatchObject({ id: profileId, first_name: 'Ada', transactional_emails_enabled: null });
+  });
+
+  it('appends a confirmed draw\'s LabOrderRequested to the local event log', async () => {
+    const scheduled = await call(first, 'POST', '/api/v1/appointments', devKey, {
+      profile_id: profileId,
+      location_id: '5a1f3c2e-8b4d-4e6f-9a7b-1c2d3e4f5a01',
+      scheduled_at: new Date(Date.now() + 86_400_000).toISOString(),
+    });
+    expect(scheduled.status).toBe(201);
+    const confirmed = await call(first, 'POST', `/api/v1/appointments/${scheduled.body.id}/confirm`, devKey, { barcode: 'E2E-000001' });
+    expect(confirmed.status).toBe(200);
+    const lines = readFileSync(join(dataDir, 'events.ndjson'), 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+    const event = lines.find((line) => line.DetailType === 'LabOrderRequested' && JSON.parse(line.Detail).appointment_id === scheduled.body.id);
+    expect(event).toMatchObject({ Source: 'lab-api', DetailType: 'LabOrderRequested' });
   });
 
   it('stops every part on Ctrl-C, leaving no DynamoDB Local process and no open port behind', async () => {
