@@ -5,6 +5,9 @@
  *
  *   BENCH_REQUESTS=200 BENCH_CONCURRENCY=8 npm run bench
  */
+import { rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { ensureTable } from './bootstrap';
 import { startDynamoDbLocal } from './emulators';
 import { freePort } from './free-port';
@@ -19,6 +22,7 @@ async function main(): Promise<void> {
   try {
     Object.assign(process.env, {
       TABLE_NAME: 'bench',
+      LOCAL_EVENTS_FILE: join(tmpdir(), `lab-bench-events-${process.pid}.ndjson`),
       DYNAMODB_ENDPOINT: dynamodb.endpoint,
       POWERTOOLS_LOG_LEVEL: 'ERROR',
     });
@@ -51,18 +55,54 @@ async function main(): Promise<void> {
     const profile = { profile_group_slug: 'demo-clinic', first_name: 'Bench', last_name: 'Mark', date_of_birth: '1980-01-01' };
     const { id } = await call('POST', '/api/v1/profiles', profile);
 
-    const scenarios: [string, () => Promise<unknown>][] = [
-      ['GET /api/v1/locations', () => call('GET', '/api/v1/locations')],
-      ['POST /api/v1/profiles', () => call('POST', '/api/v1/profiles', profile)],
-      ['GET /api/v1/profiles/{id}', () => call('GET', `/api/v1/profiles/${id}`)],
-      ['PATCH /api/v1/profiles/{id}', () => call('PATCH', `/api/v1/profiles/${id}`, { language: 'de' })],
-      ['GET /api/v1/biomarkers', () => call('GET', '/api/v1/biomarkers')],
+    let barcodes = 0;
+    const scheduleAppointment = async (drawn: boolean) => {
+      const appointment = await call('POST', '/api/v1/appointments', {
+        profile_id: id,
+        location_id: '5a1f3c2e-8b4d-4e6f-9a7b-1c2d3e4f5a01',
+        scheduled_at: new Date(Date.now() + 86_400_000).toISOString(),
+      });
+      await call('POST', `/api/v1/appointments/${appointment.id}/panels`, { panel_ids: ['7c0e4b1a-2f3d-4c5e-8a9b-0d1e2f3a4b01'] });
+      if (drawn) await call('POST', `/api/v1/appointments/${appointment.id}/confirm`, { barcode: `BENCH-${(barcodes += 1)}` });
+      return appointment.id as string;
+    };
+    /** Requests that change state get their own appointments, made before the clock starts. */
+    const appointments = (drawn: boolean) => () => Promise.all(Array.from({ length: REQUESTS + 1 }, () => scheduleAppointment(drawn)));
+
+    interface Scenario {
+      name: string;
+      prepare?: () => Promise<string[]>;
+      run: (input: string | undefined) => Promise<unknown>;
+    }
+    const scenarios: Scenario[] = [
+      { name: 'GET /api/v1/locations', run: () => call('GET', '/api/v1/locations') },
+      { name: 'POST /api/v1/profiles', run: () => call('POST', '/api/v1/profiles', profile) },
+      { name: 'GET /api/v1/profiles/{id}', run: () => call('GET', `/api/v1/profiles/${id}`) },
+      { name: 'PATCH /api/v1/profiles/{id}', run: () => call('PATCH', `/api/v1/profiles/${id}`, { language: 'de' }) },
+      { name: 'GET /api/v1/biomarkers', run: () => call('GET', '/api/v1/biomarkers') },
+      {
+        name: 'GET /api/v1/appointments/{id}',
+        prepare: async () => [await scheduleAppointment(false)],
+        run: (appointmentId) => call('GET', `/api/v1/appointments/${appointmentId}`),
+      },
+      {
+        name: 'POST …/{id}/confirm',
+        prepare: appointments(false),
+        run: (appointmentId) => call('POST', `/api/v1/appointments/${appointmentId}/confirm`, { barcode: `BENCH-${(barcodes += 1)}` }),
+      },
+      {
+        name: 'POST …/pickup (1 id)',
+        prepare: appointments(true),
+        run: (appointmentId) => call('POST', '/api/v1/appointments/pickup', { appointment_ids: [appointmentId] }),
+      },
     ];
 
     console.log(`${REQUESTS} requests per route, ${CONCURRENCY} at a time, API key lookups cached after the first\n`);
-    console.log('route'.padEnd(30), 'p50 ms'.padStart(8), 'p95 ms'.padStart(8), 'req/s'.padStart(8), 'DynamoDB calls/req'.padStart(20));
-    for (const [name, scenario] of scenarios) {
-      await scenario(); // warm the handler module and the key cache
+    console.log('route'.padEnd(32), 'p50 ms'.padStart(8), 'p95 ms'.padStart(8), 'req/s'.padStart(8), 'DynamoDB calls/req'.padStart(20));
+    for (const scenario of scenarios) {
+      const inputs = (await scenario.prepare?.()) ?? [];
+      const input = (i: number) => inputs[inputs.length === 1 ? 0 : i];
+      await scenario.run(input(REQUESTS)); // warm the handler module and the key cache
       roundTrips = 0;
       const durations: number[] = [];
       const started = performance.now();
@@ -70,9 +110,10 @@ async function main(): Promise<void> {
       await Promise.all(
         Array.from({ length: CONCURRENCY }, async () => {
           while (next < REQUESTS) {
+            const i = next;
             next += 1;
             const t0 = performance.now();
-            await scenario();
+            await scenario.run(input(i));
             durations.push(performance.now() - t0);
           }
         }),
@@ -80,7 +121,7 @@ async function main(): Promise<void> {
       const elapsed = (performance.now() - started) / 1000;
       durations.sort((a, b) => a - b);
       console.log(
-        name.padEnd(30),
+        scenario.name.padEnd(32),
         percentile(durations, 50).toFixed(1).padStart(8),
         percentile(durations, 95).toFixed(1).padStart(8),
         (durations.length / elapsed).toFixed(0).padStart(8),
@@ -90,6 +131,7 @@ async function main(): Promise<void> {
     await api.close();
   } finally {
     await dynamodb.stop();
+    rmSync(process.env.LOCAL_EVENTS_FILE ?? '', { force: true });
   }
 }
 
