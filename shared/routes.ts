@@ -125,6 +125,19 @@ export const routes = {
     handler: 'functions/profiles/list-appointments.ts',
     scopes: ['TEST_SESSIONS_VIEW', 'TEST_SESSIONS_SCHEDULE'],
   },
+
+  getAppointmentResults: {
+    method: 'GET',
+    path: '/api/v1/appointments/{id}/results',
+    handler: 'functions/results/get.ts',
+    scopes: ['RESULTS_VIEW'],
+  },
+  getDocument: {
+    method: 'GET',
+    path: '/api/v1/documents/{id}',
+    handler: 'functions/documents/get.ts',
+    scopes: ['RESULTS_VIEW'],
+  },
 } as const satisfies Record<string, Route>;
 
 export type RouteName = keyof typeof routes;

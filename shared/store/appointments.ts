@@ -21,6 +21,7 @@ import { Conflict, NotFound } from '../http/errors';
 import { dynamo, tableName } from './client';
 import { isConditionFailure } from './conditions';
 import { GSI1, index, keys, partitions } from './keys';
+import type { ReferenceRange } from './catalog';
 import { batchGetAll, queryAll, withoutKeys } from './query';
 import { LOCATION_NOT_FOUND } from './locations';
 import { TransactionCancelled, transactWrite } from './transactions';
@@ -56,11 +57,44 @@ export interface ShipmentLink {
   added_at: string;
 }
 
+export interface ClinicalResultRecord {
+  biomarker_id: number;
+  value: number;
+  value_operator: string;
+  unit_id: number | null;
+  unit: string | null;
+  reference_range_lab: ReferenceRange | null;
+  tested_at: string;
+  comment: string | null;
+  reported_at: string;
+}
+
+export interface GeneticResultRecord {
+  biomarker_id: number;
+  gene: string;
+  genotype: string;
+  clinical_significance: string;
+  risk_description: string;
+  tested_at: string;
+  comment: string | null;
+  variants: unknown[];
+  reported_at: string;
+}
+
+export interface DocumentLink {
+  id: string;
+  file_name: string;
+  added_at: string;
+}
+
 export interface AppointmentAggregate {
   appointment: AppointmentRecord;
   panels: PanelLink[];
   biomarkers: BiomarkerLink[];
   shipments: ShipmentLink[];
+  clinicalResults: ClinicalResultRecord[];
+  geneticResults: GeneticResultRecord[];
+  documents: DocumentLink[];
 }
 
 export const APPOINTMENT_NOT_FOUND = 'Appointment not found';
@@ -92,6 +126,9 @@ export async function getAppointmentAggregate(id: string): Promise<AppointmentAg
     panels: [],
     biomarkers: [],
     shipments: [],
+    clinicalResults: [],
+    geneticResults: [],
+    documents: [],
   };
   for (const item of items) {
     const sk = item.SK as string;
@@ -99,11 +136,16 @@ export async function getAppointmentAggregate(id: string): Promise<AppointmentAg
     else if (sk.startsWith('PANEL#')) aggregate.panels.push(withoutKeys<PanelLink>(item));
     else if (sk.startsWith('BIOMARKER#')) aggregate.biomarkers.push(withoutKeys<BiomarkerLink>(item));
     else if (sk.startsWith('SHIPMENT#')) aggregate.shipments.push(withoutKeys<ShipmentLink>(item));
+    else if (sk.startsWith('RESULT#')) aggregate.clinicalResults.push(withoutKeys<ClinicalResultRecord>(item));
+    else if (sk.startsWith('GENETIC#')) aggregate.geneticResults.push(withoutKeys<GeneticResultRecord>(item));
+    else if (sk.startsWith('DOC#')) aggregate.documents.push(withoutKeys<DocumentLink>(item));
   }
   if (!aggregate.appointment) return undefined;
   aggregate.panels.sort(byAddedAt((link) => link.panel_id));
   aggregate.biomarkers.sort(byAddedAt((link) => link.biomarker_id));
   aggregate.shipments.sort(byAddedAt((link) => link.id));
+  aggregate.documents.sort(byAddedAt((link) => link.id));
+  aggregate.geneticResults.sort((a, b) => a.biomarker_id - b.biomarker_id);
   return aggregate as AppointmentAggregate;
 }
 

@@ -5,6 +5,7 @@
  * - every panel, by name ........ Query  GSI1 CATALOG / PANEL#<name>#<id>
  * - every biomarker, by id ...... Query  GSI1 CATALOG / BIOMARKER#<zero-padded id>
  * - panels or biomarkers by ids . BatchGetItem PANEL#<id> / BIOMARKER#<id>
+ * - the whole catalog (cached) .. Query  GSI1 CATALOG
  */
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { NotFound } from '../http/errors';
@@ -97,4 +98,32 @@ export async function assertBiomarkersExist(ids: number[]): Promise<BiomarkerRec
   const biomarkers = await getBiomarkers(ids);
   assertAllFound(ids, biomarkers.map((biomarker) => biomarker.id), 'Biomarker(s)');
   return biomarkers;
+}
+
+export interface Catalog {
+  panels: ReadonlyMap<string, PanelRecord>;
+  biomarkers: ReadonlyMap<number, BiomarkerRecord>;
+}
+
+/** The catalog changes rarely and is small: one Query reads all of it, and a container keeps it 5 minutes. */
+const CATALOG_TTL_MS = 5 * 60_000;
+let cachedCatalog: { catalog: Catalog; loadedAt: number } | undefined;
+
+/** The whole catalog, from the container's cache unless it is older than 5 minutes or `fresh` is asked for. */
+export async function loadCatalog(options: { fresh?: boolean } = {}): Promise<Catalog> {
+  if (!options.fresh && cachedCatalog && Date.now() - cachedCatalog.loadedAt < CATALOG_TTL_MS) return cachedCatalog.catalog;
+  const items = await queryAll({
+    TableName: tableName,
+    IndexName: GSI1,
+    KeyConditionExpression: 'GSI1PK = :pk',
+    ExpressionAttributeValues: { ':pk': index.catalogPanels.GSI1PK },
+  });
+  const panels = new Map<string, PanelRecord>();
+  const biomarkers = new Map<number, BiomarkerRecord>();
+  for (const item of items) {
+    if ((item.PK as string).startsWith('PANEL#')) panels.set(item.id as string, withoutKeys<PanelRecord>(item));
+    else biomarkers.set(item.id as number, withoutKeys<BiomarkerRecord>(item));
+  }
+  cachedCatalog = { catalog: { panels, biomarkers }, loadedAt: Date.now() };
+  return cachedCatalog.catalog;
 }

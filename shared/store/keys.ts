@@ -28,6 +28,14 @@ export const keys = {
   /** One item per barcode: a barcode identifies one sample, whether drawn at a location or at home. */
   barcode: (barcode: string): ItemKey => ({ PK: `BARCODE#${barcode}`, SK: 'BARCODE' }),
   outbox: (eventId: string): ItemKey => ({ PK: `OUTBOX#${eventId}`, SK: 'OUTBOX' }),
+  /** Results and report links of an appointment, in its partition. */
+  clinicalResult: (appointmentId: string, biomarkerId: number): ItemKey => ({ PK: `APPT#${appointmentId}`, SK: `RESULT#${biomarkerId}` }),
+  geneticResult: (appointmentId: string, biomarkerId: number): ItemKey => ({ PK: `APPT#${appointmentId}`, SK: `GENETIC#${biomarkerId}` }),
+  appointmentDocument: (appointmentId: string, documentId: string): ItemKey => ({ PK: `APPT#${appointmentId}`, SK: `DOC#${documentId}` }),
+  /** A document on its own: its S3 key and the profile that owns it, for GET /documents/{id}. */
+  document: (id: string): ItemKey => ({ PK: `DOC#${id}`, SK: 'DOC' }),
+  /** A lab report already stored: the same event_id twice stores once. */
+  ingestedReport: (eventId: string): ItemKey => ({ PK: `INGESTED#${eventId}`, SK: 'INGESTED' }),
 } as const;
 
 export const partitions = {

@@ -20,6 +20,8 @@ export interface RequestOptions {
 }
 
 export interface TestApi {
+  /** Base URL of the running server, for requests that need the raw response (binary bodies, redirects). */
+  url(): string;
   request(method: string, path: string, options?: RequestOptions): Promise<ApiResponse>;
   get(path: string, key?: string): Promise<ApiResponse>;
   post(path: string, body: unknown, key?: string): Promise<ApiResponse>;
@@ -53,6 +55,10 @@ export function useApi(): TestApi {
   }
 
   return {
+    url: () => {
+      if (!server) throw new Error('the API server is not running');
+      return server.url;
+    },
     request,
     get: (path, key) => request('GET', path, { key }),
     post: (path, body, key) => request('POST', path, { body, key }),

@@ -1,0 +1,33 @@
+// GET /api/v1/documents/{id} — the lab report file itself; above 5 MB a 303 to a presigned URL (60 s).
+import { assertProfileGroupAccess } from '../../shared/auth/access';
+import { contentDisposition, presignDownload, readObject } from '../../shared/documents/s3';
+import { NotFound } from '../../shared/http/errors';
+import { httpHandler } from '../../shared/http/handler';
+import { IdParams } from '../../shared/schemas/fields';
+import { DOCUMENT_NOT_FOUND, getDocument } from '../../shared/store/documents';
+
+/** Lambda answers at most 6 MB, and base64 adds a third: larger files are fetched from S3 directly. */
+const INLINE_LIMIT_BYTES = 5 * 1024 * 1024;
+const PRESIGNED_URL_SECONDS = 60;
+
+export const handler = httpHandler({
+  route: 'getDocument',
+  params: IdParams,
+  async run({ params, access }) {
+    const document = await getDocument(params.id);
+    if (!document) throw new NotFound(DOCUMENT_NOT_FOUND);
+    assertProfileGroupAccess(access, document.profile_group_slug, 'document');
+    const headers = { 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' };
+    if (document.size > INLINE_LIMIT_BYTES) {
+      const url = await presignDownload(document.s3_key, document.file_name, document.content_type, PRESIGNED_URL_SECONDS);
+      return { statusCode: 303, headers: { ...headers, Location: url, 'Content-Type': 'application/json' }, body: JSON.stringify({ url }) };
+    }
+    const bytes = await readObject(document.s3_key);
+    return {
+      statusCode: 200,
+      headers: { ...headers, 'Content-Type': document.content_type, 'Content-Disposition': contentDisposition(document.file_name) },
+      body: bytes.toString('base64'),
+      isBase64Encoded: true,
+    };
+  },
+});

@@ -1,0 +1,31 @@
+// GET /api/v1/appointments/{id}/results — planned tests next to received results, genetic results, documents.
+import { assertProfileResourceAccess } from '../../shared/auth/access';
+import { plannedBiomarkerIds } from '../../shared/domain/appointment';
+import { clinicalResultItems, missingResults } from '../../shared/domain/results';
+import { httpHandler } from '../../shared/http/handler';
+import { ok } from '../../shared/http/responses';
+import { IdParams } from '../../shared/schemas/fields';
+import { toGeneticResult } from '../../shared/schemas/results';
+import { getAppointmentAggregateOrThrow } from '../../shared/store/appointments';
+import { loadCatalog } from '../../shared/store/catalog';
+
+export const handler = httpHandler({
+  route: 'getAppointmentResults',
+  params: IdParams,
+  async run({ params, access }) {
+    const [aggregate, catalog] = await Promise.all([getAppointmentAggregateOrThrow(params.id), loadCatalog()]);
+    assertProfileResourceAccess(access, aggregate.appointment, 'appointment');
+    const planned = plannedBiomarkerIds(
+      aggregate.panels.map((link) => catalog.panels.get(link.panel_id)?.biomarker_ids ?? []),
+      aggregate.biomarkers.map((link) => link.biomarker_id),
+    );
+    const received = new Map(aggregate.clinicalResults.map((result) => [result.biomarker_id, result]));
+    const missing = missingResults(planned, [...received.keys(), ...aggregate.geneticResults.map((r) => r.biomarker_id)]);
+    return ok({
+      status: aggregate.appointment.status === 'completed' && missing.length === 0 ? 'completed' : 'in_progress',
+      clinical_results: clinicalResultItems(planned, catalog.biomarkers, received),
+      genetic_results: aggregate.geneticResults.map(toGeneticResult),
+      documents: aggregate.documents.map(({ id, file_name }) => ({ id, file_name })),
+    });
+  },
+});

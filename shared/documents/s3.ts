@@ -1,0 +1,88 @@
+/**
+ * shared/documents owns the lab report files in S3: the lab uploads to `incoming/`, ingest moves each
+ * file to its final key under `documents/`, and the API serves it (bytes, or a short-lived presigned URL
+ * for large files). Nothing else talks to S3.
+ */
+import {
+  CopyObjectCommand,
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  NoSuchKey,
+  NotFound as S3NotFound,
+  S3Client,
+} from '@aws-sdk/client-s3';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { config, requireSetting } from '../config';
+
+const bucket = requireSetting(config.documentsBucket, 'DOCUMENTS_BUCKET');
+
+export const s3 = new S3Client({
+  region: config.region,
+  ...(config.s3Endpoint
+    ? {
+        // The local S3 emulator: path-style addressing, and no aws-chunked uploads it would store verbatim.
+        endpoint: config.s3Endpoint,
+        forcePathStyle: true,
+        credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+        requestChecksumCalculation: 'WHEN_REQUIRED' as const,
+        responseChecksumValidation: 'WHEN_REQUIRED' as const,
+      }
+    : {}),
+});
+
+export const INCOMING_PREFIX = 'incoming/';
+
+/** Size in bytes of an object, or undefined when there is none. */
+export async function objectSize(key: string): Promise<number | undefined> {
+  try {
+    const head = await s3.send(new HeadObjectCommand({ Bucket: bucket, Key: key }));
+    return head.ContentLength ?? 0;
+  } catch (error) {
+    if (error instanceof S3NotFound || error instanceof NoSuchKey) return undefined;
+    throw error;
+  }
+}
+
+export async function copyObject(from: string, to: string, contentType: string): Promise<void> {
+  await s3.send(
+    new CopyObjectCommand({
+      Bucket: bucket,
+      CopySource: `${bucket}/${from.split('/').map(encodeURIComponent).join('/')}`,
+      Key: to,
+      ContentType: contentType,
+      MetadataDirective: 'REPLACE',
+    }),
+  );
+}
+
+export async function deleteObject(key: string): Promise<void> {
+  await s3.send(new DeleteObjectCommand({ Bucket: bucket, Key: key }));
+}
+
+export async function readObject(key: string): Promise<Buffer> {
+  const object = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+  if (!object.Body) throw new Error('S3 object has no body');
+  return Buffer.from(await object.Body.transformToByteArray());
+}
+
+/** A GET URL for one object, valid for `seconds`, that makes the browser save it under its file name. */
+export async function presignDownload(key: string, fileName: string, contentType: string, seconds: number): Promise<string> {
+  return getSignedUrl(
+    s3,
+    new GetObjectCommand({
+      Bucket: bucket,
+      Key: key,
+      ResponseContentType: contentType,
+      ResponseContentDisposition: contentDisposition(fileName),
+      ResponseCacheControl: 'no-store',
+    }),
+    { expiresIn: seconds },
+  );
+}
+
+/** `attachment; filename="…"` with an RFC 5987 fallback for names that are not plain ASCII. */
+export function contentDisposition(fileName: string): string {
+  const ascii = fileName.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
+}

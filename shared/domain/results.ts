@@ -1,0 +1,89 @@
+/**
+ * Results: what was planned for an appointment against what the lab reported (SPEC "Appointment
+ * results"). Planned = the panels' biomarkers plus the individual ones; a planned clinical biomarker
+ * without a result is listed as `planned` with its value fields null.
+ */
+export interface ReportOrder {
+  tested_at: string;
+  reported_at: string;
+}
+
+/**
+ * A later report replaces an earlier one only when it is not older — tested later, or tested the same day
+ * and reported at the same time or later — so a delayed, out-of-order report never overwrites a newer one.
+ */
+export function supersedes(incoming: ReportOrder, existing: ReportOrder | undefined): boolean {
+  if (!existing) return true;
+  if (incoming.tested_at !== existing.tested_at) return incoming.tested_at > existing.tested_at;
+  return incoming.reported_at >= existing.reported_at;
+}
+
+/** Planned biomarkers that have no result yet. */
+export function missingResults(planned: number[], received: Iterable<number>): number[] {
+  const have = new Set(received);
+  return planned.filter((id) => !have.has(id));
+}
+
+interface CatalogBiomarker {
+  id: number;
+  name: string;
+  category: string;
+  kind: 'clinical' | 'genetic';
+  reference_range_service: unknown;
+}
+
+interface StoredClinical {
+  biomarker_id: number;
+  value: number;
+  value_operator: string;
+  unit_id: number | null;
+  unit: string | null;
+  reference_range_lab: unknown;
+  tested_at: string;
+  comment: string | null;
+}
+
+/** One item per planned clinical biomarker (received or planned), then received ones that were not planned. */
+export function clinicalResultItems(
+  planned: number[],
+  catalog: ReadonlyMap<number, CatalogBiomarker>,
+  received: ReadonlyMap<number, StoredClinical>,
+) {
+  const plannedClinical = planned.filter((id) => catalog.get(id)?.kind !== 'genetic');
+  const unplanned = [...received.keys()].filter((id) => !planned.includes(id)).sort((a, b) => a - b);
+  return [...plannedClinical, ...unplanned].map((id) => {
+    const biomarker = catalog.get(id);
+    const result = received.get(id);
+    const described = {
+      biomarker_id: id,
+      biomarker_name: biomarker?.name ?? `Biomarker ${id}`,
+      category: biomarker?.category ?? 'Other',
+    };
+    if (!result) {
+      return {
+        status: 'planned' as const,
+        ...described,
+        value: null,
+        value_operator: null,
+        unit_id: null,
+        unit: null,
+        reference_range_lab: null,
+        reference_range_service: biomarker?.reference_range_service ?? null,
+        tested_at: null,
+        comment: null,
+      };
+    }
+    return {
+      status: 'received' as const,
+      ...described,
+      value: result.value,
+      value_operator: result.value_operator,
+      unit_id: result.unit_id,
+      unit: result.unit,
+      reference_range_lab: result.reference_range_lab ?? null,
+      reference_range_service: biomarker?.reference_range_service ?? null,
+      tested_at: result.tested_at,
+      comment: result.comment ?? null,
+    };
+  });
+}

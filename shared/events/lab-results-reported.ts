@@ -1,0 +1,75 @@
+/**
+ * LabResultsReported: what the lab sends back (EventBridge source `lab-partner`). The lab uploads report
+ * files to the bucket's `incoming/` prefix first and lists them under `documents`. Published as
+ * docs/events/lab-results-reported.schema.json for the lab's developers.
+ */
+import * as v from 'valibot';
+import { isCalendarDate } from '../domain/calendar';
+
+export const LAB_RESULTS_REPORTED = 'LabResultsReported';
+export const LAB_PARTNER_SOURCE = 'lab-partner';
+
+const text = (max: number) => v.pipe(v.string(), v.maxLength(max));
+const date = v.pipe(v.string(), v.check(isCalendarDate, 'must be a date (YYYY-MM-DD)'));
+const biomarkerId = v.pipe(v.number(), v.integer(), v.minValue(1));
+const bound = v.nullable(v.number());
+
+export const ReferenceRange = v.strictObject({ normal_min: bound, normal_max: bound, optimal_min: bound, optimal_max: bound });
+
+export const VALUE_OPERATORS = ['eq', 'lt', 'le', 'gt', 'ge'] as const;
+
+export const ClinicalResult = v.strictObject({
+  biomarker_id: biomarkerId,
+  value: v.number(),
+  value_operator: v.pipe(v.picklist(VALUE_OPERATORS), v.description('eq: the value as measured; lt/le/gt/ge: below/above a detection limit.')),
+  unit_id: v.nullable(v.pipe(v.number(), v.integer())),
+  unit: v.nullable(text(32)),
+  reference_range_lab: v.nullable(ReferenceRange),
+  tested_at: date,
+  comment: v.optional(v.nullable(text(2000)), null),
+});
+
+const Condition = v.strictObject({ condition: text(500), association_description: text(2000), badge: text(100) });
+const Snv = v.strictObject({ rs_id: text(64), allele: text(64), reference_allele: text(64), hgvs_c: text(200), hgvs_p: text(200) });
+const Variant = v.strictObject({
+  name: text(200),
+  clinical_significance: text(100),
+  description: text(2000),
+  hgvs_c: text(200),
+  hgvs_p: text(200),
+  conditions: v.array(Condition),
+  snvs: v.array(Snv),
+});
+
+export const GeneticResult = v.strictObject({
+  biomarker_id: biomarkerId,
+  gene: text(64),
+  genotype: text(64),
+  clinical_significance: text(100),
+  risk_description: text(2000),
+  tested_at: date,
+  comment: v.optional(v.nullable(text(2000)), null),
+  variants: v.array(Variant),
+});
+
+export const ReportedDocument = v.strictObject({
+  s3_key: v.pipe(v.string(), v.regex(/^incoming\/[A-Za-z0-9!_.*'()\/-]{1,900}$/, 'must be a key under incoming/')),
+  file_name: v.pipe(v.string(), v.minLength(1), v.maxLength(255)),
+  content_type: v.picklist(['application/pdf']),
+});
+
+export const LabResultsReportedDetail = v.pipe(
+  v.strictObject({
+    event_id: v.pipe(v.string(), v.uuid(), v.description('Unique per report; a report sent twice is stored once.')),
+    appointment_id: v.optional(v.pipe(v.string(), v.uuid())),
+    barcode: v.optional(v.pipe(v.string(), v.regex(/^[A-Z0-9-]{6,32}$/))),
+    reported_at: v.pipe(v.string(), v.isoTimestamp()),
+    clinical_results: v.optional(v.array(ClinicalResult), []),
+    genetic_results: v.optional(v.array(GeneticResult), []),
+    documents: v.optional(v.array(ReportedDocument), []),
+  }),
+  v.check((detail) => Boolean(detail.appointment_id ?? detail.barcode), 'must name the appointment_id or the barcode'),
+);
+export type LabResultsReportedDetail = v.InferOutput<typeof LabResultsReportedDetail>;
+export type ClinicalResultInput = v.InferOutput<typeof ClinicalResult>;
+export type GeneticResultInput = v.InferOutput<typeof GeneticResult>;

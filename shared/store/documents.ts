@@ -1,0 +1,49 @@
+/**
+ * Lab report documents. The DOC item says where the file is and whose it is; the appointment's
+ * partition holds a link {id, file_name} so the results read lists documents without another call.
+ *
+ * Access patterns:
+ * - a document by id ........ GetItem  PK=DOC#<id>
+ */
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { dynamo, tableName } from './client';
+import { keys } from './keys';
+import { withoutKeys } from './query';
+
+export interface DocumentRecord {
+  id: string;
+  appointment_id: string;
+  profile_id: string;
+  /** The owning profile's group: the access context of a document. */
+  profile_group_slug: string;
+  s3_key: string;
+  file_name: string;
+  content_type: string;
+  size: number;
+  created_at: string;
+}
+
+export const DOCUMENT_NOT_FOUND = 'Document not found';
+
+export async function getDocument(id: string): Promise<DocumentRecord | undefined> {
+  const { Item } = await dynamo.send(new GetCommand({ TableName: tableName, Key: keys.document(id) }));
+  return Item ? withoutKeys<DocumentRecord>(Item) : undefined;
+}
+
+/** The two items a stored document consists of, for the ingest transaction. */
+export function documentPuts(document: DocumentRecord) {
+  return [
+    { Put: { TableName: tableName, Item: { ...keys.document(document.id), ...document } } },
+    {
+      Put: {
+        TableName: tableName,
+        Item: {
+          ...keys.appointmentDocument(document.appointment_id, document.id),
+          id: document.id,
+          file_name: document.file_name,
+          added_at: document.created_at,
+        },
+      },
+    },
+  ];
+}

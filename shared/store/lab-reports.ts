@@ -1,0 +1,208 @@
+/**
+ * Storing a LabResultsReported report: results, genetic results and documents of one appointment, and
+ * its completion when every planned result is in — one TransactWriteItems per report (split by 100, the
+ * marker that the report was stored going last), so nothing is half-stored and a retry is harmless.
+ *
+ * Access patterns:
+ * - was this report stored already ...... GetItem  INGESTED#<event_id>
+ * - the appointment of a barcode ......... GetItem  BARCODE#<barcode>
+ * - the appointment with its results ..... Query    APPT#<id>
+ * - store the report ..................... TransactWrite (results with optimistic conditions, documents,
+ *                                          completion + LabResultsAvailable outbox, INGESTED marker)
+ */
+import { createHash } from 'node:crypto';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { plannedBiomarkerIds } from '../domain/appointment';
+import { missingResults, supersedes } from '../domain/results';
+import { copyObject, deleteObject, objectSize } from '../documents/s3';
+import { labResultsAvailable } from '../events/lab-results-available';
+import type { LabResultsReportedDetail } from '../events/lab-results-reported';
+import { outboxPut, publishCommitted } from '../events/outbox';
+import type { DomainEvent } from '../events/publisher';
+import { type AppointmentAggregate, getAppointmentAggregate } from './appointments';
+import { type Catalog, loadCatalog } from './catalog';
+import { dynamo, tableName } from './client';
+import { type DocumentRecord, documentPuts } from './documents';
+import { keys } from './keys';
+import { TransactionCancelled, transactWrite } from './transactions';
+
+/** A report that can never be stored as sent. The message is logged: ids and rules only, never values. */
+export class ReportRejected extends Error {
+  override name = 'ReportRejected';
+}
+
+const INGESTED_TTL_DAYS = 90;
+
+async function itemExists(key: { PK: string; SK: string }): Promise<Record<string, unknown> | undefined> {
+  const { Item } = await dynamo.send(new GetCommand({ TableName: tableName, Key: key }));
+  return Item;
+}
+
+async function appointmentIdOf(detail: LabResultsReportedDetail): Promise<string> {
+  if (detail.appointment_id) return detail.appointment_id;
+  const barcode = await itemExists(keys.barcode(detail.barcode as string));
+  if (!barcode?.appointment_id) throw new ReportRejected(`no appointment has barcode ${detail.barcode}`);
+  return barcode.appointment_id as string;
+}
+
+/** A document id derived from the report and file, so a retried report writes the same document. */
+function documentId(eventId: string, s3Key: string): string {
+  const hex = createHash('sha256').update(`${eventId}\n${s3Key}`).digest('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-8${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+async function assertKnownBiomarkers(detail: LabResultsReportedDetail): Promise<void> {
+  const check = (catalog: Catalog) => [
+    ...detail.clinical_results.filter((r) => catalog.biomarkers.get(r.biomarker_id)?.kind !== 'clinical').map((r) => r.biomarker_id),
+    ...detail.genetic_results.filter((r) => catalog.biomarkers.get(r.biomarker_id)?.kind !== 'genetic').map((r) => r.biomarker_id),
+  ];
+  // A biomarker added in the last minutes may not be in the container's cached catalog yet.
+  let unknown = check(await loadCatalog());
+  if (unknown.length > 0) unknown = check(await loadCatalog({ fresh: true }));
+  if (unknown.length > 0) throw new ReportRejected(`unknown biomarker(s) or wrong kind: ${unknown.join(', ')}`);
+}
+
+function plannedOf(aggregate: AppointmentAggregate, catalog: Catalog): number[] {
+  return plannedBiomarkerIds(
+    aggregate.panels.map((link) => catalog.panels.get(link.panel_id)?.biomarker_ids ?? []),
+    aggregate.biomarkers.map((link) => link.biomarker_id),
+  );
+}
+
+interface Prepared {
+  items: Parameters<typeof transactWrite>[0];
+  events: DomainEvent[];
+  incomingKeys: string[];
+}
+
+async function prepare(detail: LabResultsReportedDetail, aggregate: AppointmentAggregate, now: Date): Promise<Prepared> {
+  const { appointment } = aggregate;
+  const at = now.toISOString();
+  const order = { reported_at: detail.reported_at };
+  const items: Prepared['items'] = [];
+
+  const stored = new Map(aggregate.clinicalResults.map((r) => [r.biomarker_id, r]));
+  for (const result of detail.clinical_results) {
+    const existing = stored.get(result.biomarker_id);
+    if (!supersedes({ ...result, ...order }, existing)) continue;
+    items.push({
+      Put: {
+        TableName: tableName,
+        Item: { ...keys.clinicalResult(appointment.id, result.biomarker_id), ...result, ...order, event_id: detail.event_id },
+        // Optimistic: the result we compared with is still the one stored (or there still is none).
+        ...(existing
+          ? { ConditionExpression: 'reported_at = :r AND tested_at = :t', ExpressionAttributeValues: { ':r': existing.reported_at, ':t': existing.tested_at } }
+          : { ConditionExpression: 'attribute_not_exists(PK)' }),
+      },
+    });
+    stored.set(result.biomarker_id, { ...result, ...order, comment: result.comment ?? null });
+  }
+
+  const storedGenetic = new Map(aggregate.geneticResults.map((r) => [r.biomarker_id, r]));
+  for (const result of detail.genetic_results) {
+    const existing = storedGenetic.get(result.biomarker_id);
+    if (!supersedes({ ...result, ...order }, existing)) continue;
+    items.push({
+      Put: {
+        TableName: tableName,
+        Item: { ...keys.geneticResult(appointment.id, result.biomarker_id), ...result, ...order, event_id: detail.event_id },
+        ...(existing
+          ? { ConditionExpression: 'reported_at = :r AND tested_at = :t', ExpressionAttributeValues: { ':r': existing.reported_at, ':t': existing.tested_at } }
+          : { ConditionExpression: 'attribute_not_exists(PK)' }),
+      },
+    });
+    storedGenetic.set(result.biomarker_id, { ...result, ...order, comment: result.comment ?? null });
+  }
+
+  const incomingKeys: string[] = [];
+  for (const document of detail.documents) {
+    const id = documentId(detail.event_id, document.s3_key);
+    const finalKey = `documents/${appointment.id}/${id}.pdf`;
+    const size = (await objectSize(document.s3_key)) ?? (await objectSize(finalKey));
+    if (size === undefined) throw new ReportRejected(`document ${document.s3_key} was not uploaded`);
+    if (!(await objectSize(finalKey))) await copyObject(document.s3_key, finalKey, document.content_type);
+    incomingKeys.push(document.s3_key);
+    const record: DocumentRecord = {
+      id,
+      appointment_id: appointment.id,
+      profile_id: appointment.profile_id,
+      profile_group_slug: appointment.profile_group_slug,
+      s3_key: finalKey,
+      file_name: document.file_name,
+      content_type: document.content_type,
+      size,
+      created_at: at,
+    };
+    items.push(...documentPuts(record));
+  }
+
+  const events: DomainEvent[] = [];
+  const catalog = await loadCatalog();
+  const received = [...stored.keys(), ...storedGenetic.keys()];
+  const canComplete = appointment.status === 'blood_drawn' || appointment.status === 'in_transit';
+  if (canComplete && missingResults(plannedOf(aggregate, catalog), received).length === 0) {
+    const event = labResultsAvailable(appointment.id, appointment.profile_id, at);
+    events.push(event);
+    items.push(
+      {
+        Update: {
+          TableName: tableName,
+          Key: keys.appointment(appointment.id),
+          UpdateExpression: 'SET #status = :completed, completed_at = :at, updated_at = :at',
+          ConditionExpression: '#status = :seen',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':completed': 'completed', ':seen': appointment.status, ':at': at },
+        },
+      },
+      outboxPut(event),
+    );
+  }
+  return { items, events, incomingKeys };
+}
+
+/**
+ * Stores a report. Returns 'duplicate' for an event_id stored before. Throws ReportRejected for what
+ * can never be stored (unknown appointment or biomarker, no sample drawn, missing file).
+ */
+export async function ingestLabReport(detail: LabResultsReportedDetail, now: Date): Promise<'stored' | 'duplicate'> {
+  const marker = keys.ingestedReport(detail.event_id);
+  if (await itemExists(marker)) return 'duplicate';
+  const appointmentId = await appointmentIdOf(detail);
+  await assertKnownBiomarkers(detail);
+
+  for (let attempt = 1; ; attempt += 1) {
+    const aggregate = await getAppointmentAggregate(appointmentId);
+    if (!aggregate) throw new ReportRejected(`unknown appointment ${appointmentId}`);
+    const { status } = aggregate.appointment;
+    if (status === 'scheduled' || status === 'cancelled') {
+      throw new ReportRejected(`appointment ${appointmentId} is ${status}: no sample was drawn`);
+    }
+    const { items, events, incomingKeys } = await prepare(detail, aggregate, now);
+    const markerPut = {
+      Put: {
+        TableName: tableName,
+        Item: {
+          ...marker,
+          event_id: detail.event_id,
+          appointment_id: appointmentId,
+          stored_at: now.toISOString(),
+          expires_at: Math.floor(now.getTime() / 1000) + INGESTED_TTL_DAYS * 86_400,
+        },
+        ConditionExpression: 'attribute_not_exists(PK)',
+      },
+    };
+    try {
+      // DynamoDB takes at most 100 items per transaction; the marker goes in the last one.
+      const all = [...items, markerPut];
+      for (let i = 0; i < all.length; i += 100) await transactWrite(all.slice(i, i + 100));
+    } catch (error) {
+      if (!(error instanceof TransactionCancelled)) throw error;
+      if (error.codes.at(-1) === 'ConditionalCheckFailed' && (await itemExists(marker))) return 'duplicate';
+      if (attempt >= 3) throw error;
+      continue; // a concurrent report changed the results we compared with: read again
+    }
+    await Promise.all(incomingKeys.map((key) => deleteObject(key)));
+    await publishCommitted(events);
+    return 'stored';
+  }
+}

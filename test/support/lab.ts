@@ -1,0 +1,65 @@
+/** The lab's side in tests: upload report files to incoming/ and deliver LabResultsReported to the ingest handler. */
+import { randomUUID } from 'node:crypto';
+import { PutObjectCommand } from '@aws-sdk/client-s3';
+import type { EventBridgeEvent } from 'aws-lambda';
+import { handler as resultsIngest } from '../../functions/events/results-ingest';
+import { s3 } from '../../shared/documents/s3';
+
+export async function uploadIncoming(bytes: Buffer, key = `incoming/${randomUUID()}.pdf`): Promise<string> {
+  await s3.send(new PutObjectCommand({ Bucket: process.env.DOCUMENTS_BUCKET, Key: key, Body: bytes, ContentType: 'application/pdf' }));
+  return key;
+}
+
+export function deliver(detail: Record<string, unknown>) {
+  const event: EventBridgeEvent<string, unknown> = {
+    version: '0',
+    id: randomUUID(),
+    'detail-type': 'LabResultsReported',
+    source: 'lab-partner',
+    account: '000000000000',
+    time: new Date().toISOString(),
+    region: 'eu-central-1',
+    resources: [],
+    detail,
+  };
+  return resultsIngest(event);
+}
+
+export const clinical = (biomarker_id: number, value: number, tested_at = '2026-11-20') => ({
+  biomarker_id,
+  value,
+  value_operator: 'eq',
+  unit_id: 1,
+  unit: 'ng/mL',
+  reference_range_lab: { normal_min: 1, normal_max: 100, optimal_min: null, optimal_max: null },
+  tested_at,
+  comment: null,
+});
+
+export const apoe = {
+  biomarker_id: 100,
+  gene: 'APOE',
+  genotype: 'e3/e4',
+  clinical_significance: 'moderate_risk',
+  risk_description: 'One e4 allele: moderately raised risk of high LDL cholesterol.',
+  tested_at: '2026-11-20',
+  comment: null,
+  variants: [
+    {
+      name: 'APOE e4',
+      clinical_significance: 'moderate_risk',
+      description: 'The e4 allele of apolipoprotein E.',
+      hgvs_c: 'c.388T>C',
+      hgvs_p: 'p.Cys130Arg',
+      conditions: [{ condition: 'Hypercholesterolaemia', association_description: 'Raised LDL levels', badge: 'lipids' }],
+      snvs: [{ rs_id: 'rs429358', allele: 'C', reference_allele: 'T', hgvs_c: 'c.388T>C', hgvs_p: 'p.Cys130Arg' }],
+    },
+  ],
+};
+
+export const report = (appointmentId: string, extra: Record<string, unknown> = {}) => ({
+  event_id: randomUUID(),
+  appointment_id: appointmentId,
+  reported_at: new Date().toISOString(),
+  ...extra,
+});
