@@ -10,7 +10,7 @@ export const LAB_RESULTS_REPORTED = 'LabResultsReported';
 export const LAB_PARTNER_SOURCE = 'lab-partner';
 
 const text = (max: number) => v.pipe(v.string(), v.maxLength(max));
-const date = v.pipe(v.string(), v.check(isCalendarDate, 'must be a date (YYYY-MM-DD)'));
+const date = v.pipe(v.string(), v.isoDate(), v.check(isCalendarDate, 'must be a real date (YYYY-MM-DD)'));
 const biomarkerId = v.pipe(v.number(), v.integer(), v.minValue(1));
 const bound = v.nullable(v.number());
 
@@ -53,7 +53,7 @@ export const GeneticResult = v.strictObject({
 });
 
 export const ReportedDocument = v.strictObject({
-  s3_key: v.pipe(v.string(), v.regex(/^incoming\/[A-Za-z0-9!_.*'()\/-]{1,900}$/, 'must be a key under incoming/')),
+  s3_key: v.pipe(v.string(), v.regex(/^incoming\/[A-Za-z0-9!_.*'()/-]{1,900}$/, 'must be a key under incoming/')),
   file_name: v.pipe(v.string(), v.minLength(1), v.maxLength(255)),
   content_type: v.picklist(['application/pdf']),
 });
