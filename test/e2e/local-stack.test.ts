@@ -2,7 +2,8 @@
  * Black-box test of `npm start`: the README's command, started as a user would, called over HTTP,
  * stopped as Ctrl-C stops it (SIGINT to the whole process group), started again on the same data.
  */
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
+import { promisify } from 'node:util';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
@@ -10,6 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../infra/local/free-port';
+
+const run = promisify(execFile);
 
 interface Stack {
   process: ChildProcess;
@@ -93,6 +96,7 @@ describe('npm start', () => {
   let first: Stack;
   let second: Stack;
   let profileId: string;
+  let appointmentId: string;
 
   it('answers GET /api/v1/locations with the seeded locations for DEV_API_KEY', async () => {
     first = await startStack({ DEV_API_KEY: devKey });
@@ -121,11 +125,29 @@ describe('npm start', () => {
       scheduled_at: new Date(Date.now() + 86_400_000).toISOString(),
     });
     expect(scheduled.status).toBe(201);
+    appointmentId = scheduled.body.id;
+    const thyroidPanel = '7c0e4b1a-2f3d-4c5e-8a9b-0d1e2f3a4b03';
+    expect((await call(first, 'POST', `/api/v1/appointments/${appointmentId}/panels`, devKey, { panel_ids: [thyroidPanel] })).status).toBe(200);
     const confirmed = await call(first, 'POST', `/api/v1/appointments/${scheduled.body.id}/confirm`, devKey, { barcode: 'E2E-000001' });
     expect(confirmed.status).toBe(200);
     const lines = readFileSync(join(dataDir, 'events.ndjson'), 'utf8').trim().split('\n').map((line) => JSON.parse(line));
     const event = lines.find((line) => line.DetailType === 'LabOrderRequested' && JSON.parse(line.Detail).appointment_id === scheduled.body.id);
     expect(event).toMatchObject({ Source: 'lab-api', DetailType: 'LabOrderRequested' });
+  });
+
+  it('npm run lab -- report stores plausible results and a real PDF report for the appointment', async () => {
+    const lab = await run('npm', ['run', '--silent', 'lab', '--', 'report', appointmentId], { env: { ...process.env, ...ports, LAB_DATA_DIR: dataDir } });
+    expect(lab.stdout).toContain('Reported 2 of 2 planned clinical result(s)');
+    const results = await call(first, 'GET', `/api/v1/appointments/${appointmentId}/results`, devKey);
+    expect(results.body.clinical_results.map((r: { status: string }) => r.status)).toEqual(['received', 'received']);
+    const pdf = await fetch(`${first.baseUrl}/api/v1/documents/${results.body.documents[0].id}`, { headers: { 'x-api-key': devKey } });
+    expect(pdf.headers.get('content-type')).toBe('application/pdf');
+    expect(Buffer.from(await pdf.arrayBuffer()).subarray(0, 4).toString()).toBe('%PDF');
+  });
+
+  it('npm run lab exits with code 2 for an id that is not an appointment id', async () => {
+    const failed = await run('npm', ['run', '--silent', 'lab', '--', 'report', 'not-an-id'], { env: { ...process.env, ...ports, LAB_DATA_DIR: dataDir } }).catch((e: { code: number; stderr: string }) => e);
+    expect(failed).toMatchObject({ code: 2, stderr: expect.stringContaining('not an appointment id') });
   });
 
   it('stops every part on Ctrl-C, leaving no DynamoDB Local process and no open port behind', async () => {

@@ -4,6 +4,7 @@ import { PutObjectCommand } from '@aws-sdk/client-s3';
 import type { EventBridgeEvent } from 'aws-lambda';
 import { handler as resultsIngest } from '../../functions/events/results-ingest';
 import { s3 } from '../../shared/documents/s3';
+import { apoeResult } from '../../infra/local/lab-samples';
 
 export async function uploadIncoming(bytes: Buffer, key = `incoming/${randomUUID()}.pdf`): Promise<string> {
   await s3.send(new PutObjectCommand({ Bucket: process.env.DOCUMENTS_BUCKET, Key: key, Body: bytes, ContentType: 'application/pdf' }));
@@ -36,26 +37,7 @@ export const clinical = (biomarker_id: number, value: number, tested_at = '2026-
   comment: null,
 });
 
-export const apoe = {
-  biomarker_id: 100,
-  gene: 'APOE',
-  genotype: 'e3/e4',
-  clinical_significance: 'moderate_risk',
-  risk_description: 'One e4 allele: moderately raised risk of high LDL cholesterol.',
-  tested_at: '2026-11-20',
-  comment: null,
-  variants: [
-    {
-      name: 'APOE e4',
-      clinical_significance: 'moderate_risk',
-      description: 'The e4 allele of apolipoprotein E.',
-      hgvs_c: 'c.388T>C',
-      hgvs_p: 'p.Cys130Arg',
-      conditions: [{ condition: 'Hypercholesterolaemia', association_description: 'Raised LDL levels', badge: 'lipids' }],
-      snvs: [{ rs_id: 'rs429358', allele: 'C', reference_allele: 'T', hgvs_c: 'c.388T>C', hgvs_p: 'p.Cys130Arg' }],
-    },
-  ],
-};
+export const apoe = apoeResult('2026-11-20');
 
 export const report = (appointmentId: string, extra: Record<string, unknown> = {}) => ({
   event_id: randomUUID(),

@@ -1,0 +1,137 @@
+/**
+ * `npm run lab -- report <appointment-id> [--partial] [--genetic]`: the local lab sandbox. Against the
+ * running `npm start` stack (same variables), it reads what the appointment plans, invents plausible
+ * values inside each biomarker's reference range, renders a PDF report, uploads it to `incoming/`, and
+ * hands a LabResultsReported event to the SAME ingest handler that runs in Lambda.
+ *
+ *   --partial  reports about half of the planned clinical biomarkers
+ *   --genetic  adds an APOE genetic result with variants
+ * Bad arguments or an appointment that cannot be reported on: a message on stderr and exit code 2.
+ */
+import { randomUUID } from 'node:crypto';
+import { parseArgs } from 'node:util';
+import { localFunctionEnvironment, localSettings } from './environment';
+import { apoeResult } from './lab-samples';
+
+class UsageError extends Error {}
+
+const USAGE = 'usage: npm run lab -- report <appointment-id> [--partial] [--genetic]';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
+
+function parse(argv: string[]) {
+  try {
+    return parseArgs({ args: argv, allowPositionals: true, options: { partial: { type: 'boolean' }, genetic: { type: 'boolean' } } });
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+}
+
+/** A value inside the normal range (or near the one bound there is), with two decimals. */
+function plausibleValue(range: { normal_min: number | null; normal_max: number | null } | null): number {
+  const min = range?.normal_min ?? (range?.normal_max ?? 10) * 0.3;
+  const max = range?.normal_max ?? min * 2.5;
+  return Math.round((min + Math.random() * (max - min)) * 100) / 100;
+}
+
+const rangeText = (range: { normal_min: number | null; normal_max: number | null } | null) =>
+  range ? `${range.normal_min ?? '-'} – ${range.normal_max ?? '-'}` : '-';
+
+async function main(argv: string[]): Promise<void> {
+  const { values, positionals } = parse(argv);
+  const [command, appointmentId, extra] = positionals;
+  if (command !== 'report') throw new UsageError(command ? `unknown command: ${command}` : 'a command is required');
+  if (!appointmentId || extra) throw new UsageError('report takes exactly one appointment id');
+  if (!UUID.test(appointmentId)) throw new UsageError(`not an appointment id (a UUID): ${appointmentId}`);
+
+  Object.assign(process.env, localFunctionEnvironment(localSettings()));
+  const { getAppointmentAggregate } = await import('../../shared/store/appointments');
+  const { loadCatalog } = await import('../../shared/store/catalog');
+  const { getExistingProfile } = await import('../../shared/store/profiles');
+  const { plannedBiomarkerIds } = await import('../../shared/domain/appointment');
+  const { PutObjectCommand } = await import('@aws-sdk/client-s3');
+  const { s3 } = await import('../../shared/documents/s3');
+  const { handler: ingest } = await import('../../functions/events/results-ingest');
+  const { renderLabReport } = await import('./lab-report-pdf');
+
+  const aggregate = await getAppointmentAggregate(appointmentId);
+  if (!aggregate) throw new UsageError(`no appointment ${appointmentId} in the local stack`);
+  const { appointment } = aggregate;
+  if (appointment.status === 'scheduled' || appointment.status === 'cancelled') {
+    throw new UsageError(`appointment ${appointmentId} is ${appointment.status}: confirm the blood draw first`);
+  }
+  const catalog = await loadCatalog();
+  const planned = plannedBiomarkerIds(
+    aggregate.panels.map((link) => catalog.panels.get(link.panel_id)?.biomarker_ids ?? []),
+    aggregate.biomarkers.map((link) => link.biomarker_id),
+  );
+  const clinicalPlanned = planned.filter((id) => catalog.biomarkers.get(id)?.kind === 'clinical');
+  const reported = values.partial ? clinicalPlanned.slice(0, Math.ceil(clinicalPlanned.length / 2)) : clinicalPlanned;
+  const reportedAt = new Date().toISOString();
+  const testedAt = reportedAt.slice(0, 10);
+
+  const clinical_results = reported.map((id) => {
+    const biomarker = catalog.biomarkers.get(id);
+    const range = biomarker?.reference_range_service ?? null;
+    return {
+      biomarker_id: id,
+      value: plausibleValue(range),
+      value_operator: 'eq' as const,
+      unit_id: biomarker?.unit_id ?? null,
+      unit: biomarker?.unit ?? null,
+      reference_range_lab: range,
+      tested_at: testedAt,
+      comment: null,
+    };
+  });
+  const genetic_results = values.genetic ? [apoeResult(testedAt)] : [];
+
+  const profile = await getExistingProfile(appointment.profile_id);
+  const initials = `${profile.first_name?.[0] ?? '?'}.${profile.last_name?.[0] ?? '?'}.`;
+  const pdf = await renderLabReport({
+    patientInitials: initials,
+    appointmentId,
+    barcode: appointment.barcode ?? '-',
+    reportedAt,
+    lines: clinical_results.map((result) => ({
+      biomarker: catalog.biomarkers.get(result.biomarker_id)?.name ?? String(result.biomarker_id),
+      value: String(result.value),
+      unit: result.unit ?? '',
+      range: rangeText(result.reference_range_lab),
+    })),
+    geneticSummary: values.genetic ? 'APOE e3/e4 — moderate risk (see results)' : undefined,
+  });
+  const s3Key = `incoming/${randomUUID()}.pdf`;
+  await s3.send(new PutObjectCommand({ Bucket: process.env.DOCUMENTS_BUCKET, Key: s3Key, Body: pdf, ContentType: 'application/pdf' }));
+
+  const eventId = randomUUID();
+  const { outcome } = await ingest({
+    version: '0',
+    id: randomUUID(),
+    'detail-type': 'LabResultsReported',
+    source: 'lab-partner',
+    account: '000000000000',
+    time: reportedAt,
+    region: 'local',
+    resources: [],
+    detail: {
+      event_id: eventId,
+      appointment_id: appointmentId,
+      reported_at: reportedAt,
+      clinical_results,
+      genetic_results,
+      documents: [{ s3_key: s3Key, file_name: `lab-report-${testedAt}.pdf`, content_type: 'application/pdf' }],
+    },
+  });
+  console.log(`Reported ${clinical_results.length} of ${clinicalPlanned.length} planned clinical result(s)` +
+    `${genetic_results.length ? ' and 1 genetic result' : ''} for appointment ${appointmentId} (event ${eventId}: ${outcome}).`);
+  console.log(`PDF report: ${pdf.length} bytes. Read them: GET /api/v1/appointments/${appointmentId}/results`);
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  if (error instanceof UsageError) {
+    console.error(`${error.message}\n${USAGE}`);
+    process.exit(2);
+  }
+  console.error(`lab: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});
