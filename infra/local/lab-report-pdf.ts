@@ -21,7 +21,7 @@ export interface LabReportContent {
 }
 
 /** WinAnsi fonts cannot draw every character; the report's text is replaced where needed. */
-const printable = (text: string) => text.replace(/[^\x20-\x7e\u00a0-\u00ff]/g, '?');
+const printable = (text: string) => text.replace(/[\u2013\u2014]/g, '-').replace(/[^\x20-\x7e\u00a0-\u00ff]/g, '?');
 
 export async function renderLabReport(content: LabReportContent): Promise<Uint8Array> {
   const pdf = await PDFDocument.create();
