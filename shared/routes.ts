@@ -138,6 +138,18 @@ export const routes = {
     handler: 'functions/documents/get.ts',
     scopes: ['RESULTS_VIEW'],
   },
+
+  createShipment: { method: 'POST', path: '/api/v1/shipments', handler: 'functions/shipments/create.ts', scopes: ['SHIPMENTS_MANAGE'] },
+  listShipments: { method: 'GET', path: '/api/v1/shipments', handler: 'functions/shipments/list.ts', scopes: ['SHIPMENTS_MANAGE'] },
+  getShipment: { method: 'GET', path: '/api/v1/shipments/{id}', handler: 'functions/shipments/get.ts', scopes: ['SHIPMENTS_MANAGE'] },
+  updateShipment: { method: 'PATCH', path: '/api/v1/shipments/{id}', handler: 'functions/shipments/update.ts', scopes: ['SHIPMENTS_MANAGE'] },
+  cancelShipment: { method: 'DELETE', path: '/api/v1/shipments/{id}', handler: 'functions/shipments/cancel.ts', scopes: ['SHIPMENTS_MANAGE'] },
+  updateShipmentStatus: {
+    method: 'POST',
+    path: '/api/v1/shipments/{id}/status',
+    handler: 'functions/shipments/status.ts',
+    scopes: ['SHIPMENTS_TRACK'],
+  },
 } as const satisfies Record<string, Route>;
 
 export type RouteName = keyof typeof routes;

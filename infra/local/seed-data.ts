@@ -6,6 +6,29 @@
 import type { ProfileGroupRecord } from '../../shared/store/profiles';
 import type { LocationRecord, OpenHours } from '../../shared/store/locations';
 import type { BiomarkerRecord, PanelRecord, ReferenceRange } from '../../shared/store/catalog';
+import type { Address } from '../../shared/domain/address';
+
+/** The labs samples are shipped to. */
+const BERLIN_LAB: Address = {
+  name: 'Lab Testing Zentrallabor Berlin',
+  street: 'Invalidenstraße',
+  house_number: '65',
+  postal_code: '10557',
+  city: 'Berlin',
+  country: 'DE',
+  phone: '+4930120045699',
+  email: 'samples@lab-testing.example',
+};
+const HELSINKI_LAB: Address = {
+  name: 'Lab Testing Keskuslaboratorio',
+  street: 'Haartmaninkatu',
+  house_number: '8',
+  postal_code: '00290',
+  city: 'Helsinki',
+  country: 'FI',
+  phone: '+358912345699',
+  email: 'samples.fi@lab-testing.example',
+};
 
 export const PROFILE_GROUPS: ProfileGroupRecord[] = [
   { slug: 'demo-clinic', name: 'Demo Clinic' },
@@ -49,6 +72,8 @@ export const LOCATIONS: LocationRecord[] = [
     website: 'https://lab-testing.example/berlin-mitte',
     google_maps_url: 'https://maps.google.com/?q=Friedrichstra%C3%9Fe+123,+10117+Berlin',
     open_hours: { ...weekdays('07:30', '18:00'), saturday: [{ open: '09:00', close: '13:00' }] },
+    pickup_address: { name: 'Lab Testing Berlin Mitte', street: 'Friedrichstraße', house_number: '123', postal_code: '10117', city: 'Berlin', country: 'DE', phone: '+4930120045601', email: 'mitte@lab-testing.example' },
+    logistics: { provider: 'go_express', destination: BERLIN_LAB },
   },
   {
     ...berlin,
@@ -68,6 +93,8 @@ export const LOCATIONS: LocationRecord[] = [
         { open: '14:00', close: '18:00' },
       ],
     },
+    pickup_address: { name: 'Lab Testing Prenzlauer Berg', street: 'Schönhauser Allee', house_number: '80', postal_code: '10439', city: 'Berlin', country: 'DE', phone: '+4930120045602', email: 'prenzlauer-berg@lab-testing.example' },
+    logistics: { provider: 'dhl', destination: BERLIN_LAB },
   },
   {
     ...berlin,
@@ -81,6 +108,8 @@ export const LOCATIONS: LocationRecord[] = [
     website: null,
     google_maps_url: null,
     open_hours: null,
+    pickup_address: null,
+    logistics: null,
   },
   {
     id: '5a1f3c2e-8b4d-4e6f-9a7b-1c2d3e4f5a11',
@@ -102,6 +131,8 @@ export const LOCATIONS: LocationRecord[] = [
     google_maps_url: null,
     image_url: null,
     open_hours: weekdays('08:00', '16:00'),
+    pickup_address: { name: 'Lab Testing Kamppi', street: 'Urho Kekkosen katu', house_number: '1', postal_code: '00100', city: 'Helsinki', country: 'FI', phone: '+358912345601', email: 'kamppi@lab-testing.example' },
+    logistics: { provider: 'tof', destination: HELSINKI_LAB },
   },
 ];
 

@@ -1,4 +1,4 @@
-/** Scope names exactly as the spec spells them (home_kit_orders_manage is lower case there too). */
+/** Scope names exactly as the spec spells them (home_kit_orders_manage is lower case there too), plus ours. */
 export const SCOPES = [
   'CREATE_USER',
   'PROFILES_VIEW',
@@ -11,6 +11,8 @@ export const SCOPES = [
   'SHIPMENTS_MANAGE',
   'RESULTS_VIEW',
   'home_kit_orders_manage',
+  // Not in the spec: the courier integration's provider status updates (README "Shipments").
+  'SHIPMENTS_TRACK',
 ] as const;
 
 export type Scope = (typeof SCOPES)[number];

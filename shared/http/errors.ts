@@ -55,6 +55,12 @@ export class UnsupportedMediaType extends HttpError {
   }
 }
 
+export class ServiceUnavailable extends HttpError {
+  constructor(message: string) {
+    super(503, message);
+  }
+}
+
 export function isHttpError(error: unknown): error is HttpError {
   return error instanceof HttpError;
 }

@@ -1,6 +1,7 @@
 /** Appointment requests and representations (SPEC "Appointment", "Appointments"). */
 import * as v from 'valibot';
 import { isZonedDateTime, toUtcInstant } from '../domain/instant';
+import { SHIPMENT_REFERENCE } from '../domain/shipment';
 import type { ProfileRecord } from '../store/profiles';
 import type { AppointmentAggregate, AppointmentRecord } from '../store/appointments';
 import { text, uuid } from './fields';
@@ -47,7 +48,21 @@ export const ConfirmBody = v.strictObject({
 
 export const CancelBody = v.strictObject({ cancellation_reason: text(500) });
 
-export const PickupBody = v.strictObject({ appointment_ids: idList(uuid, 100) });
+/**
+ * With a shipment, each moved appointment also gets a link item: 1 + 2 × 49 items fill one
+ * DynamoDB transaction (100), so a linked batch takes at most 49 appointments.
+ */
+export const MAX_LINKED_PICKUP = 49;
+export const PickupBody = v.pipe(
+  v.strictObject({
+    appointment_ids: idList(uuid, 100),
+    shipment_id: v.optional(v.pipe(v.string(), v.regex(SHIPMENT_REFERENCE, 'must be a shipment reference P-<6 digits>-<4 digits>'))),
+  }),
+  v.check(
+    (body) => !body.shipment_id || body.appointment_ids.length <= MAX_LINKED_PICKUP,
+    `must list at most ${MAX_LINKED_PICKUP} distinct appointment_ids when a shipment_id is given`,
+  ),
+);
 
 /** The Create Appointment response: only these fields, the profile without timestamps. */
 export function toCreatedAppointment(appointment: AppointmentRecord, profile: ProfileRecord) {

@@ -12,9 +12,11 @@
  * - confirm the draw ......................... TransactWrite  Update (status = scheduled) + Put BARCODE# + Put OUTBOX#
  * - cancel ................................... UpdateItem     (status = scheduled)
  * - pickup ................................... TransactWrite  Update per appointment (status = blood_drawn)
+ *                                              [+ ConditionCheck shipment + Put SHIPMENT#<ref> link per appointment]
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { type AppointmentStatus, assertCancellable, assertEditable, decideConfirm } from '../domain/appointment';
+import { linkedShipmentId } from '../domain/shipment';
 import { outboxPut } from '../events/outbox';
 import type { DomainEvent } from '../events/publisher';
 import { Conflict, NotFound } from '../http/errors';
@@ -349,10 +351,40 @@ export async function cancelAppointment(appointmentId: string, reason: string, a
   }
 }
 
-/** Moves every listed appointment from blood_drawn to in_transit, all or none (one condition per item). */
-export async function recordPickup(appointmentIds: string[], at: string): Promise<void> {
-  await transactWrite(
-    appointmentIds.map((id) => ({
+/**
+ * Moves every listed appointment from blood_drawn to in_transit, all or none (one condition per item).
+ * With a shipment: it must still accept samples (item 0), and each appointment gets its link, which
+ * GSI1 lists under the shipment.
+ */
+export async function recordPickup(appointmentIds: string[], at: string, shipmentReference?: string): Promise<void> {
+  const shipmentItems = shipmentReference
+    ? [
+        {
+          ConditionCheck: {
+            TableName: tableName,
+            Key: keys.shipment(shipmentReference),
+            ConditionExpression: '#status IN (:pending, :shipped, :transit)',
+            ExpressionAttributeNames: { '#status': 'status' },
+            ExpressionAttributeValues: { ':pending': 'pending', ':shipped': 'shipped', ':transit': 'in_transit' },
+          },
+        },
+        ...appointmentIds.map((id) => ({
+          Put: {
+            TableName: tableName,
+            Item: {
+              ...keys.appointmentShipment(id, shipmentReference),
+              ...index.appointmentOfShipment(shipmentReference, id),
+              id: linkedShipmentId(shipmentReference),
+              appointment_id: id,
+              added_at: at,
+            },
+          },
+        })),
+      ]
+    : [];
+  await transactWrite([
+    ...shipmentItems,
+    ...appointmentIds.map((id) => ({
       Update: {
         TableName: tableName,
         Key: keys.appointment(id),
@@ -362,5 +394,5 @@ export async function recordPickup(appointmentIds: string[], at: string): Promis
         ExpressionAttributeValues: { ':transit': 'in_transit', ':drawn': 'blood_drawn', ':at': at },
       },
     })),
-  );
+  ]);
 }

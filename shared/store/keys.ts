@@ -36,6 +36,11 @@ export const keys = {
   document: (id: string): ItemKey => ({ PK: `DOC#${id}`, SK: 'DOC' }),
   /** A lab report already stored: the same event_id twice stores once. */
   ingestedReport: (eventId: string): ItemKey => ({ PK: `INGESTED#${eventId}`, SK: 'INGESTED' }),
+  shipment: (reference: string): ItemKey => ({ PK: `SHIPMENT#${reference}`, SK: 'SHIPMENT' }),
+  /** The day's shipment sequence (YYMMDD in Berlin). */
+  shipmentCounter: (day: string): ItemKey => ({ PK: `COUNTER#SHIPMENT#${day}`, SK: 'COUNTER' }),
+  /** An appointment handed to a shipment at pickup, in the appointment's partition. */
+  appointmentShipment: (appointmentId: string, reference: string): ItemKey => ({ PK: `APPT#${appointmentId}`, SK: `SHIPMENT#${reference}` }),
 } as const;
 
 export const partitions = {
@@ -61,6 +66,15 @@ export const index = {
     GSI1SK: `APPT#${sortInstant}#${id}`,
   }),
   appointmentsOfProfile: (profileId: string) => ({ GSI1PK: `PROFILE#${profileId}`, skPrefix: 'APPT#' }),
+  /** A location group's shipments, newest first (the list reads it descending). */
+  shipmentOfLocationGroup: (locationGroup: string, createdAt: string, reference: string) => ({
+    GSI1PK: `LOCGROUP#${locationGroup}`,
+    GSI1SK: `SHIPMENT#${createdAt}#${reference}`,
+  }),
+  shipmentsOfLocationGroup: (locationGroup: string) => ({ GSI1PK: `LOCGROUP#${locationGroup}`, skPrefix: 'SHIPMENT#' }),
+  /** The appointments a shipment carries (the link items of their partitions). */
+  appointmentOfShipment: (reference: string, appointmentId: string) => ({ GSI1PK: `SHIPMENT#${reference}`, GSI1SK: `APPT#${appointmentId}` }),
+  appointmentsOfShipment: (reference: string) => ({ GSI1PK: `SHIPMENT#${reference}`, skPrefix: 'APPT#' }),
   /** GSI2: outbox entries waiting to be published, oldest first. */
   pendingOutbox: (createdAt: string, eventId: string) => ({ GSI2PK: 'OUTBOX', GSI2SK: `${createdAt}#${eventId}` }),
 } as const;

@@ -6,6 +6,8 @@
  * - active locations of a group ......... Query    GSI1 LOCGROUP#<slug> / LOCATION#…  (one per group of the key)
  */
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import type { Address } from '../domain/address';
+import type { LogisticsProvider } from '../domain/shipment';
 import { dynamo, tableName } from './client';
 import { GSI1, index, keys } from './keys';
 import { queryAll, withoutKeys } from './query';
@@ -33,6 +35,10 @@ export interface LocationRecord {
   google_maps_url: string | null;
   image_url: string | null;
   open_hours: OpenHours | null;
+  /** Where couriers collect samples: a shipment's origin. */
+  pickup_address: Address | null;
+  /** Which courier serves this location and which lab it delivers to; null: no shipments from here. */
+  logistics: { provider: LogisticsProvider; destination: Address } | null;
 }
 
 export const LOCATION_NOT_FOUND = 'Location not found';

@@ -1,0 +1,64 @@
+/**
+ * Courier pickup windows (SPEC "Shipments", "Limits"). Couriers work Berlin days, not UTC days: the date
+ * rules and the same-day cutoff are evaluated in Europe/Berlin, whatever the server's zone and whatever
+ * the season (CET/CEST). `now` is always passed in.
+ */
+import { BadRequest } from '../http/errors';
+import { isCalendarDate } from './calendar';
+
+export const PICKUP_TIME_ZONE = 'Europe/Berlin';
+export const EARLIEST_PICKUP = '09:00';
+export const LATEST_PICKUP = '17:00';
+export const MIN_WINDOW_MINUTES = 120;
+export const SAME_DAY_CUTOFF = '16:00';
+
+export interface PickupWindow {
+  pickup_date: string;
+  pickup_time_from: string;
+  pickup_time_till: string;
+}
+
+const berlinClock = new Intl.DateTimeFormat('en-CA', {
+  timeZone: PICKUP_TIME_ZONE,
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+  hour: '2-digit',
+  minute: '2-digit',
+  hourCycle: 'h23',
+});
+
+/** The Berlin calendar date and wall-clock time of an instant. */
+export function berlinDateTime(instant: Date): { date: string; time: string } {
+  const parts = Object.fromEntries(berlinClock.formatToParts(instant).map((p) => [p.type, p.value]));
+  return { date: `${parts.year}-${parts.month}-${parts.day}`, time: `${parts.hour}:${parts.minute}` };
+}
+
+export const isClockTime = (value: string) => /^([01]\d|2[0-3]):[0-5]\d$/.test(value);
+
+const minutes = (time: string) => Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5));
+
+function isWeekday(date: string): boolean {
+  const day = new Date(`${date}T12:00:00Z`).getUTCDay();
+  return day >= 1 && day <= 5;
+}
+
+/** Throws 400 naming the first rule the window breaks. Formats are checked by the schema before. */
+export function assertValidPickupWindow(window: PickupWindow, now: Date): void {
+  const { pickup_date: date, pickup_time_from: from, pickup_time_till: till } = window;
+  if (!isCalendarDate(date)) throw new BadRequest('pickup_date must be a real date (YYYY-MM-DD)');
+  if (!isWeekday(date)) throw new BadRequest('pickup_date must be a weekday (Monday to Friday)');
+  const berlin = berlinDateTime(now);
+  if (date < berlin.date) throw new BadRequest('pickup_date must be today or later (Europe/Berlin)');
+  if (date === berlin.date && berlin.time >= SAME_DAY_CUTOFF) {
+    throw new BadRequest(`same-day pickup is unavailable after ${SAME_DAY_CUTOFF} Europe/Berlin; choose a later pickup_date`);
+  }
+  for (const [field, time] of [['pickup_time_from', from], ['pickup_time_till', till]] as const) {
+    if (time < EARLIEST_PICKUP || time > LATEST_PICKUP) {
+      throw new BadRequest(`${field} must be between ${EARLIEST_PICKUP} and ${LATEST_PICKUP}`);
+    }
+  }
+  if (minutes(till) - minutes(from) < MIN_WINDOW_MINUTES) {
+    throw new BadRequest('pickup_time_till must be at least 2 hours after pickup_time_from');
+  }
+}
