@@ -99,6 +99,9 @@ export interface ApiFunctionProps {
 
 /** The Lambda of one route. A GET only reads the table; any other method may write and announce events. */
 export class ApiFunction extends LabFunction {
+  readonly routeName: RouteName;
+  readonly route: Route;
+
   constructor(scope: Construct, id: string, props: ApiFunctionProps) {
     const { routeName, route, table, bucket, bus } = props;
     super(scope, id, {
@@ -108,6 +111,8 @@ export class ApiFunction extends LabFunction {
       bucket,
       bus,
     });
+    this.routeName = routeName;
+    this.route = route;
     if (route.method === 'GET') {
       table.grantReadData(this.function);
     } else {

@@ -1,6 +1,7 @@
 /**
- * The CDK app: one stack per stage, `LabApi-dev` unless `-c stage=prod`. No account or region is fixed
- * here, so `cdk synth` works offline; `cdk deploy` takes them from the caller's AWS profile.
+ * The CDK app: one stack per stage, `LabApi-dev` unless `-c stage=prod`. The stack is environment-agnostic
+ * (no account or region, no lookups), so `cdk synth` works offline and gives the same template on every
+ * machine; `cdk deploy` deploys to the account and region of the caller's AWS profile.
  */
 import { App, Tags } from 'aws-cdk-lib';
 import { LabApiStack, type StageName } from './lab-api-stack';
@@ -19,7 +20,6 @@ const stage = stageOf(app);
 const stack = new LabApiStack(app, `LabApi-${stage}`, {
   stage,
   description: `Lab Testing Service API (${stage})`,
-  env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
 });
 // On every taggable resource, for cost allocation per service and stage.
 Tags.of(stack).add('service', 'lab-api');
