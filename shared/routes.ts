@@ -23,6 +23,8 @@ const CATALOG_READERS: readonly Scope[] = [
   'RESULTS_VIEW',
 ];
 
+const KIT: readonly Scope[] = ['home_kit_orders_manage'];
+
 export const routes = {
   health: { method: 'GET', path: '/health', handler: 'functions/health/get.ts', scopes: [] },
 
@@ -149,6 +151,40 @@ export const routes = {
     path: '/api/v1/shipments/{id}/status',
     handler: 'functions/shipments/status.ts',
     scopes: ['SHIPMENTS_TRACK'],
+  },
+
+  createHomeKitOrder: { method: 'POST', path: '/api/v1/home-kit-orders', handler: 'functions/home-kit-orders/create.ts', scopes: KIT },
+  getHomeKitOrder: { method: 'GET', path: '/api/v1/home-kit-orders/{id}', handler: 'functions/home-kit-orders/get.ts', scopes: KIT },
+  cancelHomeKitOrder: { method: 'DELETE', path: '/api/v1/home-kit-orders/{id}', handler: 'functions/home-kit-orders/cancel.ts', scopes: KIT },
+  attachHomeKitOrderPanels: {
+    method: 'POST',
+    path: '/api/v1/home-kit-orders/{id}/panels',
+    handler: 'functions/home-kit-orders/attach-panels.ts',
+    scopes: KIT,
+  },
+  attachHomeKitOrderBiomarkers: {
+    method: 'POST',
+    path: '/api/v1/home-kit-orders/{id}/biomarkers',
+    handler: 'functions/home-kit-orders/attach-biomarkers.ts',
+    scopes: KIT,
+  },
+  dispatchHomeKitOrder: {
+    method: 'POST',
+    path: '/api/v1/home-kit-orders/{id}/dispatch',
+    handler: 'functions/home-kit-orders/dispatch.ts',
+    scopes: KIT,
+  },
+  activateHomeKitOrder: {
+    method: 'POST',
+    path: '/api/v1/home-kit-orders/{id}/activate',
+    handler: 'functions/home-kit-orders/activate.ts',
+    scopes: KIT,
+  },
+  listProfileHomeKitOrders: {
+    method: 'GET',
+    path: '/api/v1/profiles/{id}/home-kit-orders',
+    handler: 'functions/profiles/list-home-kit-orders.ts',
+    scopes: KIT,
   },
 } as const satisfies Record<string, Route>;
 

@@ -10,3 +10,8 @@ export interface Address {
   phone: string | null;
   email: string | null;
 }
+
+/** A home kit's delivery address: exactly one of a test location reference or an inline address. */
+export type DeliveryAddress =
+  | { location_id: string }
+  | (Omit<Address, 'phone' | 'email'> & { phone?: string | null; email?: string | null });

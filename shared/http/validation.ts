@@ -22,6 +22,8 @@ const TYPE_RULES: Record<string, string> = {
 };
 
 export function describeIssue(issue: AnyIssue, subject: string): string {
+  // Issues raised by a schema's own transformation already carry their whole message (see nestedSchema).
+  if (issue.kind === 'transformation') return issue.message;
   const path = v.getDotPath(issue) ?? subject;
   if ((issue.type === 'strict_object' || issue.type === 'object') && issue.expected === 'never') {
     return `${path} is not an allowed field`;
@@ -47,4 +49,20 @@ export function parseOrBadRequest<TSchema extends v.GenericSchema>(
 
 export function isJsonObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Parses a nested value with a schema chosen at run time (a delivery address of one of two shapes),
+ * reporting its issues under the field's name: "delivery_address.country is required".
+ */
+export function parseNested<TSchema extends v.GenericSchema>(
+  field: string,
+  schema: TSchema,
+  input: unknown,
+  addIssue: (info: { message: string }) => void,
+): v.InferOutput<TSchema> | undefined {
+  const result = v.safeParse(schema, input);
+  if (result.success) return result.output;
+  for (const issue of result.issues) addIssue({ message: `${field}.${describeIssue(issue, field)}` });
+  return undefined;
 }

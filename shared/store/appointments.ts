@@ -201,6 +201,13 @@ export async function createAppointment(appointment: AppointmentRecord): Promise
     throw new NotFound(LOCATION_NOT_FOUND);
   }, [
     locationIsActive(appointment.location_id as string),
+    ...appointmentItems(appointment, { panels: [], biomarkers: [] }),
+  ]);
+}
+
+/** The Puts of a new appointment and its test links (a home kit's appointment is born with its tests). */
+export function appointmentItems(appointment: AppointmentRecord, links: { panels: PanelLink[]; biomarkers: BiomarkerLink[] }) {
+  return [
     {
       Put: {
         TableName: tableName,
@@ -208,7 +215,11 @@ export async function createAppointment(appointment: AppointmentRecord): Promise
         ConditionExpression: 'attribute_not_exists(PK)',
       },
     },
-  ]);
+    ...links.panels.map((link) => ({ Put: { TableName: tableName, Item: { ...keys.appointmentPanel(appointment.id, link.panel_id), ...link } } })),
+    ...links.biomarkers.map((link) => ({
+      Put: { TableName: tableName, Item: { ...keys.appointmentBiomarker(appointment.id, link.biomarker_id), ...link } },
+    })),
+  ];
 }
 
 /** Runs the transaction; when a precondition failed, `explain` turns that into the error to answer. */

@@ -36,6 +36,7 @@ export const keys = {
   document: (id: string): ItemKey => ({ PK: `DOC#${id}`, SK: 'DOC' }),
   /** A lab report already stored: the same event_id twice stores once. */
   ingestedReport: (eventId: string): ItemKey => ({ PK: `INGESTED#${eventId}`, SK: 'INGESTED' }),
+  homeKitOrder: (id: string): ItemKey => ({ PK: `KIT#${id}`, SK: 'KIT' }),
   shipment: (reference: string): ItemKey => ({ PK: `SHIPMENT#${reference}`, SK: 'SHIPMENT' }),
   /** The day's shipment sequence (YYMMDD in Berlin). */
   shipmentCounter: (day: string): ItemKey => ({ PK: `COUNTER#SHIPMENT#${day}`, SK: 'COUNTER' }),
@@ -66,6 +67,9 @@ export const index = {
     GSI1SK: `APPT#${sortInstant}#${id}`,
   }),
   appointmentsOfProfile: (profileId: string) => ({ GSI1PK: `PROFILE#${profileId}`, skPrefix: 'APPT#' }),
+  /** A profile's home kit orders, newest first. */
+  homeKitOrderOfProfile: (profileId: string, createdAt: string, id: string) => ({ GSI1PK: `PROFILE#${profileId}`, GSI1SK: `KIT#${createdAt}#${id}` }),
+  homeKitOrdersOfProfile: (profileId: string) => ({ GSI1PK: `PROFILE#${profileId}`, skPrefix: 'KIT#' }),
   /** A location group's shipments, newest first (the list reads it descending). */
   shipmentOfLocationGroup: (locationGroup: string, createdAt: string, reference: string) => ({
     GSI1PK: `LOCGROUP#${locationGroup}`,

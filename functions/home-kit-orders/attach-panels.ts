@@ -1,0 +1,28 @@
+// POST /api/v1/home-kit-orders/{id}/panels — attaches catalog panels while the order is pending; answers the order.
+import { assertProfileResourceAccess } from '../../shared/auth/access';
+import { assertAttachable, assertKitCapacity } from '../../shared/domain/home-kit-order';
+import { httpHandler } from '../../shared/http/handler';
+import { ok } from '../../shared/http/responses';
+import { AttachPanelsBody } from '../../shared/schemas/appointments';
+import { IdParams } from '../../shared/schemas/fields';
+import { toHomeKitOrder } from '../../shared/schemas/home-kit-orders';
+import { assertPanelsExist } from '../../shared/store/catalog';
+import { attachKitTests, getHomeKitOrderOrThrow } from '../../shared/store/home-kit-orders';
+import { getExistingProfile } from '../../shared/store/profiles';
+
+export const handler = httpHandler({
+  route: 'attachHomeKitOrderPanels',
+  params: IdParams,
+  body: AttachPanelsBody,
+  async run({ params, body, access, now }) {
+    const [order] = await Promise.all([getHomeKitOrderOrThrow(params.id), assertPanelsExist(body.panel_ids)]);
+    assertProfileResourceAccess(access, order, 'home kit order');
+    assertAttachable(order.status);
+    assertKitCapacity(order, { panelIds: body.panel_ids });
+    const [updated, profile] = await Promise.all([
+      attachKitTests(params.id, { panelIds: body.panel_ids }, now.toISOString()),
+      getExistingProfile(order.profile_id),
+    ]);
+    return ok(toHomeKitOrder(updated, profile));
+  },
+});

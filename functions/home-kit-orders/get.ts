@@ -1,0 +1,18 @@
+// GET /api/v1/home-kit-orders/{id} — the order with its profile and attached tests.
+import { assertProfileResourceAccess } from '../../shared/auth/access';
+import { httpHandler } from '../../shared/http/handler';
+import { ok } from '../../shared/http/responses';
+import { IdParams } from '../../shared/schemas/fields';
+import { toHomeKitOrder } from '../../shared/schemas/home-kit-orders';
+import { getHomeKitOrderOrThrow } from '../../shared/store/home-kit-orders';
+import { getExistingProfile } from '../../shared/store/profiles';
+
+export const handler = httpHandler({
+  route: 'getHomeKitOrder',
+  params: IdParams,
+  async run({ params, access }) {
+    const order = await getHomeKitOrderOrThrow(params.id);
+    assertProfileResourceAccess(access, order, 'home kit order');
+    return ok(toHomeKitOrder(order, await getExistingProfile(order.profile_id)));
+  },
+});

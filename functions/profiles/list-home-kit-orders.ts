@@ -1,0 +1,20 @@
+// GET /api/v1/profiles/{id}/home-kit-orders — the profile's kit orders, newest first, in one Query.
+import { assertProfileGroupAccess } from '../../shared/auth/access';
+import { NotFound } from '../../shared/http/errors';
+import { httpHandler } from '../../shared/http/handler';
+import { ok } from '../../shared/http/responses';
+import { IdParams } from '../../shared/schemas/fields';
+import { toHomeKitOrder } from '../../shared/schemas/home-kit-orders';
+import { listHomeKitOrdersOfProfile } from '../../shared/store/home-kit-orders';
+import { getProfile, PROFILE_NOT_FOUND } from '../../shared/store/profiles';
+
+export const handler = httpHandler({
+  route: 'listProfileHomeKitOrders',
+  params: IdParams,
+  async run({ params, access }) {
+    const [profile, orders] = await Promise.all([getProfile(params.id), listHomeKitOrdersOfProfile(params.id)]);
+    if (!profile) throw new NotFound(PROFILE_NOT_FOUND);
+    assertProfileGroupAccess(access, profile.profile_group_slug, 'profile');
+    return ok(orders.map((order) => toHomeKitOrder(order, profile)));
+  },
+});
