@@ -13,6 +13,7 @@ import { LAB_ORDER_REQUESTED, LabOrderRequestedDetail } from '../../shared/event
 import { EVENT_SOURCE } from '../../shared/events/event-source';
 import { LAB_RESULTS_AVAILABLE, LabResultsAvailableDetail } from '../../shared/events/lab-results-available';
 import { LAB_PARTNER_SOURCE, LAB_RESULTS_REPORTED, LabResultsReportedDetail } from '../../shared/events/lab-results-reported';
+import { SHIPMENT_STATUS_CHANGED, ShipmentStatusChangedDetail } from '../../shared/events/shipment-status-changed';
 
 export const EVENTS_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../docs/events');
 
@@ -40,6 +41,13 @@ const PUBLISHED: PublishedEvent[] = [
     detailType: LAB_RESULTS_AVAILABLE,
     description: 'Every planned result of an appointment is in and the appointment is completed. Delivered at least once.',
     detail: LabResultsAvailableDetail,
+  },
+  {
+    file: 'shipment-status-changed.schema.json',
+    source: EVENT_SOURCE,
+    detailType: SHIPMENT_STATUS_CHANGED,
+    description: 'A courier update moved a shipment (shipped, in_transit, delivered or fault). Delivered at least once.',
+    detail: ShipmentStatusChangedDetail,
   },
   {
     file: 'lab-results-reported.schema.json',
