@@ -15,6 +15,13 @@ import { freePort } from './free-port';
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 200);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
 
+/** A weekday at least two days ahead: always a valid pickup date, whatever the hour in Berlin. */
+function nextWeekday(): string {
+  const day = new Date(Date.now() + 2 * 86_400_000);
+  while (day.getUTCDay() === 0 || day.getUTCDay() === 6) day.setUTCDate(day.getUTCDate() + 1);
+  return day.toISOString().slice(0, 10);
+}
+
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 
 async function main(): Promise<void> {
@@ -80,6 +87,16 @@ async function main(): Promise<void> {
       { name: 'GET /api/v1/profiles/{id}', run: () => call('GET', `/api/v1/profiles/${id}`) },
       { name: 'PATCH /api/v1/profiles/{id}', run: () => call('PATCH', `/api/v1/profiles/${id}`, { language: 'de' }) },
       { name: 'GET /api/v1/biomarkers', run: () => call('GET', '/api/v1/biomarkers') },
+      {
+        name: 'POST /api/v1/shipments',
+        run: () => call('POST', '/api/v1/shipments', { location_id: '5a1f3c2e-8b4d-4e6f-9a7b-1c2d3e4f5a01', pickup_date: nextWeekday(), pickup_time_from: '10:00', pickup_time_till: '12:00' }),
+      },
+      { name: 'GET /api/v1/shipments (2 groups)', run: () => call('GET', '/api/v1/shipments') },
+      {
+        name: 'GET …/{id}/results',
+        prepare: async () => [await scheduleAppointment(true)],
+        run: (appointmentId) => call('GET', `/api/v1/appointments/${appointmentId}/results`),
+      },
       {
         name: 'GET /api/v1/appointments/{id}',
         prepare: async () => [await scheduleAppointment(false)],
