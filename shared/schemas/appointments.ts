@@ -66,15 +66,8 @@ export const PickupBody = v.pipe(
 
 /** The Create Appointment response: only these fields, the profile without timestamps. */
 export function toCreatedAppointment(appointment: AppointmentRecord, profile: ProfileRecord) {
-  return {
-    id: appointment.id,
-    profile_id: appointment.profile_id,
-    location_id: appointment.location_id,
-    scheduled_at: appointment.scheduled_at,
-    status: appointment.status,
-    test_method: appointment.test_method,
-    profile: toCreatedProfile(profile),
-  };
+  const { cancellation_reason: _reason, created_at: _created, updated_at: _updated, ...created } = toAppointmentSummary(appointment);
+  return { ...created, profile: toCreatedProfile(profile) };
 }
 
 /** The appointment fields every listing shows. */

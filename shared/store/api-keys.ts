@@ -10,6 +10,7 @@ import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/li
 import type { Scope } from '../auth/scopes';
 import { dynamo, tableName } from './client';
 import { GSI1, index, keys } from './keys';
+import { listByIndexPrefix } from './query';
 
 export interface ApiKeyRecord {
   key_id: string;
@@ -44,22 +45,7 @@ export async function putApiKey(sha256: string, record: ApiKeyRecord): Promise<v
 }
 
 export async function listApiKeys(): Promise<ApiKeyRecord[]> {
-  const records: ApiKeyRecord[] = [];
-  let ExclusiveStartKey: Record<string, unknown> | undefined;
-  do {
-    const page = await dynamo.send(
-      new QueryCommand({
-        TableName: tableName,
-        IndexName: GSI1,
-        KeyConditionExpression: 'GSI1PK = :pk AND begins_with(GSI1SK, :prefix)',
-        ExpressionAttributeValues: { ':pk': index.apiKeys.GSI1PK, ':prefix': index.apiKeys.skPrefix },
-        ExclusiveStartKey,
-      }),
-    );
-    records.push(...((page.Items ?? []) as ApiKeyItem[]).map(toRecord));
-    ExclusiveStartKey = page.LastEvaluatedKey;
-  } while (ExclusiveStartKey);
-  return records;
+  return (await listByIndexPrefix<ApiKeyItem>(index.apiKeys)).map(toRecord);
 }
 
 /** Marks a key revoked. Returns false when no key has that id. */

@@ -22,9 +22,9 @@ import type { DomainEvent } from '../events/publisher';
 import { Conflict, NotFound } from '../http/errors';
 import { dynamo, tableName } from './client';
 import { isConditionFailure } from './conditions';
-import { GSI1, index, keys, partitions } from './keys';
+import { index, keys, partitions } from './keys';
 import type { ReferenceRange } from './catalog';
-import { batchGetAll, queryAll, withoutKeys } from './query';
+import { batchGetAll, listByIndexPrefix, queryAll, withoutKeys } from './query';
 import { LOCATION_NOT_FOUND } from './locations';
 import { TransactionCancelled, transactWrite } from './transactions';
 import { setAttributes } from './update-expression';
@@ -162,16 +162,8 @@ export async function getAppointments(ids: string[]): Promise<AppointmentRecord[
   return items.map((item) => withoutKeys<AppointmentRecord>(item));
 }
 
-export async function listAppointmentsOfProfile(profileId: string): Promise<AppointmentRecord[]> {
-  const { GSI1PK, skPrefix } = index.appointmentsOfProfile(profileId);
-  const items = await queryAll({
-    TableName: tableName,
-    IndexName: GSI1,
-    KeyConditionExpression: 'GSI1PK = :pk AND begins_with(GSI1SK, :prefix)',
-    ExpressionAttributeValues: { ':pk': GSI1PK, ':prefix': skPrefix },
-    ScanIndexForward: false,
-  });
-  return items.map((item) => withoutKeys<AppointmentRecord>(item));
+export function listAppointmentsOfProfile(profileId: string): Promise<AppointmentRecord[]> {
+  return listByIndexPrefix<AppointmentRecord>(index.appointmentsOfProfile(profileId), { newestFirst: true });
 }
 
 /**

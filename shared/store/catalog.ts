@@ -11,7 +11,7 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { NotFound } from '../http/errors';
 import { dynamo, tableName } from './client';
 import { GSI1, index, keys } from './keys';
-import { batchGetAll, queryAll, withoutKeys } from './query';
+import { batchGetAll, listByIndexPrefix, queryAll, withoutKeys } from './query';
 
 export interface ReferenceRange {
   normal_min: number | null;
@@ -37,18 +37,8 @@ export interface BiomarkerRecord {
   kind: 'clinical' | 'genetic';
 }
 
-async function listCatalog<T>(prefix: string): Promise<T[]> {
-  const items = await queryAll({
-    TableName: tableName,
-    IndexName: GSI1,
-    KeyConditionExpression: 'GSI1PK = :pk AND begins_with(GSI1SK, :prefix)',
-    ExpressionAttributeValues: { ':pk': index.catalogPanels.GSI1PK, ':prefix': prefix },
-  });
-  return items.map((item) => withoutKeys<T>(item));
-}
-
-export const listPanels = () => listCatalog<PanelRecord>(index.catalogPanels.skPrefix);
-export const listBiomarkers = () => listCatalog<BiomarkerRecord>(index.catalogBiomarkers.skPrefix);
+export const listPanels = () => listByIndexPrefix<PanelRecord>(index.catalogPanels);
+export const listBiomarkers = () => listByIndexPrefix<BiomarkerRecord>(index.catalogBiomarkers);
 
 export async function putPanel(panel: PanelRecord): Promise<void> {
   await dynamo.send(

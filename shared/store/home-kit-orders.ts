@@ -19,8 +19,8 @@ import type { DeliveryAddress } from '../domain/address';
 import { type AppointmentRecord, appointmentItems } from './appointments';
 import { dynamo, tableName } from './client';
 import { isConditionFailure } from './conditions';
-import { GSI1, index, keys } from './keys';
-import { queryAll, withoutKeys } from './query';
+import { index, keys } from './keys';
+import { listByIndexPrefix, withoutKeys } from './query';
 import { TransactionCancelled, transactWrite } from './transactions';
 
 export interface HomeKitOrderRecord {
@@ -68,16 +68,8 @@ export async function createHomeKitOrder(order: HomeKitOrderRecord): Promise<voi
   );
 }
 
-export async function listHomeKitOrdersOfProfile(profileId: string): Promise<HomeKitOrderRecord[]> {
-  const { GSI1PK, skPrefix } = index.homeKitOrdersOfProfile(profileId);
-  const items = await queryAll({
-    TableName: tableName,
-    IndexName: GSI1,
-    KeyConditionExpression: 'GSI1PK = :pk AND begins_with(GSI1SK, :prefix)',
-    ExpressionAttributeValues: { ':pk': GSI1PK, ':prefix': skPrefix },
-    ScanIndexForward: false,
-  });
-  return items.map((item) => withoutKeys<HomeKitOrderRecord>(item));
+export function listHomeKitOrdersOfProfile(profileId: string): Promise<HomeKitOrderRecord[]> {
+  return listByIndexPrefix<HomeKitOrderRecord>(index.homeKitOrdersOfProfile(profileId), { newestFirst: true });
 }
 
 /**

@@ -9,8 +9,8 @@ import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Address } from '../domain/address';
 import type { LogisticsProvider } from '../domain/shipment';
 import { dynamo, tableName } from './client';
-import { GSI1, index, keys } from './keys';
-import { queryAll, withoutKeys } from './query';
+import { index, keys } from './keys';
+import { listByIndexPrefix, withoutKeys } from './query';
 
 export type Weekday = 'monday' | 'tuesday' | 'wednesday' | 'thursday' | 'friday' | 'saturday' | 'sunday';
 export type OpenHours = Record<Weekday, { open: string; close: string }[]>;
@@ -51,19 +51,10 @@ export async function getLocation(id: string): Promise<LocationRecord | undefine
 /** Active locations of the given groups, by name. One Query per group, run in parallel. */
 export async function listActiveLocations(locationGroups: Iterable<string>): Promise<LocationRecord[]> {
   const perGroup = await Promise.all(
-    [...locationGroups].map((group) => {
-      const { GSI1PK, skPrefix } = index.activeLocationsOf(group);
-      return queryAll({
-        TableName: tableName,
-        IndexName: GSI1,
-        KeyConditionExpression: 'GSI1PK = :pk AND begins_with(GSI1SK, :prefix)',
-        ExpressionAttributeValues: { ':pk': GSI1PK, ':prefix': skPrefix },
-      });
-    }),
+    [...locationGroups].map((group) => listByIndexPrefix<LocationRecord>(index.activeLocationsOf(group))),
   );
   return perGroup
     .flat()
-    .map((item) => withoutKeys<LocationRecord>(item))
     .sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
 }
 

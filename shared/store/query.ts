@@ -1,7 +1,7 @@
 /** Reads: every page of a Query (lists are bounded by tenant, so a list costs what it returns), batches of keys. */
 import { BatchGetCommand, type BatchGetCommandOutput, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { dynamo, tableName } from './client';
-import type { ItemKey } from './keys';
+import { GSI1, type ItemKey } from './keys';
 
 export async function queryAll(input: QueryCommandInput): Promise<Record<string, unknown>[]> {
   const items: Record<string, unknown>[] = [];
@@ -38,4 +38,19 @@ export async function batchGetAll(keyList: ItemKey[]): Promise<Record<string, un
     }
   }
   return found;
+}
+
+/** Every record under one GSI1 partition whose sort key starts with `prefix` (a list of a tenant or kind). */
+export async function listByIndexPrefix<T>(
+  list: { GSI1PK: string; skPrefix: string },
+  options: { newestFirst?: boolean } = {},
+): Promise<T[]> {
+  const items = await queryAll({
+    TableName: tableName,
+    IndexName: GSI1,
+    KeyConditionExpression: 'GSI1PK = :pk AND begins_with(GSI1SK, :prefix)',
+    ExpressionAttributeValues: { ':pk': list.GSI1PK, ':prefix': list.skPrefix },
+    ScanIndexForward: !options.newestFirst,
+  });
+  return items.map((item) => withoutKeys<T>(item));
 }

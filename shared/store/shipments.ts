@@ -19,9 +19,9 @@ import type { DomainEvent } from '../events/publisher';
 import { Conflict, NotFound, ServiceUnavailable } from '../http/errors';
 import { dynamo, tableName } from './client';
 import { isConditionFailure } from './conditions';
-import { GSI1, index, keys } from './keys';
+import { index, keys } from './keys';
 import { LOCATION_NOT_FOUND } from './locations';
-import { queryAll, withoutKeys } from './query';
+import { listByIndexPrefix, withoutKeys } from './query';
 import { TransactionCancelled, transactWrite } from './transactions';
 import { setAttributes } from './update-expression';
 
@@ -112,32 +112,16 @@ export async function createShipment(shipment: ShipmentRecord): Promise<void> {
 /** Shipments of the given location groups, newest first: one Query per group, merged. */
 export async function listShipments(locationGroups: Iterable<string>): Promise<ShipmentRecord[]> {
   const perGroup = await Promise.all(
-    [...locationGroups].map((group) => {
-      const { GSI1PK, skPrefix } = index.shipmentsOfLocationGroup(group);
-      return queryAll({
-        TableName: tableName,
-        IndexName: GSI1,
-        KeyConditionExpression: 'GSI1PK = :pk AND begins_with(GSI1SK, :prefix)',
-        ExpressionAttributeValues: { ':pk': GSI1PK, ':prefix': skPrefix },
-        ScanIndexForward: false,
-      });
-    }),
+    [...locationGroups].map((group) => listByIndexPrefix<ShipmentRecord>(index.shipmentsOfLocationGroup(group), { newestFirst: true })),
   );
   return perGroup
     .flat()
-    .map((item) => withoutKeys<ShipmentRecord>(item))
     .sort((a, b) => b.created_at.localeCompare(a.created_at) || b.id.localeCompare(a.id));
 }
 
 export async function appointmentIdsOfShipment(reference: string): Promise<string[]> {
-  const { GSI1PK, skPrefix } = index.appointmentsOfShipment(reference);
-  const items = await queryAll({
-    TableName: tableName,
-    IndexName: GSI1,
-    KeyConditionExpression: 'GSI1PK = :pk AND begins_with(GSI1SK, :prefix)',
-    ExpressionAttributeValues: { ':pk': GSI1PK, ':prefix': skPrefix },
-  });
-  return items.map((item) => item.appointment_id as string);
+  const links = await listByIndexPrefix<{ appointment_id: string }>(index.appointmentsOfShipment(reference));
+  return links.map((link) => link.appointment_id);
 }
 
 /** A conditional update of a pending shipment; a racing change answers the 409 its new status calls for. */
