@@ -9,6 +9,7 @@ import { isCalendarDate } from '../domain/calendar';
 export const LAB_RESULTS_REPORTED = 'LabResultsReported';
 export const LAB_PARTNER_SOURCE = 'lab-partner';
 
+const unique = (values: unknown[]) => new Set(values).size === values.length;
 const text = (max: number) => v.pipe(v.string(), v.maxLength(max));
 const date = v.pipe(v.string(), v.isoDate(), v.check(isCalendarDate, 'must be a real date (YYYY-MM-DD)'));
 const biomarkerId = v.pipe(v.number(), v.integer(), v.minValue(1));
@@ -69,6 +70,10 @@ export const LabResultsReportedDetail = v.pipe(
     documents: v.optional(v.array(ReportedDocument), []),
   }),
   v.check((detail) => Boolean(detail.appointment_id ?? detail.barcode), 'must name the appointment_id or the barcode'),
+  // One result per biomarker and report: a transaction cannot write one item twice.
+  v.check((detail) => unique(detail.clinical_results.map((r) => r.biomarker_id)), 'must list each clinical biomarker once'),
+  v.check((detail) => unique(detail.genetic_results.map((r) => r.biomarker_id)), 'must list each genetic biomarker once'),
+  v.check((detail) => unique(detail.documents.map((d) => d.s3_key)), 'must list each document once'),
 );
 export type LabResultsReportedDetail = v.InferOutput<typeof LabResultsReportedDetail>;
 export type ClinicalResultInput = v.InferOutput<typeof ClinicalResult>;

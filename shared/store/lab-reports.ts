@@ -13,7 +13,7 @@
 import { createHash } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { plannedBiomarkerIds } from '../domain/appointment';
-import { missingResults, supersedes } from '../domain/results';
+import { missingResults, type ReportOrder, supersedes } from '../domain/results';
 import { copyObject, deleteObject, objectSize } from '../documents/s3';
 import { labResultsAvailable } from '../events/lab-results-available';
 import type { LabResultsReportedDetail } from '../events/lab-results-reported';
@@ -23,7 +23,7 @@ import { type AppointmentAggregate, getAppointmentAggregate } from './appointmen
 import { type Catalog, loadCatalog } from './catalog';
 import { dynamo, tableName } from './client';
 import { type DocumentRecord, documentPuts } from './documents';
-import { keys } from './keys';
+import { type ItemKey, keys } from './keys';
 import { TransactionCancelled, transactWrite } from './transactions';
 
 /** A report that can never be stored as sent. The message is logged: ids and rules only, never values. */
@@ -69,6 +69,35 @@ function plannedOf(aggregate: AppointmentAggregate, catalog: Catalog): number[] 
   );
 }
 
+/**
+ * The Puts of the reported results that supersede what is stored (and `stored` updated to match). Each is
+ * optimistic: the result it was compared with is still the one stored, or there still is none.
+ */
+function supersedingPuts<R extends { biomarker_id: number; tested_at: string }>(
+  results: R[],
+  stored: Map<number, ReportOrder>,
+  itemKey: (biomarkerId: number) => ItemKey,
+  detail: LabResultsReportedDetail,
+) {
+  return results.flatMap((result) => {
+    const incoming = { tested_at: result.tested_at, reported_at: detail.reported_at };
+    const existing = stored.get(result.biomarker_id);
+    if (!supersedes(incoming, existing)) return [];
+    stored.set(result.biomarker_id, incoming);
+    return [
+      {
+        Put: {
+          TableName: tableName,
+          Item: { ...itemKey(result.biomarker_id), ...result, reported_at: detail.reported_at, event_id: detail.event_id },
+          ...(existing
+            ? { ConditionExpression: 'reported_at = :r AND tested_at = :t', ExpressionAttributeValues: { ':r': existing.reported_at, ':t': existing.tested_at } }
+            : { ConditionExpression: 'attribute_not_exists(PK)' }),
+        },
+      },
+    ];
+  });
+}
+
 interface Prepared {
   items: Parameters<typeof transactWrite>[0];
   events: DomainEvent[];
@@ -78,41 +107,13 @@ interface Prepared {
 async function prepare(detail: LabResultsReportedDetail, aggregate: AppointmentAggregate, now: Date): Promise<Prepared> {
   const { appointment } = aggregate;
   const at = now.toISOString();
-  const order = { reported_at: detail.reported_at };
-  const items: Prepared['items'] = [];
 
-  const stored = new Map(aggregate.clinicalResults.map((r) => [r.biomarker_id, r]));
-  for (const result of detail.clinical_results) {
-    const existing = stored.get(result.biomarker_id);
-    if (!supersedes({ ...result, ...order }, existing)) continue;
-    items.push({
-      Put: {
-        TableName: tableName,
-        Item: { ...keys.clinicalResult(appointment.id, result.biomarker_id), ...result, ...order, event_id: detail.event_id },
-        // Optimistic: the result we compared with is still the one stored (or there still is none).
-        ...(existing
-          ? { ConditionExpression: 'reported_at = :r AND tested_at = :t', ExpressionAttributeValues: { ':r': existing.reported_at, ':t': existing.tested_at } }
-          : { ConditionExpression: 'attribute_not_exists(PK)' }),
-      },
-    });
-    stored.set(result.biomarker_id, { ...result, ...order, comment: result.comment ?? null });
-  }
-
-  const storedGenetic = new Map(aggregate.geneticResults.map((r) => [r.biomarker_id, r]));
-  for (const result of detail.genetic_results) {
-    const existing = storedGenetic.get(result.biomarker_id);
-    if (!supersedes({ ...result, ...order }, existing)) continue;
-    items.push({
-      Put: {
-        TableName: tableName,
-        Item: { ...keys.geneticResult(appointment.id, result.biomarker_id), ...result, ...order, event_id: detail.event_id },
-        ...(existing
-          ? { ConditionExpression: 'reported_at = :r AND tested_at = :t', ExpressionAttributeValues: { ':r': existing.reported_at, ':t': existing.tested_at } }
-          : { ConditionExpression: 'attribute_not_exists(PK)' }),
-      },
-    });
-    storedGenetic.set(result.biomarker_id, { ...result, ...order, comment: result.comment ?? null });
-  }
+  const clinical = new Map<number, ReportOrder>(aggregate.clinicalResults.map((r) => [r.biomarker_id, r]));
+  const genetic = new Map<number, ReportOrder>(aggregate.geneticResults.map((r) => [r.biomarker_id, r]));
+  const items: Prepared['items'] = [
+    ...supersedingPuts(detail.clinical_results, clinical, (id) => keys.clinicalResult(appointment.id, id), detail),
+    ...supersedingPuts(detail.genetic_results, genetic, (id) => keys.geneticResult(appointment.id, id), detail),
+  ];
 
   const incomingKeys: string[] = [];
   for (const document of detail.documents) {
@@ -138,7 +139,7 @@ async function prepare(detail: LabResultsReportedDetail, aggregate: AppointmentA
 
   const events: DomainEvent[] = [];
   const catalog = await loadCatalog();
-  const received = [...stored.keys(), ...storedGenetic.keys()];
+  const received = [...clinical.keys(), ...genetic.keys()];
   const canComplete = appointment.status === 'blood_drawn' || appointment.status === 'in_transit';
   if (canComplete && missingResults(plannedOf(aggregate, catalog), received).length === 0) {
     const event = labResultsAvailable(appointment.id, appointment.profile_id, at);
