@@ -163,6 +163,12 @@ describe('LabResultsReported ingest', () => {
     expect(byId((await results(id)).clinical_results, 3)).toMatchObject({ status: 'planned' });
   });
 
+  it('refuses a report that lists one biomarker twice and stores nothing', async () => {
+    const { id } = await drawnAppointment();
+    await expect(deliver(report(id, { clinical_results: [clinical(3, 1), clinical(3, 2)] }))).rejects.toThrow('invalid LabResultsReported payload');
+    expect(byId((await results(id)).clinical_results, 3)).toMatchObject({ status: 'planned' });
+  });
+
   it('refuses a report for an appointment whose blood was never drawn', async () => {
     const id = await scheduleAppointment(api, key);
     await expect(deliver(report(id, { clinical_results: [clinical(3, 1)] }))).rejects.toThrow('no sample was drawn');
