@@ -37,11 +37,16 @@ export const handler = httpHandler({
       if (shipment) {
         assertLocationGroupAccess(access, shipment.location_group_slug, 'shipment');
         assertAcceptsSamples(shipment.status);
+        // A courier collects at one location: samples drawn elsewhere (or at home) cannot ride along.
+        const elsewhere = appointments.filter((a) => a.location_id !== shipment.location_id);
+        if (elsewhere.length > 0) {
+          throw new Conflict(`Appointment(s) ${elsewhere.map((a) => a.id).join(', ')} were not drawn at the shipment's location`);
+        }
       }
       const { move } = planPickup(appointments);
       if (move.length === 0) return ok({ success: true });
       try {
-        await recordPickup(move, now.toISOString(), body.shipment_id);
+        await recordPickup(appointments.filter((a) => move.includes(a.id)), now.toISOString(), body.shipment_id);
         return ok({ success: true });
       } catch (error) {
         if (!(error instanceof TransactionCancelled)) throw error;

@@ -1,4 +1,4 @@
-// GET /api/v1/documents/{id} — the lab report file itself; above 5 MB a 303 to a presigned URL (60 s).
+// GET /api/v1/documents/{id} — the lab report file itself; above 4 MiB a 303 to a presigned URL (60 s).
 import { assertProfileGroupAccess } from '../../shared/auth/access';
 import { contentDisposition, presignDownload, readObject } from '../../shared/documents/s3';
 import { NotFound } from '../../shared/http/errors';
@@ -6,8 +6,11 @@ import { httpHandler } from '../../shared/http/handler';
 import { IdParams } from '../../shared/schemas/fields';
 import { DOCUMENT_NOT_FOUND, getDocument } from '../../shared/store/documents';
 
-/** Lambda answers at most 6 MB, and base64 adds a third: larger files are fetched from S3 directly. */
-const INLINE_LIMIT_BYTES = 5 * 1024 * 1024;
+/**
+ * Lambda answers at most 6 MB and base64 adds a third, so 4 MiB (5.6 MB encoded) is the largest file the
+ * function can return itself; larger ones are fetched from S3 directly with a presigned URL.
+ */
+const INLINE_LIMIT_BYTES = 4 * 1024 * 1024;
 const PRESIGNED_URL_SECONDS = 60;
 
 export const handler = httpHandler({

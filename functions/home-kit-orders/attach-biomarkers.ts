@@ -20,7 +20,7 @@ export const handler = httpHandler({
     assertAttachable(order.status);
     assertKitCapacity(order, { biomarkerIds: body.biomarker_ids });
     const [updated, profile] = await Promise.all([
-      attachKitTests(params.id, { biomarkerIds: body.biomarker_ids }, now.toISOString()),
+      attachKitTests(order, { biomarkerIds: body.biomarker_ids }, now.toISOString()),
       getExistingProfile(order.profile_id),
     ]);
     return ok(toHomeKitOrder(updated, profile));

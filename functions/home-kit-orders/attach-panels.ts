@@ -20,7 +20,7 @@ export const handler = httpHandler({
     assertAttachable(order.status);
     assertKitCapacity(order, { panelIds: body.panel_ids });
     const [updated, profile] = await Promise.all([
-      attachKitTests(params.id, { panelIds: body.panel_ids }, now.toISOString()),
+      attachKitTests(order, { panelIds: body.panel_ids }, now.toISOString()),
       getExistingProfile(order.profile_id),
     ]);
     return ok(toHomeKitOrder(updated, profile));

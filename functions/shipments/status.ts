@@ -7,7 +7,7 @@ import { BadRequest } from '../../shared/http/errors';
 import { httpHandler } from '../../shared/http/handler';
 import { ok } from '../../shared/http/responses';
 import { ProviderUpdateBody, ShipmentParams, toShipment } from '../../shared/schemas/shipments';
-import { applyProviderUpdate, getShipmentOrThrow, type ShipmentRecord } from '../../shared/store/shipments';
+import { applyProviderUpdate, getShipmentOrThrow } from '../../shared/store/shipments';
 
 /** Provider clocks drift; an update from further in the future than this is refused. */
 const MAX_CLOCK_SKEW_MS = 5 * 60_000;
@@ -24,7 +24,7 @@ export const handler = httpHandler({
     // Out-of-order callbacks: an update older than the last one applied never moves a shipment backwards.
     if (shipment.last_status_at && occurredAt < shipment.last_status_at) return ok(toShipment(shipment));
     if (decideProviderUpdate(shipment.status, body.status) === 'unchanged') return ok(toShipment(shipment));
-    const changes: Partial<ShipmentRecord> = {
+    const changes = {
       status: body.status,
       updated_at: now.toISOString(),
       ...(body.tracking_number ? { tracking_number: body.tracking_number } : {}),
@@ -39,8 +39,8 @@ export const handler = httpHandler({
       status: body.status,
       tracking_number: body.tracking_number ?? shipment.tracking_number,
     });
-    const updated = await applyProviderUpdate(shipment, changes, occurredAt, event);
-    await publishCommitted([event]);
+    const { shipment: updated, applied } = await applyProviderUpdate(shipment, changes, occurredAt, event);
+    if (applied) await publishCommitted([event]);
     return ok(toShipment(updated));
   },
 });

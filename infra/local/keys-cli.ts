@@ -52,7 +52,7 @@ async function main(argv: string[]): Promise<void> {
   }
   // Loaded after the environment is set: shared/ reads its configuration once, at import.
   const { SCOPES, isScope } = await import('../../shared/auth/scopes');
-  const { issueApiKey } = await import('../../shared/auth/api-keys');
+  const { issueApiKey, MAX_GROUPS_PER_KEY } = await import('../../shared/auth/api-keys');
   const { listApiKeys, revokeApiKey } = await import('../../shared/store/api-keys');
 
   switch (command) {
@@ -60,6 +60,9 @@ async function main(argv: string[]): Promise<void> {
       if (rest.length > 0) throw new UsageError(`unexpected argument: ${rest[0]}`);
       const scopes = list(values.scopes);
       if (scopes.length === 0) throw new UsageError('--scopes is required');
+      for (const option of ['profile-groups', 'location-groups'] as const) {
+        if (list(values[option]).length > MAX_GROUPS_PER_KEY) throw new UsageError(`--${option} takes at most ${MAX_GROUPS_PER_KEY} groups`);
+      }
       const unknown = scopes.filter((scope) => !isScope(scope));
       if (unknown.length > 0) throw new UsageError(`unknown scope(s): ${unknown.join(', ')}; known: ${SCOPES.join(', ')}`);
       const key = await issueApiKey(

@@ -47,11 +47,17 @@ export interface NewApiKey {
 }
 
 /** Issues a key; `plaintext` is returned to show once and is never stored. */
+/** A key's groups become one condition of at most 100 values (profile PATCH), so they are bounded. */
+export const MAX_GROUPS_PER_KEY = 50;
+
 export async function issueApiKey(
   spec: NewApiKey,
   now: Date,
   plaintext: string = `lab_${randomBytes(32).toString('base64url')}`,
 ): Promise<{ keyId: string; plaintext: string }> {
+  if (spec.profileGroups.length > MAX_GROUPS_PER_KEY || spec.locationGroups.length > MAX_GROUPS_PER_KEY) {
+    throw new RangeError(`A key may hold at most ${MAX_GROUPS_PER_KEY} profile groups and ${MAX_GROUPS_PER_KEY} location groups`);
+  }
   // The key id is public (listed, used to revoke); it is derived from nothing secret.
   const keyId = `key_${randomBytes(8).toString('hex')}`;
   await putApiKey(hashApiKey(plaintext), {

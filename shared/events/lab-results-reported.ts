@@ -65,9 +65,10 @@ export const LabResultsReportedDetail = v.pipe(
     appointment_id: v.optional(v.pipe(v.string(), v.uuid())),
     barcode: v.optional(v.pipe(v.string(), v.regex(/^[A-Z0-9-]{6,32}$/))),
     reported_at: v.pipe(v.string(), v.isoTimestamp()),
-    clinical_results: v.optional(v.array(ClinicalResult), []),
-    genetic_results: v.optional(v.array(GeneticResult), []),
-    documents: v.optional(v.array(ReportedDocument), []),
+    // Bounded so that a whole report is one DynamoDB transaction (at most 100 items): stored entirely or not at all.
+    clinical_results: v.optional(v.pipe(v.array(ClinicalResult), v.maxLength(60)), []),
+    genetic_results: v.optional(v.pipe(v.array(GeneticResult), v.maxLength(20)), []),
+    documents: v.optional(v.pipe(v.array(ReportedDocument), v.maxLength(5)), []),
   }),
   v.check((detail) => Boolean(detail.appointment_id ?? detail.barcode), 'must name the appointment_id or the barcode'),
   // One result per biomarker and report: a transaction cannot write one item twice.

@@ -18,12 +18,16 @@ import { type DomainEvent, publish } from './publisher';
 
 export const RELAY_AFTER_MS = 30_000;
 
-/** The Put of an outbox entry, to add to a TransactWriteItems of the state change. */
-export function outboxPut(event: DomainEvent) {
+/**
+ * The Put of an outbox entry, to add to a TransactWriteItems of the state change. It is indexed by when
+ * it was written, not by the event's occurred_at (a courier's may be hours old), so the relay never
+ * races the request that is about to publish it.
+ */
+export function outboxPut(event: DomainEvent, writtenAt: string) {
   return {
     Put: {
       TableName: tableName,
-      Item: { ...keys.outbox(event.event_id), ...index.pendingOutbox(event.occurred_at, event.event_id), event },
+      Item: { ...keys.outbox(event.event_id), ...index.pendingOutbox(writtenAt, event.event_id), event, written_at: writtenAt },
       ConditionExpression: 'attribute_not_exists(PK)',
     },
   };
@@ -59,11 +63,19 @@ export async function relayOutbox(now: Date): Promise<number> {
     ExpressionAttributeValues: { ':pk': 'OUTBOX', ':cutoff': cutoff },
   });
   let published = 0;
+  let failed = 0;
   for (const item of items) {
     const event = item.event as DomainEvent;
-    await publish([event]);
-    await clear(event);
-    published += 1;
+    try {
+      await publish([event]);
+      await clear(event);
+      published += 1;
+    } catch (error) {
+      // One entry that cannot be published must not hold back the others.
+      failed += 1;
+      logger.error('outbox relay could not publish', { event_id: event.event_id, errorName: error instanceof Error ? error.name : typeof error });
+    }
   }
+  if (failed > 0) throw new Error(`outbox relay: ${failed} of ${items.length} entries not published`);
   return published;
 }

@@ -3,8 +3,10 @@
  * It may import auth/ and store/ (for the key lookup) but never a handler.
  *
  * `httpHandler` builds that stack once for a row of the routes table. Order, outermost first:
- *   access log → error responses → Powertools context → header normalizer → [JSON content type →
- *   JSON body parser] → API key (401) → scopes (403) → valibot input (400) → handler.
+ *   access log → error responses → Powertools context → header normalizer → API key (401) → scopes (403)
+ *   → [JSON content type (415) → JSON body parser (400)] → valibot input (400) → handler.
+ * The key and scope come before the body, so an unauthenticated caller learns nothing about the input
+ * rules (the spec's order of checks: 401, 403, then 400).
  * Middy runs `onError` in reverse, so the error stage sees every failure, including the parser's.
  */
 import middy from '@middy/core';
@@ -66,10 +68,11 @@ export function httpHandler<
     .use(errorResponses())
     .use(injectLambdaContext(logger, { resetKeys: true }))
     .use(httpHeaderNormalizer());
-  if (definition.body) {
-    stack.use(requireJsonContentType()).use(httpJsonBodyParser({ disableContentTypeError: true }));
-  }
   if (!isPublic) stack.use(authenticateApiKey()).use(requireScopes(route.scopes));
+  if (definition.body) {
+    // Our own gate decides the content type (and lets an empty body through to a clear 400).
+    stack.use(requireJsonContentType()).use(httpJsonBodyParser({ disableContentTypeCheck: true }));
+  }
   stack.use(validateInput({ params: definition.params, query: definition.query, body: definition.body }));
 
   return stack.handler(async (_event, context) =>

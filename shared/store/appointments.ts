@@ -122,6 +122,7 @@ export async function getAppointmentAggregate(id: string): Promise<AppointmentAg
   const items = await queryAll({
     TableName: tableName,
     KeyConditionExpression: 'PK = :pk',
+    ConsistentRead: true,
     ExpressionAttributeValues: { ':pk': partitions.appointment(id) },
   });
   const aggregate: Partial<AppointmentAggregate> & Omit<AppointmentAggregate, 'appointment'> = {
@@ -232,7 +233,8 @@ export interface SchedulePatch {
 /** Item 0: the appointment is still scheduled. Item 1 (when relocating): the new location is active. */
 export async function changeSchedule(appointment: AppointmentRecord, patch: SchedulePatch, updatedAt: string): Promise<AppointmentRecord> {
   const next: AppointmentRecord = { ...appointment, ...patch, updated_at: updatedAt };
-  const update = setAttributes({ ...patch, updated_at: updatedAt, GSI1SK: listingKeys(next).GSI1SK });
+  // The list's sort key follows scheduled_at; a relocation alone leaves it (and a racing reschedule) alone.
+  const update = setAttributes({ ...patch, updated_at: updatedAt, ...(patch.scheduled_at ? { GSI1SK: listingKeys(next).GSI1SK } : {}) });
   const explain = (error: TransactionCancelled) => {
     if (error.failedAt(1)) throw new NotFound(LOCATION_NOT_FOUND);
     return explainLostRace(appointment.id);
@@ -315,7 +317,7 @@ export async function recordBloodDraw(
           ConditionExpression: 'attribute_not_exists(PK)',
         },
       },
-      outboxPut(event),
+      outboxPut(event, at),
     ]);
     return 'recorded';
   } catch (error) {
@@ -359,7 +361,7 @@ export async function cancelAppointment(appointmentId: string, reason: string, a
  * With a shipment: it must still accept samples (item 0), and each appointment gets its link, which
  * GSI1 lists under the shipment.
  */
-export async function recordPickup(appointmentIds: string[], at: string, shipmentReference?: string): Promise<void> {
+export async function recordPickup(appointments: AppointmentRecord[], at: string, shipmentReference?: string): Promise<void> {
   const shipmentItems = shipmentReference
     ? [
         {
@@ -371,14 +373,16 @@ export async function recordPickup(appointmentIds: string[], at: string, shipmen
             ExpressionAttributeValues: { ':pending': 'pending', ':shipped': 'shipped', ':transit': 'in_transit' },
           },
         },
-        ...appointmentIds.map((id) => ({
+        ...appointments.map((appointment) => ({
           Put: {
             TableName: tableName,
             Item: {
-              ...keys.appointmentShipment(id, shipmentReference),
-              ...index.appointmentOfShipment(shipmentReference, id),
+              ...keys.appointmentShipment(appointment.id, shipmentReference),
+              ...index.appointmentOfShipment(shipmentReference, appointment.id),
               id: linkedShipmentId(shipmentReference),
-              appointment_id: id,
+              appointment_id: appointment.id,
+              // The shipment lists its appointments only to keys that may see their profiles.
+              profile_group_slug: appointment.profile_group_slug,
               added_at: at,
             },
           },
@@ -387,7 +391,7 @@ export async function recordPickup(appointmentIds: string[], at: string, shipmen
     : [];
   await transactWrite([
     ...shipmentItems,
-    ...appointmentIds.map((id) => ({
+    ...appointments.map(({ id }) => ({
       Update: {
         TableName: tableName,
         Key: keys.appointment(id),

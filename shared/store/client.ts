@@ -1,4 +1,8 @@
-/** The DynamoDB document client of a container, created once and reused by every invocation. */
+/**
+ * The DynamoDB document client of a container, created once and reused by every invocation.
+ * Reads of the base table on request paths are strongly consistent (ConsistentRead): a nurse who has
+ * just confirmed a draw, or a retry right after a 201, must see what was written.
+ */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config';

@@ -26,7 +26,7 @@ export interface DocumentRecord {
 export const DOCUMENT_NOT_FOUND = 'Document not found';
 
 export async function getDocument(id: string): Promise<DocumentRecord | undefined> {
-  const { Item } = await dynamo.send(new GetCommand({ TableName: tableName, Key: keys.document(id) }));
+  const { Item } = await dynamo.send(new GetCommand({ TableName: tableName, Key: keys.document(id), ConsistentRead: true }));
   return Item ? withoutKeys<DocumentRecord>(Item) : undefined;
 }
 

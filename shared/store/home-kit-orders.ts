@@ -48,7 +48,7 @@ export const HOME_KIT_ORDER_NOT_FOUND = 'Home kit order not found';
 export const testCount = (order: HomeKitOrderRecord) => Object.keys(order.panels).length + Object.keys(order.biomarkers).length;
 
 export async function getHomeKitOrder(id: string): Promise<HomeKitOrderRecord | undefined> {
-  const { Item } = await dynamo.send(new GetCommand({ TableName: tableName, Key: keys.homeKitOrder(id) }));
+  const { Item } = await dynamo.send(new GetCommand({ TableName: tableName, Key: keys.homeKitOrder(id), ConsistentRead: true }));
   return Item ? withoutKeys<HomeKitOrderRecord>(Item) : undefined;
 }
 
@@ -102,8 +102,12 @@ async function updateOrder(
 
 const changedMeanwhile = () => new Conflict('The order changed while this request was processed; retry it');
 
-/** Re-attaching keeps the first added_at (if_not_exists). Only while pending. */
-export function attachKitTests(id: string, tests: { panelIds?: string[]; biomarkerIds?: number[] }, at: string) {
+/**
+ * Re-attaching keeps the first added_at (if_not_exists). Only while pending, and only if the order still
+ * has the tests it was read with: the capacity check (MAX_KIT_TESTS) must hold against concurrent attaches.
+ */
+export function attachKitTests(read: HomeKitOrderRecord, tests: { panelIds?: string[]; biomarkerIds?: number[] }, at: string) {
+  const id = read.id;
   const names: Record<string, string> = {};
   const assignments = [
     ...(tests.panelIds ?? []).map((panelId, i) => ((names[`#p${i}`] = panelId), `panels.#p${i} = if_not_exists(panels.#p${i}, :at)`)),
@@ -113,9 +117,14 @@ export function attachKitTests(id: string, tests: { panelIds?: string[]; biomark
     id,
     {
       UpdateExpression: `SET ${assignments.join(', ')}, updated_at = :at`,
-      ConditionExpression: '#status = :pending',
+      ConditionExpression: '#status = :pending AND size(panels) = :panelCount AND size(biomarkers) = :biomarkerCount',
       names,
-      values: { ':at': at, ':pending': 'pending' },
+      values: {
+        ':at': at,
+        ':pending': 'pending',
+        ':panelCount': Object.keys(read.panels).length,
+        ':biomarkerCount': Object.keys(read.biomarkers).length,
+      },
     },
     (current) => {
       assertAttachable(current.status);
@@ -184,7 +193,7 @@ export async function activateKit(
           ConditionExpression: 'attribute_not_exists(PK)',
         },
       },
-      outboxPut(event),
+      outboxPut(event, at),
       ...appointmentItems(appointment, {
         panels: Object.entries(order.panels).map(([panel_id, added_at]) => ({ panel_id, added_at })),
         biomarkers: Object.entries(order.biomarkers).map(([id, added_at]) => ({ biomarker_id: Number(id), added_at })),

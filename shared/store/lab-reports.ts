@@ -1,7 +1,7 @@
 /**
  * Storing a LabResultsReported report: results, genetic results and documents of one appointment, and
- * its completion when every planned result is in — one TransactWriteItems per report (split by 100, the
- * marker that the report was stored going last), so nothing is half-stored and a retry is harmless.
+ * its completion when every planned result is in — one TransactWriteItems per report (the event schema
+ * bounds a report to fit in one), so nothing is half-stored and a retry is harmless.
  *
  * Access patterns:
  * - was this report stored already ...... GetItem  INGESTED#<event_id>
@@ -34,7 +34,7 @@ export class ReportRejected extends Error {
 const INGESTED_TTL_DAYS = 90;
 
 async function itemExists(key: { PK: string; SK: string }): Promise<Record<string, unknown> | undefined> {
-  const { Item } = await dynamo.send(new GetCommand({ TableName: tableName, Key: key }));
+  const { Item } = await dynamo.send(new GetCommand({ TableName: tableName, Key: key, ConsistentRead: true }));
   return Item;
 }
 
@@ -155,7 +155,7 @@ async function prepare(detail: LabResultsReportedDetail, aggregate: AppointmentA
           ExpressionAttributeValues: { ':completed': 'completed', ':seen': appointment.status, ':at': at },
         },
       },
-      outboxPut(event),
+      outboxPut(event, at),
     );
   }
   return { items, events, incomingKeys };
@@ -193,9 +193,8 @@ export async function ingestLabReport(detail: LabResultsReportedDetail, now: Dat
       },
     };
     try {
-      // DynamoDB takes at most 100 items per transaction; the marker goes in the last one.
-      const all = [...items, markerPut];
-      for (let i = 0; i < all.length; i += 100) await transactWrite(all.slice(i, i + 100));
+      // At most 60 + 20 results, 2 × 5 documents, completion (2) and the marker: one transaction of ≤ 93 items.
+      await transactWrite([...items, markerPut]);
     } catch (error) {
       if (!(error instanceof TransactionCancelled)) throw error;
       if (error.codes.at(-1) === 'ConditionalCheckFailed' && (await itemExists(marker))) return 'duplicate';

@@ -44,7 +44,7 @@ export interface LocationRecord {
 export const LOCATION_NOT_FOUND = 'Location not found';
 
 export async function getLocation(id: string): Promise<LocationRecord | undefined> {
-  const { Item } = await dynamo.send(new GetCommand({ TableName: tableName, Key: keys.location(id) }));
+  const { Item } = await dynamo.send(new GetCommand({ TableName: tableName, Key: keys.location(id), ConsistentRead: true }));
   return Item ? withoutKeys<LocationRecord>(Item) : undefined;
 }
 

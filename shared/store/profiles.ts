@@ -44,7 +44,7 @@ const PROFILE_GROUP_NOT_FOUND = 'Profile group not found';
 export const PROFILE_NOT_FOUND = 'Profile not found';
 
 export async function getProfile(id: string): Promise<ProfileRecord | undefined> {
-  const { Item } = await dynamo.send(new GetCommand({ TableName: tableName, Key: keys.profile(id) }));
+  const { Item } = await dynamo.send(new GetCommand({ TableName: tableName, Key: keys.profile(id), ConsistentRead: true }));
   return Item ? withoutKeys<ProfileRecord>(Item) : undefined;
 }
 
@@ -57,7 +57,7 @@ export async function getExistingProfile(id: string): Promise<ProfileRecord> {
 
 export async function profileGroupExists(slug: string): Promise<boolean> {
   const { Item } = await dynamo.send(
-    new GetCommand({ TableName: tableName, Key: keys.profileGroup(slug), ProjectionExpression: 'PK' }),
+    new GetCommand({ TableName: tableName, Key: keys.profileGroup(slug), ProjectionExpression: 'PK', ConsistentRead: true }),
   );
   return Item !== undefined;
 }

@@ -31,7 +31,7 @@ export async function batchGetAll(keyList: ItemKey[]): Promise<Record<string, un
     for (let attempt = 0; pending && pending.length > 0; attempt += 1) {
       if (attempt > 0) await new Promise((r) => setTimeout(r, Math.min(1000, 25 * 2 ** attempt)));
       const result: BatchGetCommandOutput = await dynamo.send(
-        new BatchGetCommand({ RequestItems: { [tableName]: { Keys: pending } } }),
+        new BatchGetCommand({ RequestItems: { [tableName]: { Keys: pending, ConsistentRead: true } } }),
       );
       found.push(...(result.Responses?.[tableName] ?? []));
       pending = result.UnprocessedKeys?.[tableName]?.Keys;

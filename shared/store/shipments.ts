@@ -47,7 +47,7 @@ export interface ShipmentRecord extends PickupWindow {
 export const SHIPMENT_NOT_FOUND = 'Shipment not found';
 
 export async function getShipment(reference: string): Promise<ShipmentRecord | undefined> {
-  const { Item } = await dynamo.send(new GetCommand({ TableName: tableName, Key: keys.shipment(reference) }));
+  const { Item } = await dynamo.send(new GetCommand({ TableName: tableName, Key: keys.shipment(reference), ConsistentRead: true }));
   return Item ? withoutKeys<ShipmentRecord>(Item) : undefined;
 }
 
@@ -119,9 +119,9 @@ export async function listShipments(locationGroups: Iterable<string>): Promise<S
     .sort((a, b) => b.created_at.localeCompare(a.created_at) || b.id.localeCompare(a.id));
 }
 
-export async function appointmentIdsOfShipment(reference: string): Promise<string[]> {
-  const links = await listByIndexPrefix<{ appointment_id: string }>(index.appointmentsOfShipment(reference));
-  return links.map((link) => link.appointment_id);
+/** The appointments a shipment carries, with their profile group (for the reader's access context). */
+export async function appointmentsOfShipment(reference: string): Promise<{ appointment_id: string; profile_group_slug: string }[]> {
+  return listByIndexPrefix(index.appointmentsOfShipment(reference));
 }
 
 /** A conditional update of a pending shipment; a racing change answers the 409 its new status calls for. */
@@ -162,10 +162,10 @@ export const cancelShipment = (reference: string, at: string) =>
  */
 export async function applyProviderUpdate(
   shipment: ShipmentRecord,
-  changes: Partial<ShipmentRecord>,
+  changes: Partial<ShipmentRecord> & { status: ShipmentStatus; updated_at: string },
   occurredAt: string,
   event: DomainEvent,
-): Promise<ShipmentRecord> {
+): Promise<{ shipment: ShipmentRecord; applied: boolean }> {
   const update = setAttributes({ ...changes, last_status_at: occurredAt });
   try {
     await transactWrite([
@@ -179,13 +179,16 @@ export async function applyProviderUpdate(
           ExpressionAttributeValues: { ...update.ExpressionAttributeValues, ':seen': shipment.status, ':occurred': occurredAt, ':null': null },
         },
       },
-      outboxPut(event),
+      outboxPut(event, changes.updated_at),
     ]);
   } catch (error) {
-    if (error instanceof TransactionCancelled && error.failedAt(0)) {
-      throw new Conflict('The shipment changed while this update was processed; send it again');
+    if (!(error instanceof TransactionCancelled && error.failedAt(0))) throw error;
+    // A racing callback won. The same move, or a newer one, makes ours a no-op, as if it came second.
+    const current = await getShipmentOrThrow(shipment.id);
+    if (current.status === changes.status || (current.last_status_at && occurredAt < current.last_status_at)) {
+      return { shipment: current, applied: false };
     }
-    throw error;
+    throw new Conflict('The shipment changed while this update was processed; send it again');
   }
-  return { ...shipment, ...changes, last_status_at: occurredAt };
+  return { shipment: { ...shipment, ...changes, last_status_at: occurredAt }, applied: true };
 }

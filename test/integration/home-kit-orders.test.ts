@@ -2,6 +2,7 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { dynamo, tableName } from '../../shared/store/client';
+import { putBiomarker } from '../../shared/store/catalog';
 import { GSI1 } from '../../shared/store/keys';
 import { useApi } from '../support/api';
 import { mockEventBridge } from '../support/event-bridge';
@@ -204,6 +205,21 @@ describe('attaching tests', () => {
     const res = await api.post(`/api/v1/home-kit-orders/${id}/panels`, { panel_ids: [ESSENTIALS_PANEL] }, key);
     expect(res.status).toBe(409);
     expect(res.body).toEqual({ error: `The order is ${state}; tests can only be attached while it is pending` });
+  });
+});
+
+describe('the 90-test capacity of a kit', () => {
+  it('holds under two concurrent attaches of 50 biomarkers each: one wins, the kit never exceeds 90', async () => {
+    const extra = Array.from({ length: 100 }, (_, i) => 1000 + i);
+    await Promise.all(extra.map((id) => putBiomarker({ id, name: `Test marker ${id}`, category: 'Test', unit_id: null, unit: null, reference_range_service: null, kind: 'clinical' })));
+    const { id } = await order();
+    const results = await Promise.all([
+      api.post(`/api/v1/home-kit-orders/${id}/biomarkers`, { biomarker_ids: extra.slice(0, 50) }, key),
+      api.post(`/api/v1/home-kit-orders/${id}/biomarkers`, { biomarker_ids: extra.slice(50) }, key),
+    ]);
+    expect(results.filter((r) => r.status === 200)).toHaveLength(1);
+    expect(results.find((r) => r.status !== 200)?.status).toBeOneOf([400, 409]);
+    expect((await api.get(`/api/v1/home-kit-orders/${id}`, key)).body.individual_biomarkers).toHaveLength(50);
   });
 });
 

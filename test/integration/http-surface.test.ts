@@ -51,6 +51,16 @@ describe('authentication', () => {
     expect(res.status).toBe(401);
   });
 
+  it('answers 401, not 400, to malformed JSON without a key', async () => {
+    const res = await api.request('POST', '/api/v1/profiles', { rawBody: '{"first_name": ' });
+    expect(res.status).toBe(401);
+  });
+
+  it('answers 401, not 415, to a non-JSON body without a key', async () => {
+    const res = await api.request('POST', '/api/v1/profiles', { rawBody: 'x=1', headers: { 'content-type': 'text/plain' } });
+    expect(res.status).toBe(401);
+  });
+
   it('serves GET /health without a key', async () => {
     const res = await api.get('/health');
     expect(res.status).toBe(200);
@@ -112,6 +122,15 @@ describe('request bodies', () => {
     });
     expect(res.status).toBe(415);
     expect(res.body).toEqual({ error: 'Content-Type must be application/json' });
+  });
+
+  it('accepts a JSON content type with spaces before its parameters', async () => {
+    const res = await api.request('POST', '/api/v1/profiles', {
+      key,
+      body: validProfile,
+      headers: { 'Content-Type': 'application/json ; charset=utf-8' },
+    });
+    expect(res.status).toBe(201);
   });
 
   it('accepts a JSON content type with a charset', async () => {

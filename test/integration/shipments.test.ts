@@ -16,7 +16,7 @@ import { nextShipmentReference } from '../../shared/store/shipments';
 import { useApi } from '../support/api';
 import { mockEventBridge } from '../support/event-bridge';
 import { apiKey, BERLIN_INACTIVE, BERLIN_MITTE, BERLIN_PRENZLAUER_BERG, HELSINKI_KAMPPI, seedDemoData, UNKNOWN_ID } from '../support/fixtures';
-import { confirmDraw, scheduleAppointment } from '../support/scenario';
+import { confirmDraw, createProfile, scheduleAppointment } from '../support/scenario';
 
 const api = useApi();
 const eventBridge = mockEventBridge();
@@ -246,6 +246,14 @@ describe('POST /api/v1/shipments/{id}/status', () => {
     expect(late.body.status).toBe('fault');
   });
 
+  it('answers 200 to every one of 5 parallel identical callbacks and puts one event', async () => {
+    const id = await createShipment();
+    eventBridge.client.resetHistory();
+    const results = await Promise.all(Array.from({ length: 5 }, () => track(id, { status: 'shipped', occurred_at: '2026-11-23T07:00:00Z' })));
+    expect(results.map((r) => r.status)).toEqual(Array(5).fill(200));
+    expect(eventBridge.entries().filter((e) => JSON.parse(e.Detail as string).shipment_id === id)).toHaveLength(1);
+  });
+
   it('answers 409 for a move the lifecycle does not allow', async () => {
     const id = await createShipment();
     const res = await track(id, { status: 'delivered' });
@@ -319,6 +327,26 @@ describe('pickup into a shipment', () => {
     const appointment = await drawn();
     const res = await api.post('/api/v1/appointments/pickup', { appointment_ids: [appointment], shipment_id: shipment }, key);
     expect(res.status).toBe(403);
+  });
+
+  it('answers 409 for an appointment drawn at another location than the shipment', async () => {
+    const shipment = await createShipment({ location_id: BERLIN_PRENZLAUER_BERG });
+    const appointment = await drawn(); // drawn at Berlin Mitte
+    const res = await api.post('/api/v1/appointments/pickup', { appointment_ids: [appointment], shipment_id: shipment }, key);
+    expect(res.status).toBe(409);
+    expect(res.body).toEqual({ error: `Appointment(s) ${appointment} were not drawn at the shipment's location` });
+  });
+
+  it('lists on the shipment only the appointments of profiles the reader may see', async () => {
+    const both = await apiKey({ profileGroups: ['demo-clinic', 'partner-clinic'], scopes: ['SHIPMENTS_MANAGE', 'CREATE_USER', 'TEST_SESSIONS_SCHEDULE', 'TEST_SESSIONS_OPERATE'] });
+    const shipment = await createShipment({}, both);
+    const demo = await scheduleAppointment(api, both, { scheduledAt, profileId: await createProfile(api, both, 'demo-clinic') });
+    const partner = await scheduleAppointment(api, both, { scheduledAt, profileId: await createProfile(api, both, 'partner-clinic') });
+    await confirmDraw(api, both, demo);
+    await confirmDraw(api, both, partner);
+    await api.post('/api/v1/appointments/pickup', { appointment_ids: [demo, partner], shipment_id: shipment }, both);
+    const res = await api.get(`/api/v1/shipments/${shipment}`, key); // demo-clinic only
+    expect(res.body.appointment_ids).toEqual([demo]);
   });
 
   it('answers 400 for more than 49 appointments with a shipment', async () => {
