@@ -1,19 +1,25 @@
 /**
  * "A Lambda of this service": one handler module of the repository, bundled by the local esbuild into a
- * small ESM file for Node.js 24 on arm64, with the environment shared/config.ts reads. ApiFunction is
- * that Lambda for one row of the routes table, with the table rights its HTTP method implies.
+ * small ESM file for Node.js 24 on arm64, with the environment shared/config.ts reads, its own log group
+ * and its own role holding exactly the rights of its class (infra/route-classes.ts). ApiFunction is that
+ * Lambda for one row of the routes table.
  */
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Duration } from 'aws-cdk-lib';
-import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { type CfnElement, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import type { IEventBus } from 'aws-cdk-lib/aws-events';
-import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
+import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Architecture, type FunctionOptions, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
-import type { IBucket } from 'aws-cdk-lib/aws-s3';
+import type { Bucket } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import type { Route, RouteName } from '../shared/routes';
+import { GSI1, GSI2 } from '../shared/store/keys';
+import { DOCUMENTS_PREFIX_PATTERN, INCOMING_PREFIX_PATTERN } from './bucket-layout';
+import { FUNCTION_SIZES, type FunctionClass, PUBLISHERS, routeClassOf, TABLE_ACTIONS } from './route-classes';
+import type { StageName } from './settings';
 
 /** Route handler paths are relative to the repository root, whatever directory cdk runs in. */
 export const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -37,24 +43,53 @@ export const LAMBDA_BUNDLE = {
   banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
 } as const;
 
+/**
+ * Powertools configuration, the same for every function. The Tracer is not used by the code yet; its
+ * settings are here so that adopting it can never put a response or an error message (patient data)
+ * into a trace. Lambda's own X-Ray tracing (Tracing.ACTIVE) needs none of them.
+ */
+export const POWERTOOLS_ENVIRONMENT = {
+  POWERTOOLS_SERVICE_NAME: 'lab-api',
+  POWERTOOLS_LOG_LEVEL: 'INFO',
+  // Never log the incoming event: it holds request bodies and the x-api-key header.
+  POWERTOOLS_LOGGER_LOG_EVENT: 'false',
+  POWERTOOLS_TRACER_CAPTURE_RESPONSE: 'false',
+  POWERTOOLS_TRACER_CAPTURE_ERROR: 'false',
+} as const;
+
 export interface LabFunctionProps {
   /** Module, relative to the repository root, whose `handler` export the Lambda runs. */
   readonly handlerFile: string;
   readonly description: string;
-  readonly table: ITable;
-  readonly bucket: IBucket;
+  readonly functionClass: FunctionClass;
+  readonly stage: StageName;
+  readonly table: Table;
+  readonly bucket: Bucket;
   readonly bus: IEventBus;
-  /** @default 10 seconds: an API answer takes milliseconds, a stuck one must not hold a container. */
-  readonly timeout?: Duration;
+  /** Extras of one function: reserved concurrency, asynchronous invocation settings. */
+  readonly options?: Pick<FunctionOptions, 'reservedConcurrentExecutions' | 'deadLetterQueue' | 'retryAttempts' | 'maxEventAge'>;
 }
 
 export class LabFunction extends Construct {
   readonly function: NodejsFunction;
+  readonly functionClass: FunctionClass;
+  readonly logGroup: LogGroup;
 
   constructor(scope: Construct, id: string, props: LabFunctionProps) {
     super(scope, id);
+    const { functionClass, stage, table, bucket, bus } = props;
+    this.functionClass = functionClass;
     // Created here rather than by Lambda on first invocation, so that retention applies from the start.
-    const logGroup = new LogGroup(this, 'Logs', { retention: RetentionDays.ONE_MONTH });
+    this.logGroup = new LogGroup(this, 'Logs', {
+      retention: stage === 'prod' ? RetentionDays.ONE_YEAR : RetentionDays.ONE_MONTH,
+      removalPolicy: stage === 'prod' ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+    });
+    // Its own role instead of AWSLambdaBasicExecutionRole: logs to its own group only, not to any group.
+    const role = new Role(this, 'Role', {
+      assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
+      description: `${props.description} (${functionClass})`.slice(0, 1000),
+    });
+    this.logGroup.grantWrite(role);
     this.function = new NodejsFunction(this, 'Function', {
       description: props.description,
       entry: join(REPO_ROOT, props.handlerFile),
@@ -63,18 +98,17 @@ export class LabFunction extends Construct {
       depsLockFilePath: join(REPO_ROOT, 'package-lock.json'),
       runtime: Runtime.NODEJS_24_X,
       architecture: Architecture.ARM_64,
-      memorySize: 256,
-      timeout: props.timeout ?? Duration.seconds(10),
+      ...FUNCTION_SIZES[functionClass],
       tracing: Tracing.ACTIVE,
-      logGroup,
+      logGroup: this.logGroup,
+      role,
       // SDK v3 reuses connections by default; the variable would only be noise.
       awsSdkConnectionReuse: false,
       environment: {
-        TABLE_NAME: props.table.tableName,
-        DOCUMENTS_BUCKET: props.bucket.bucketName,
-        EVENT_BUS_NAME: props.bus.eventBusName,
-        POWERTOOLS_SERVICE_NAME: 'lab-api',
-        POWERTOOLS_LOG_LEVEL: 'INFO',
+        TABLE_NAME: table.tableName,
+        DOCUMENTS_BUCKET: bucket.bucketName,
+        EVENT_BUS_NAME: bus.eventBusName,
+        ...POWERTOOLS_ENVIRONMENT,
         NODE_OPTIONS: '--enable-source-maps',
       },
       bundling: {
@@ -85,40 +119,92 @@ export class LabFunction extends Construct {
         // esbuild is a devDependency: bundling needs no Docker, offline or in CI.
         forceDockerBundling: false,
       },
+      ...props.options,
     });
+
+    role.addToPrincipalPolicy(
+      new PolicyStatement({
+        actions: [...TABLE_ACTIONS[functionClass]],
+        // The indexes by name: a Query on GSI1 is authorized against the index ARN, not the table's.
+        resources: [table.tableArn, ...[GSI1, GSI2].map((index) => `${table.tableArn}/index/${index}`)],
+      }),
+    );
+    if (PUBLISHERS.has(functionClass)) bus.grantPutEventsTo(this.function);
+    for (const statement of s3Statements(functionClass, bucket)) role.addToPrincipalPolicy(statement);
+
+    Validations.of(this).acknowledge({
+      id: 'AwsSolutions-IAM5[Resource::*]',
+      reason:
+        'Only xray:PutTraceSegments and xray:PutTelemetryRecords (Tracing.ACTIVE) are on "*": X-Ray has no ' +
+        'resource-level permissions. test/infra asserts no other action is granted on "*".',
+    });
+    if (functionClass === 'document' || functionClass === 'ingest') {
+      const bucketId = Stack.of(this).getLogicalId(bucket.node.defaultChild as CfnElement);
+      const why: Record<string, string> = {
+        [DOCUMENTS_PREFIX_PATTERN]: 'keys under documents/ are generated per report (documents/<appointment id>/<document id>.pdf)',
+        [INCOMING_PREFIX_PATTERN]: 'keys under incoming/ are chosen by the lab, one per uploaded report file',
+      };
+      const patterns = functionClass === 'ingest' ? [INCOMING_PREFIX_PATTERN, DOCUMENTS_PREFIX_PATTERN] : [DOCUMENTS_PREFIX_PATTERN];
+      for (const pattern of patterns) {
+        Validations.of(this).acknowledge({
+          id: `AwsSolutions-IAM5[Resource::<${bucketId}.Arn>/${pattern}]`,
+          reason: `Object-level rights on one prefix of the documents bucket: ${why[pattern]}, so the prefix is the narrowest scope S3 can express.`,
+        });
+      }
+    }
   }
+}
+
+/** S3 rights by class: the document route reads filed reports; ingest files the lab's uploads. */
+function s3Statements(functionClass: FunctionClass, bucket: Bucket): PolicyStatement[] {
+  const objects = (pattern: string) => bucket.arnForObjects(pattern);
+  if (functionClass === 'document') {
+    // GetObject also signs the 60 s presigned URL of large files: S3 checks the signer's rights.
+    return [new PolicyStatement({ actions: ['s3:GetObject'], resources: [objects(DOCUMENTS_PREFIX_PATTERN)] })];
+  }
+  if (functionClass === 'ingest') {
+    return [
+      // Read (HeadObject, CopyObject source) and delete (once filed) the lab's uploads. CopyObject copies
+      // the source's tags, which needs GetObjectTagging on the source and PutObjectTagging on the target.
+      new PolicyStatement({
+        actions: ['s3:GetObject', 's3:GetObjectTagging', 's3:DeleteObject'],
+        resources: [objects(INCOMING_PREFIX_PATTERN)],
+      }),
+      new PolicyStatement({
+        actions: ['s3:GetObject', 's3:PutObject', 's3:PutObjectTagging'],
+        resources: [objects(DOCUMENTS_PREFIX_PATTERN)],
+      }),
+      // Without ListBucket, HeadObject of a missing key answers 403 instead of 404, and ingest could not
+      // tell "not uploaded yet" (a rejected report) or "already filed" (a retry) from a failure.
+      new PolicyStatement({ actions: ['s3:ListBucket'], resources: [bucket.bucketArn] }),
+    ];
+  }
+  return [];
 }
 
 export interface ApiFunctionProps {
   readonly routeName: RouteName;
   readonly route: Route;
-  readonly table: ITable;
-  readonly bucket: IBucket;
+  readonly stage: StageName;
+  readonly table: Table;
+  readonly bucket: Bucket;
   readonly bus: IEventBus;
 }
 
-/** The Lambda of one route. A GET only reads the table; any other method may write and announce events. */
+/** The Lambda of one route: its class, and so its rights and size, follows from the routes table. */
 export class ApiFunction extends LabFunction {
   readonly routeName: RouteName;
   readonly route: Route;
 
   constructor(scope: Construct, id: string, props: ApiFunctionProps) {
-    const { routeName, route, table, bucket, bus } = props;
+    const { routeName, route } = props;
     super(scope, id, {
+      ...props,
       handlerFile: route.handler,
       description: `${route.method} ${route.path} (${routeName})`,
-      table,
-      bucket,
-      bus,
+      functionClass: routeClassOf(routeName, route),
     });
     this.routeName = routeName;
     this.route = route;
-    if (route.method === 'GET') {
-      table.grantReadData(this.function);
-    } else {
-      table.grantReadWriteData(this.function);
-      // A state change may put its event on the bus right after its transaction (shared/events/outbox.ts).
-      bus.grantPutEventsTo(this.function);
-    }
   }
 }

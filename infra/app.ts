@@ -2,18 +2,14 @@
  * The CDK app: one stack per stage, `LabApi-dev` unless `-c stage=prod`. The stack is environment-agnostic
  * (no account or region, no lookups), so `cdk synth` works offline and gives the same template on every
  * machine; `cdk deploy` deploys to the account and region of the caller's AWS profile.
+ *
+ * cdk-nag's AwsSolutions rules run on every synth: an unacknowledged finding fails it. Each
+ * acknowledgement sits next to the resource it concerns, with its reason.
  */
-import { App, Tags } from 'aws-cdk-lib';
-import { LabApiStack, type StageName } from './lab-api-stack';
-
-const STAGES: readonly StageName[] = ['dev', 'prod'];
-
-function stageOf(app: App): StageName {
-  const value: unknown = app.node.tryGetContext('stage') ?? 'dev';
-  const stage = STAGES.find((candidate) => candidate === value);
-  if (!stage) throw new Error(`Unknown stage ${JSON.stringify(value)}: use -c stage=dev or -c stage=prod`);
-  return stage;
-}
+import { App, Tags, Validations } from 'aws-cdk-lib';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import { LabApiStack } from './lab-api-stack';
+import { stageOf } from './settings';
 
 const app = new App();
 const stage = stageOf(app);
@@ -24,4 +20,5 @@ const stack = new LabApiStack(app, `LabApi-${stage}`, {
 // On every taggable resource, for cost allocation per service and stage.
 Tags.of(stack).add('service', 'lab-api');
 Tags.of(stack).add('stage', stage);
+Validations.of(app).addPlugins(new AwsSolutionsChecks(app, { verbose: true }));
 app.synth();

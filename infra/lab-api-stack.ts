@@ -1,40 +1,85 @@
 /**
- * The whole service in one stack: the table, the documents bucket, the event bus, one Lambda per row of
- * the routes table behind a REST API whose methods are exactly that table, and the outbox relay.
+ * The whole service in one stack: the table, the documents bucket, the event bus with its archive, one
+ * Lambda per row of the routes table behind a REST API whose methods are exactly that table, the outbox
+ * relay, results-ingest, the lab orders queue and, in prod, the alarms.
+ *
+ * Decisions (README "Deploy" says the same for operators):
+ * - Table encryption: the AWS-owned key. Data is encrypted at rest either way; a customer-managed KMS key
+ *   would add a key policy and a CloudTrail entry per decrypt, for $1/month plus per-request charges,
+ *   while who may read the table is already decided per function by IAM.
+ * - Bucket encryption: SSE-S3, for the same reason, and because SSE-KMS would bill every GetObject.
+ * - binaryMediaTypes is the wildcard media range (every type): API Gateway turns the document route's base64
+ *   body into bytes only when the request's Accept header matches a binary type, and curl sends the
+ *   wildcard, browsers text/html. Every
+ *   other route answers JSON with isBase64Encoded false, which passes through as text. Request bodies
+ *   then reach the Lambdas base64-encoded (isBase64Encoded true), which the Middy JSON body parser
+ *   decodes; the mock 405 integration converts them back to text (CONVERT_TO_TEXT).
  */
-import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import {
+  AccessLogFormat,
   ContentHandling,
   EndpointType,
+  type IResource,
   LambdaIntegration,
+  LogGroupLogDestination,
+  MethodLoggingLevel,
   MockIntegration,
   PassthroughBehavior,
-  type IResource,
+  RequestValidator,
   ResponseType,
   RestApi,
 } from 'aws-cdk-lib/aws-apigateway';
-import { AttributeType, BillingMode, ProjectionType, Table } from 'aws-cdk-lib/aws-dynamodb';
-import { EventBus, Rule, Schedule } from 'aws-cdk-lib/aws-events';
-import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
-import { BlockPublicAccess, Bucket, BucketEncryption } from 'aws-cdk-lib/aws-s3';
+import { AttributeType, BillingMode, ProjectionType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
+import { EventBus } from 'aws-cdk-lib/aws-events';
+import { AccountPrincipal, PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import type { Construct } from 'constructs';
-import { type RouteName, routeEntries } from '../shared/routes';
+import { LAB_PARTNER_SOURCE } from '../shared/events/lab-results-reported';
+import { routeEntries } from '../shared/routes';
 import { GSI1, GSI2 } from '../shared/store/keys';
 import { TTL_ATTRIBUTE } from '../shared/store/table';
-import { ApiFunction, LabFunction } from './api-function';
+import { ApiFunction } from './api-function';
+import { INCOMING_PREFIX, INCOMING_PREFIX_PATTERN } from './bucket-layout';
+import { LabOrdersSubscription, OutboxRelay, ResultsIngest } from './lab-events';
+import { Monitoring } from './monitoring';
+import { readSettings, type StageName } from './settings';
 
-export type StageName = 'dev' | 'prod';
+export type { StageName } from './settings';
 
 export interface LabApiStackProps extends StackProps {
   readonly stage: StageName;
 }
 
+/** The app's own answer to a request without a key (shared/auth/api-keys.ts); test/infra keeps them equal. */
+export const MISSING_KEY_MESSAGE = 'Missing x-api-key header';
+export const API_KEY_HEADER = 'x-api-key';
+
 /**
- * Routes that read documents from S3 (shared/documents/s3.ts). Only `documents/` — the files ingest has
- * filed — never the lab's raw uploads under `incoming/`.
+ * The API access log: who called what, how it ended and how long it took. No request or response body
+ * (API Gateway cannot log those here anyway), no header, no query string, no API key.
  */
-const DOCUMENT_READERS: ReadonlySet<RouteName> = new Set<RouteName>(['getDocument']);
-const DOCUMENTS_PREFIX = 'documents/*';
+export const ACCESS_LOG_FIELDS = {
+  requestId: '$context.requestId',
+  extendedRequestId: '$context.extendedRequestId',
+  requestTime: '$context.requestTimeEpoch',
+  ip: '$context.identity.sourceIp',
+  userAgent: '$context.identity.userAgent',
+  httpMethod: '$context.httpMethod',
+  resourcePath: '$context.resourcePath',
+  path: '$context.path',
+  protocol: '$context.protocol',
+  status: '$context.status',
+  responseLength: '$context.responseLength',
+  responseLatency: '$context.responseLatency',
+  integrationStatus: '$context.integration.status',
+  integrationLatency: '$context.integration.latency',
+  integrationError: '$context.integration.error',
+  errorType: '$context.error.responseType',
+  errorMessage: '$context.error.message',
+  xrayTraceId: '$context.xrayTraceId',
+} as const;
 
 /** "getProfile" → "GetProfile": readable construct ids and logical ids. */
 const pascal = (name: string) => name.charAt(0).toUpperCase() + name.slice(1);
@@ -42,9 +87,16 @@ const pascal = (name: string) => name.charAt(0).toUpperCase() + name.slice(1);
 const json = (body: object) => JSON.stringify(body);
 
 export class LabApiStack extends Stack {
+  readonly stage: StageName;
+
   constructor(scope: Construct, id: string, props: LabApiStackProps) {
     super(scope, id, props);
     const { stage } = props;
+    this.stage = stage;
+    const settings = readSettings(this);
+    const prod = stage === 'prod';
+    // Data and logs outlive a prod stack; a dev stack takes its table, queues and logs with it.
+    const removalPolicy = prod ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
 
     // Keys as shared/store/table.ts declares them for the local stack (test/infra checks they agree).
     const table = new Table(this, 'Table', {
@@ -52,10 +104,14 @@ export class LabApiStack extends Stack {
       sortKey: { name: 'SK', type: AttributeType.STRING },
       billingMode: BillingMode.PAY_PER_REQUEST,
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      // Idempotency records and other housekeeping items carry their expiry here; DynamoDB deletes them.
       timeToLiveAttribute: TTL_ATTRIBUTE,
-      // Patient data outlives any stack: deleting the stack leaves the table, prod refuses to delete it.
-      removalPolicy: RemovalPolicy.RETAIN,
-      deletionProtection: stage === 'prod',
+      encryption: TableEncryption.DEFAULT,
+      // Patient data outlives any stack: deleting a prod stack leaves the table, which refuses deletion.
+      removalPolicy,
+      deletionProtection: prod,
+      // Backups: point-in-time recovery, any second of the last 35 days. Longer-term AWS Backup plans are
+      // account policy (AWS Organizations backup policies), not this stack's.
     });
     for (const indexName of [GSI1, GSI2]) {
       table.addGlobalSecondaryIndex({
@@ -66,46 +122,137 @@ export class LabApiStack extends Stack {
       });
     }
 
+    // Server access logs of the documents bucket: who read or wrote which report file, kept a year.
+    // Buckets are always retained: S3 cannot delete a bucket that still holds objects.
+    const accessLogs = new Bucket(this, 'AccessLogs', {
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      enforceSSL: true,
+      minimumTLSVersion: 1.2,
+      encryption: BucketEncryption.S3_MANAGED,
+      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      removalPolicy: RemovalPolicy.RETAIN,
+      lifecycleRules: [{ expiration: Duration.days(365) }],
+    });
+
     const bucket = new Bucket(this, 'Documents', {
       blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
       enforceSSL: true,
       minimumTLSVersion: 1.2,
       encryption: BucketEncryption.S3_MANAGED,
+      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
       // Lab reports are medical records: an overwrite or a delete must be recoverable.
       versioned: true,
       removalPolicy: RemovalPolicy.RETAIN,
-      lifecycleRules: [{ abortIncompleteMultipartUploadAfter: Duration.days(7) }],
+      serverAccessLogsBucket: accessLogs,
+      serverAccessLogsPrefix: 'documents-bucket/',
+      lifecycleRules: [
+        { id: 'abort-incomplete-uploads', abortIncompleteMultipartUploadAfter: Duration.days(7) },
+        {
+          // Ingest files each upload under documents/ and deletes it; an upload no report ever named
+          // expires after 30 days, and the versions deleted uploads leave behind after 7.
+          id: 'expire-incoming',
+          prefix: INCOMING_PREFIX,
+          expiration: Duration.days(30),
+          noncurrentVersionExpiration: Duration.days(7),
+        },
+      ],
     });
 
-    const bus = new EventBus(this, 'Bus');
+    const bus = new EventBus(this, 'Bus', { description: `Lab API events (${stage})` });
+    // Every event on the bus for 30 days: `aws events start-replay` puts them on it again.
+    bus.archive('Archive', {
+      description: 'Every event of the bus, 30 days, for replay',
+      eventPattern: { account: [this.account] },
+      retention: Duration.days(30),
+    });
 
     const api = new RestApi(this, 'Api', {
       restApiName: id,
       description: 'Lab Testing Service API',
       endpointTypes: [EndpointType.REGIONAL],
+      binaryMediaTypes: ['*/*'],
+      cloudWatchRole: settings.apiGatewayCloudWatchRole,
       // The routes' paths already carry /api/v1; the stage only tells dev from prod.
       deployOptions: {
         stageName: stage,
         tracingEnabled: true,
-        // A ceiling against runaway clients, far above the expected load, so DynamoDB bills stay bounded.
-        throttlingRateLimit: 100,
-        throttlingBurstLimit: 200,
+        // A ceiling against runaway clients, far above the expected load, so that bills stay bounded.
+        throttlingRateLimit: settings.throttle.rateLimit,
+        throttlingBurstLimit: settings.throttle.burstLimit,
+        accessLogDestination: new LogGroupLogDestination(
+          new LogGroup(this, 'ApiAccessLogs', { retention: prod ? RetentionDays.ONE_YEAR : RetentionDays.ONE_MONTH, removalPolicy }),
+        ),
+        accessLogFormat: AccessLogFormat.custom(json(ACCESS_LOG_FIELDS)),
+        // Execution logs for errors only, never request or response data.
+        loggingLevel: MethodLoggingLevel.ERROR,
+        dataTraceEnabled: false,
+        metricsEnabled: false,
       },
-      // Document downloads are base64 in the Lambda response; these types go out as bytes.
-      binaryMediaTypes: ['application/pdf', 'application/octet-stream'],
-      // The account-wide CloudWatch role is account configuration, not this stack's to own.
-      cloudWatchRole: false,
+    });
+    if (settings.apiGatewayCloudWatchRole) {
+      const cloudWatchRole = api.node.findChild('CloudWatchRole');
+      Validations.of(cloudWatchRole).acknowledge({
+        id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
+        reason:
+          'The region-wide role API Gateway writes logs with: AWS\'s managed policy for exactly that purpose, ' +
+          'kept up to date by AWS. Skip it with -c apiGatewayCloudWatchRole=false where the account already has one.',
+      });
+    }
+    // The log group API Gateway would otherwise create itself, without retention.
+    new LogGroup(this, 'ApiExecutionLogs', {
+      logGroupName: `API-Gateway-Execution-Logs_${api.restApiId}/${stage}`,
+      retention: prod ? RetentionDays.ONE_YEAR : RetentionDays.ONE_MONTH,
+      removalPolicy,
+    });
+    Validations.of(api).acknowledge(
+      {
+        id: 'AwsSolutions-APIG3',
+        reason:
+          'No WAF web ACL: it costs $5/month plus $1 per rule even at idle. Every route but /health needs an API key ' +
+          'and the stage is throttled; add a web ACL when the API faces abuse.',
+      },
+      {
+        id: 'AwsSolutions-APIG4',
+        reason:
+          'Authorization is the service\'s own API keys, checked by every route function (hashed keys, scopes, ' +
+          'profile and location groups: README "API keys"); /health is public by design.',
+      },
+      {
+        id: 'AwsSolutions-COG4',
+        reason: 'No Cognito users: clients are clinics and partner systems holding API keys (README "API keys").',
+      },
+    );
+
+    // A request without a key is answered 401 by API Gateway itself, before any Lambda runs.
+    const requireKey = new RequestValidator(this, 'RequireApiKeyHeader', {
+      restApi: api,
+      requestValidatorName: 'api-key-header',
+      validateRequestParameters: true,
+      validateRequestBody: false,
+    });
+    Validations.of(api).acknowledge({
+      id: 'AwsSolutions-APIG2',
+      reason:
+        'Request parameters are validated (the x-api-key header of keyed routes, above). Bodies are validated by the ' +
+        'route functions: the checks run in the order 401, 403, then 400, and API Gateway knows neither keys nor ' +
+        'scopes, so a body check here would answer 400 to a caller who deserves 401.',
     });
 
     // Every route: its own function, its method on the resource of its path.
+    const routeFunctions: ApiFunction[] = [];
     const methodsByResource = new Map<IResource, string[]>();
     for (const [routeName, route] of routeEntries) {
-      const { function: fn } = new ApiFunction(this, pascal(routeName), { routeName, route, table, bucket, bus });
-      if (DOCUMENT_READERS.has(routeName)) bucket.grantRead(fn, DOCUMENTS_PREFIX);
+      const fn = new ApiFunction(this, pascal(routeName), { routeName, route, stage, table, bucket, bus });
+      routeFunctions.push(fn);
       const resource = api.root.resourceForPath(route.path);
+      const keyed = route.scopes.length > 0;
       // No test-invoke permission: one Lambda permission per method instead of two keeps the stack far
       // from CloudFormation's 500-resource limit as routes are added.
-      resource.addMethod(route.method, new LambdaIntegration(fn, { allowTestInvoke: false }));
+      resource.addMethod(
+        route.method,
+        new LambdaIntegration(fn.function, { allowTestInvoke: false }),
+        keyed ? { requestParameters: { [`method.request.header.${API_KEY_HEADER}`]: true }, requestValidator: requireKey } : {},
+      );
       methodsByResource.set(resource, [...(methodsByResource.get(resource) ?? []), route.method]);
     }
 
@@ -118,6 +265,7 @@ export class LabApiStack extends Stack {
           requestTemplates: { 'application/json': json({ statusCode: 405 }) },
           // Any body (JSON, text, bytes) still reaches the default response below instead of a 415 or 500.
           passthroughBehavior: PassthroughBehavior.WHEN_NO_MATCH,
+          // binaryMediaTypes */* makes every request body binary; a mock integration needs text.
           contentHandling: ContentHandling.CONVERT_TO_TEXT,
           integrationResponses: [
             {
@@ -140,6 +288,12 @@ export class LabApiStack extends Stack {
       statusCode: '404',
       templates: { 'application/json': json({ error: 'Not found' }) },
     });
+    api.addGatewayResponse('MissingApiKey', {
+      // The only required request parameter of any method is the x-api-key header.
+      type: ResponseType.BAD_REQUEST_PARAMETERS,
+      statusCode: '401',
+      templates: { 'application/json': json({ error: MISSING_KEY_MESSAGE }) },
+    });
     api.addGatewayResponse('Default4xx', {
       type: ResponseType.DEFAULT_4XX,
       // messageString is already a quoted JSON string.
@@ -150,23 +304,48 @@ export class LabApiStack extends Stack {
       templates: { 'application/json': json({ error: 'Internal server error' }) },
     });
 
-    // Publishes what a request committed to the outbox but could not put on the bus itself.
-    const relay = new LabFunction(this, 'OutboxRelay', {
-      handlerFile: 'functions/events/relay-outbox.ts',
-      description: 'Outbox relay: publishes events older than 30 s, every minute',
-      table,
-      bucket,
-      bus,
-      // Below the one-minute schedule, so that two runs never overlap and publish the same entry twice.
-      timeout: Duration.seconds(50),
-    });
-    table.grantReadWriteData(relay.function);
-    bus.grantPutEventsTo(relay.function);
-    new Rule(this, 'OutboxRelaySchedule', {
-      schedule: Schedule.rate(Duration.minutes(1)),
-      // The next run retries anyway; an EventBridge retry would only overlap it.
-      targets: [new LambdaFunction(relay.function, { retryAttempts: 0 })],
-    });
+    const eventsProps = { stage, table, bucket, bus };
+    const relay = new OutboxRelay(this, 'OutboxRelay', eventsProps);
+    const ingest = new ResultsIngest(this, 'ResultsIngest', eventsProps);
+    const labOrders = new LabOrdersSubscription(this, 'LabOrders', { stage, bus });
+
+    if (settings.labAccountId) {
+      const lab = new AccountPrincipal(settings.labAccountId);
+      // The lab puts its results on this bus, under its own source only…
+      bus.addToResourcePolicy(
+        new PolicyStatement({
+          sid: 'LabPartnerPutsResults',
+          principals: [lab],
+          actions: ['events:PutEvents'],
+          resources: [bus.eventBusArn],
+          conditions: { StringEquals: { 'events:source': LAB_PARTNER_SOURCE } },
+        }),
+      );
+      // …uploads its report files under incoming/ (never reads anything back)…
+      bucket.addToResourcePolicy(
+        new PolicyStatement({ principals: [lab], actions: ['s3:PutObject'], resources: [bucket.arnForObjects(INCOMING_PREFIX_PATTERN)] }),
+      );
+      // …and polls its orders.
+      labOrders.queue.grantConsumeMessages(lab);
+    }
+
+    if (prod) {
+      const monitoring = new Monitoring(this, 'Monitoring', {
+        api,
+        functions: [
+          ...routeFunctions.map((fn) => ({ name: fn.routeName, function: fn })),
+          { name: 'outbox relay', function: relay.function },
+          { name: 'results-ingest', function: ingest.function },
+        ],
+        deadLetterQueues: [
+          { name: 'ResultsIngestDLQ', queue: ingest.deadLetterQueue },
+          { name: 'LabOrdersDLQ', queue: labOrders.deadLetterQueue },
+        ],
+        relay: relay.function,
+        alarmEmail: settings.alarmEmail,
+      });
+      new CfnOutput(this, 'AlarmTopicArn', { value: monitoring.topic.topicArn, description: 'Subscribe on-call to this topic' });
+    }
 
     // ApiUrl replaces the construct's own "Endpoint" output (the same URL under a generated name).
     api.node.tryRemoveChild('Endpoint');
@@ -174,5 +353,7 @@ export class LabApiStack extends Stack {
     new CfnOutput(this, 'TableName', { value: table.tableName });
     new CfnOutput(this, 'BucketName', { value: bucket.bucketName });
     new CfnOutput(this, 'EventBusName', { value: bus.eventBusName });
+    new CfnOutput(this, 'LabOrdersQueueUrl', { value: labOrders.queue.queueUrl, description: 'The lab polls LabOrderRequested events here' });
+    new CfnOutput(this, 'ResultsIngestDlqUrl', { value: ingest.deadLetterQueue.queueUrl, description: 'Lab reports that could not be stored' });
   }
 }

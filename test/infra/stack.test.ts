@@ -1,101 +1,65 @@
 /**
- * What the deployed stack promises, read from the synthesized template: the API is the routes table,
- * the data is kept and private, each function may do what its route needs and no more. The stack is
- * synthesized once, without bundling (fast); one test bundles a real handler with the same settings.
+ * What the deployed prod stack promises, read from the synthesized template: the API is the routes table,
+ * the data is kept, private and encrypted, each function may do what its class needs and no more, events
+ * that fail land in dead-letter queues, and someone is told. The stack is synthesized once, without
+ * bundling (fast); one test bundles real handlers with the same settings.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
 import { isBuiltin } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { App, type CfnElement } from 'aws-cdk-lib';
-import { Match, Template } from 'aws-cdk-lib/assertions';
+import { Match } from 'aws-cdk-lib/assertions';
 import { build } from 'esbuild';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ApiFunction, LAMBDA_BUNDLE, REPO_ROOT } from '../../infra/api-function';
-import { LabApiStack } from '../../infra/lab-api-stack';
+import { ApiFunction, LAMBDA_BUNDLE, POWERTOOLS_ENVIRONMENT, REPO_ROOT } from '../../infra/api-function';
+import { ACCESS_LOG_FIELDS, API_KEY_HEADER, MISSING_KEY_MESSAGE } from '../../infra/lab-api-stack';
+import { METRICS_PER_ALARM, OUTBOX_RELAYED_LOG, OUTBOX_RELAYED_METRIC } from '../../infra/monitoring';
+import { FUNCTION_SIZES, type FunctionClass, routeClassOf } from '../../infra/route-classes';
+import { DEFAULT_THROTTLE } from '../../infra/settings';
 import { type RouteName, routeEntries, routes } from '../../shared/routes';
 import { tableDefinition, TTL_ATTRIBUTE } from '../../shared/store/table';
+import { labApiStack, type Ref, str, Synthesized, testApp } from './synth';
 
-interface CfnResource {
-  Type: string;
-  Properties: Record<string, unknown>;
-}
-interface Statement {
-  Effect: string;
-  Action: string | string[];
-}
 interface Integration {
   Type: string;
   Uri?: unknown;
-  IntegrationResponses?: { StatusCode: string }[];
+  ContentHandling?: string;
+  IntegrationResponses?: { StatusCode: string; ContentHandling?: string }[];
 }
-type Ref = { Ref?: string };
 
-let template: Template;
-let resources: Record<string, CfnResource>;
-/** Logical ids of each route's function and role, found through the construct tree, not guessed from names. */
-const functionIds = new Map<RouteName, { fn: string; role: string }>();
+let prod: Synthesized;
 
-beforeAll(async () => {
-  // cdk.json's context (the feature flags), so that the template tested is the one `cdk synth` makes.
-  const cdkJson = JSON.parse(await readFile(join(REPO_ROOT, 'cdk.json'), 'utf8')) as { context: object };
-  const app = new App({ context: { ...cdkJson.context, 'aws:cdk:bundling-stacks': [] } });
-  const stack = new LabApiStack(app, 'LabApi-prod', { stage: 'prod' });
-  template = Template.fromStack(stack);
-  resources = (template.toJSON() as { Resources: Record<string, CfnResource> }).Resources;
-  const logicalId = (construct: { node: { defaultChild?: unknown } }) =>
-    stack.getLogicalId(construct.node.defaultChild as CfnElement);
-  for (const child of stack.node.children) {
-    if (child instanceof ApiFunction) {
-      functionIds.set(child.routeName, { fn: logicalId(child.function), role: logicalId(child.function.role!) });
-    }
-  }
+beforeAll(() => {
+  prod = new Synthesized(labApiStack(testApp(), 'prod'));
 });
 
-function ofType(type: string): [string, CfnResource][] {
-  return Object.entries(resources).filter(([, resource]) => resource.Type === type);
-}
-
-function onlyOfType(type: string): [string, CfnResource] {
-  const found = ofType(type);
-  expect(found, type).toHaveLength(1);
+/** The function of a route (ApiFunction) or of the relay / ingest (by class). */
+function functionOf(route: RouteName | FunctionClass) {
+  const found = prod.functions.filter(({ construct }) =>
+    construct instanceof ApiFunction ? construct.routeName === route : construct.functionClass === route,
+  );
+  if (found.length !== 1) throw new Error(`expected one function for ${route}, found ${found.length}`);
   return found[0]!;
 }
 
-function idsOf(routeName: RouteName) {
-  const ids = functionIds.get(routeName);
-  if (!ids) throw new Error(`no function for route ${routeName}`);
-  return ids;
-}
+const fnProps = (route: RouteName | FunctionClass) => prod.resources[functionOf(route).fn]!.Properties;
+const routesOfClass = (cls: FunctionClass) => routeEntries.filter(([name, route]) => routeClassOf(name, route) === cls);
 
 /** Every API Gateway method with its path, rebuilt by walking each resource's PathPart and ParentId. */
 function apiMethods() {
   const parentOf = (ref: unknown) => (ref as Ref).Ref; // undefined: the API's root resource
   const pathOf = (resourceId: string | undefined): string => {
     if (resourceId === undefined) return '';
-    const resource = resources[resourceId]!.Properties;
+    const resource = prod.resources[resourceId]!.Properties;
     return `${pathOf(parentOf(resource.ParentId))}/${String(resource.PathPart)}`;
   };
-  return ofType('AWS::ApiGateway::Method').map(([, method]) => ({
+  return prod.ofType('AWS::ApiGateway::Method').map(([, method]) => ({
     method: String(method.Properties.HttpMethod),
     path: pathOf(parentOf(method.Properties.ResourceId)) || '/',
     integration: method.Properties.Integration as Integration,
+    properties: method.Properties,
   }));
-}
-
-/** The IAM policies attached to a role. */
-function policiesOf(roleId: string) {
-  return ofType('AWS::IAM::Policy')
-    .filter(([, policy]) => (policy.Properties.Roles as Ref[]).some((role) => role.Ref === roleId))
-    .map(([, policy]) => policy.Properties.PolicyDocument as { Statement: Statement[] });
-}
-
-function allowedActions(roleId: string): string[] {
-  return policiesOf(roleId)
-    .flatMap((document) => document.Statement)
-    .filter((statement) => statement.Effect === 'Allow')
-    .flatMap((statement) => [statement.Action].flat());
 }
 
 /** Attribute definitions or indexes in name order: CloudFormation does not care about their order. */
@@ -104,32 +68,139 @@ function sortedByName<T extends { AttributeName?: string; IndexName?: string }>(
   return [...(items ?? [])].sort((a, b) => nameOf(a).localeCompare(nameOf(b)));
 }
 
-describe('the LabApi stack', () => {
-  it('deploys one Node.js 24 arm64 function per route of the routes table, plus the outbox relay', () => {
-    expect([...functionIds.keys()].sort()).toEqual(routeEntries.map(([name]) => name).sort());
-    const functions = ofType('AWS::Lambda::Function');
-    expect(functions).toHaveLength(routeEntries.length + 1);
+const TABLE_READS = ['dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:Query'];
+const TABLE_WRITES = [...TABLE_READS, 'dynamodb:ConditionCheckItem', 'dynamodb:DeleteItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'].sort();
+
+describe('the LabApi stack (prod): functions', () => {
+  it('deploys one Node.js 24 arm64 function per route of the routes table, plus the outbox relay and results-ingest', () => {
+    const routeNames = prod.functions.flatMap(({ construct }) => (construct instanceof ApiFunction ? [construct.routeName] : []));
+    expect(routeNames.sort()).toEqual(routeEntries.map(([name]) => name).sort());
+    const functions = prod.ofType('AWS::Lambda::Function');
+    expect(functions).toHaveLength(routeEntries.length + 2);
+    expect(prod.functions).toHaveLength(functions.length);
+    expect(String(fnProps('relay').Description)).toMatch(/outbox/i);
+    expect(String(fnProps('ingest').Description)).toMatch(/results-ingest/);
     for (const [, fn] of functions) {
       expect(fn.Properties).toMatchObject({ Runtime: 'nodejs24.x', Architectures: ['arm64'], Handler: 'index.handler' });
     }
   });
 
-  it('gives every function the names of the table, bucket and bus it reads at cold start', () => {
-    const [tableId] = onlyOfType('AWS::DynamoDB::Table');
-    const [bucketId] = onlyOfType('AWS::S3::Bucket');
-    const [busId] = onlyOfType('AWS::Events::EventBus');
-    for (const [, fn] of ofType('AWS::Lambda::Function')) {
+  it('configures every function through its environment: table, bucket, bus, Powertools, source maps', () => {
+    const [tableId] = prod.onlyOfType('AWS::DynamoDB::Table');
+    const busId = prod.onlyOfType('AWS::Events::EventBus')[0];
+    const bucketId = prod.logicalIdOf(prod.stack.node.findChild('Documents'));
+    for (const [, fn] of prod.ofType('AWS::Lambda::Function')) {
       expect((fn.Properties.Environment as { Variables: unknown }).Variables).toEqual({
         TABLE_NAME: { Ref: tableId },
         DOCUMENTS_BUCKET: { Ref: bucketId },
         EVENT_BUS_NAME: { Ref: busId },
-        POWERTOOLS_SERVICE_NAME: 'lab-api',
-        POWERTOOLS_LOG_LEVEL: 'INFO',
+        ...POWERTOOLS_ENVIRONMENT,
         NODE_OPTIONS: '--enable-source-maps',
+      });
+    }
+    expect(POWERTOOLS_ENVIRONMENT).toMatchObject({ POWERTOOLS_LOGGER_LOG_EVENT: 'false', POWERTOOLS_TRACER_CAPTURE_RESPONSE: 'false' });
+  });
+
+  it('sizes each function by its class: reads, writes, the document route, the relay and ingest', () => {
+    const expectSize = (route: RouteName | FunctionClass, cls: FunctionClass) =>
+      expect(fnProps(route), route).toMatchObject({
+        MemorySize: FUNCTION_SIZES[cls].memorySize,
+        Timeout: FUNCTION_SIZES[cls].timeout.toSeconds(),
+      });
+    for (const [name, route] of routeEntries) expectSize(name, routeClassOf(name, route));
+    expectSize('relay', 'relay');
+    expectSize('ingest', 'ingest');
+    expect(routesOfClass('read').length).toBeGreaterThan(0);
+    expect(routesOfClass('write').length).toBeGreaterThan(0);
+    expect(routeClassOf('getDocument', routes.getDocument)).toBe('document');
+    // Every API function answers within API Gateway's 29 s integration timeout.
+    for (const cls of ['read', 'write', 'document'] as const) expect(FUNCTION_SIZES[cls].timeout.toSeconds()).toBeLessThan(29);
+  });
+
+  it('traces every function with X-Ray and logs it to its own log group, kept a year and retained', () => {
+    for (const { fn, logGroup } of prod.functions) {
+      expect(prod.resources[fn]!.Properties).toMatchObject({ TracingConfig: { Mode: 'Active' }, LoggingConfig: { LogGroup: { Ref: logGroup } } });
+      expect(prod.resources[logGroup]).toMatchObject({
+        Properties: { RetentionInDays: 365 },
+        DeletionPolicy: 'Retain',
       });
     }
   });
 
+  it('runs the outbox relay alone and every minute, each run ending within its minute', () => {
+    expect(fnProps('relay').ReservedConcurrentExecutions).toBe(1);
+    expect(fnProps('relay').Timeout).toBeLessThan(60);
+    const schedule = prod.ofType('AWS::Events::Rule').find(([, rule]) => rule.Properties.ScheduleExpression)![1].Properties;
+    expect(schedule.ScheduleExpression).toBe('rate(1 minute)');
+    expect(str(schedule.Targets)).toContain(`"${functionOf('relay').fn}"`);
+  });
+});
+
+describe('the LabApi stack (prod): least privilege', () => {
+  it('lets read-only routes GetItem, Query and BatchGetItem the table (and its indexes) and nothing else', () => {
+    const [tableId] = prod.onlyOfType('AWS::DynamoDB::Table');
+    for (const [name] of [...routesOfClass('read'), ...routesOfClass('document')]) {
+      const { role } = functionOf(name);
+      expect(prod.allowedActions(role, 'dynamodb:'), name).toEqual(TABLE_READS);
+      const tableStatement = prod.statementsOf(role).find((s) => str(s.Action).includes('dynamodb:'))!;
+      expect(str(tableStatement.Resource)).toContain(`"${tableId}"`);
+      expect(str(tableStatement.Resource)).toContain('/index/GSI1');
+    }
+  });
+
+  it('lets writing routes and results-ingest also put, update, delete and condition-check items; the relay only queries and deletes', () => {
+    for (const [name] of routesOfClass('write')) expect(prod.allowedActions(functionOf(name).role, 'dynamodb:'), name).toEqual(TABLE_WRITES);
+    expect(prod.allowedActions(functionOf('ingest').role, 'dynamodb:')).toEqual(TABLE_WRITES);
+    expect(prod.allowedActions(functionOf('relay').role, 'dynamodb:')).toEqual(['dynamodb:DeleteItem', 'dynamodb:Query']);
+  });
+
+  it('lets only the non-GET routes, the relay and results-ingest put events, on the stack\'s bus only', () => {
+    const [busId] = prod.onlyOfType('AWS::Events::EventBus');
+    for (const { construct, role } of prod.functions) {
+      const publishes = construct instanceof ApiFunction ? construct.route.method !== 'GET' : true;
+      const statements = prod.statementsOf(role).filter((s) => str(s.Action).includes('events:'));
+      expect(statements.length > 0, construct.node.path).toBe(publishes);
+      for (const statement of statements) {
+        expect(statement.Action).toBe('events:PutEvents');
+        expect(statement.Resource).toEqual({ 'Fn::GetAtt': [busId, 'Arn'] });
+      }
+    }
+  });
+
+  it('lets only the document route read filed reports, and results-ingest file the lab\'s uploads', () => {
+    for (const { construct, role } of prod.functions) {
+      const touchesBucket = prod.allowedActions(role, 's3:').length > 0;
+      const expected = construct.functionClass === 'document' || construct.functionClass === 'ingest';
+      expect(touchesBucket, construct.node.path).toBe(expected);
+    }
+    const s3Of = (route: RouteName | FunctionClass) =>
+      prod
+        .statementsOf(functionOf(route).role)
+        .filter((s) => str(s.Action).includes('s3:'))
+        .map((s) => ({ actions: [s.Action].flat().sort(), on: str(s.Resource).match(/"\/(\w+)\/\*"|"Arn"\]\}$/)?.[1] ?? 'bucket' }));
+    expect(s3Of('getDocument')).toEqual([{ actions: ['s3:GetObject'], on: 'documents' }]);
+    expect(s3Of('ingest')).toEqual([
+      { actions: ['s3:DeleteObject', 's3:GetObject', 's3:GetObjectTagging'], on: 'incoming' },
+      { actions: ['s3:GetObject', 's3:PutObject', 's3:PutObjectTagging'], on: 'documents' },
+      { actions: ['s3:ListBucket'], on: 'bucket' },
+    ]);
+  });
+
+  it('grants nothing on "*" but X-Ray\'s two actions, and lets each function log to its own log group only', () => {
+    for (const { role, logGroup, construct } of prod.functions) {
+      const statements = prod.statementsOf(role);
+      for (const statement of statements.filter((s) => s.Resource === '*')) {
+        expect([statement.Action].flat().sort(), construct.node.path).toEqual(['xray:PutTelemetryRecords', 'xray:PutTraceSegments']);
+      }
+      const logs = statements.filter((s) => str(s.Action).includes('logs:'));
+      expect(logs.map((s) => s.Resource), construct.node.path).toEqual([{ 'Fn::GetAtt': [logGroup, 'Arn'] }]);
+      // No managed policy (AWSLambdaBasicExecutionRole would allow writing to any log group).
+      expect(prod.resources[role]!.Properties.ManagedPolicyArns, construct.node.path).toBeUndefined();
+    }
+  });
+});
+
+describe('the LabApi stack (prod): API Gateway', () => {
   it('exposes exactly the methods of the routes table, each invoking its own route function', () => {
     const methods = apiMethods().filter((m) => m.method !== 'ANY');
     const expected = routeEntries.map(([, route]) => `${route.method} ${route.path}`);
@@ -137,7 +208,7 @@ describe('the LabApi stack', () => {
     for (const [name, route] of routeEntries) {
       const method = methods.find((m) => m.method === route.method && m.path === route.path)!;
       expect(method.integration.Type).toBe('AWS_PROXY');
-      expect(JSON.stringify(method.integration.Uri)).toContain(`"${idsOf(name).fn}"`);
+      expect(str(method.integration.Uri)).toContain(`"${functionOf(name).fn}"`);
     }
   });
 
@@ -151,27 +222,97 @@ describe('the LabApi stack', () => {
     }
   });
 
+  it('sends documents as bytes whatever the Accept header: binaryMediaTypes */*, Lambda proxies unconverted, the mock 405 as text', () => {
+    expect(prod.onlyOfType('AWS::ApiGateway::RestApi')[1].Properties.BinaryMediaTypes).toEqual(['*/*']);
+    for (const { method, integration } of apiMethods()) {
+      if (method === 'ANY') {
+        expect(integration.ContentHandling).toBe('CONVERT_TO_TEXT');
+      } else {
+        // A proxy integration passes the body through: the function answers base64 + isBase64Encoded.
+        expect(integration.ContentHandling, method).toBeUndefined();
+        expect(integration.IntegrationResponses, method).toBeUndefined();
+      }
+    }
+  });
+
+  it('refuses a request without x-api-key on every keyed route at the gateway, with the functions\' own 401 {error}', () => {
+    const [validatorId, validator] = prod.onlyOfType('AWS::ApiGateway::RequestValidator');
+    expect(validator.Properties).toMatchObject({ ValidateRequestParameters: true, ValidateRequestBody: false });
+    const methods = apiMethods();
+    for (const [name, route] of routeEntries) {
+      const { properties } = methods.find((m) => m.method === route.method && m.path === route.path)!;
+      if (route.scopes.length > 0) {
+        expect(properties.RequestParameters, name).toEqual({ [`method.request.header.${API_KEY_HEADER}`]: true });
+        expect(properties.RequestValidatorId, name).toEqual({ Ref: validatorId });
+      } else {
+        expect(properties.RequestParameters, name).toBeUndefined();
+        expect(properties.RequestValidatorId, name).toBeUndefined();
+      }
+    }
+    prod.template.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {
+      ResponseType: 'BAD_REQUEST_PARAMETERS',
+      StatusCode: '401',
+      ResponseTemplates: { 'application/json': JSON.stringify({ error: MISSING_KEY_MESSAGE }) },
+    });
+  });
+
   it('answers an unknown path 404 with an {error} body, and its own other errors with an {error} body too', () => {
-    template.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {
+    prod.template.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {
       ResponseType: 'MISSING_AUTHENTICATION_TOKEN',
       StatusCode: '404',
       ResponseTemplates: { 'application/json': '{"error":"Not found"}' },
     });
     for (const type of ['DEFAULT_4XX', 'DEFAULT_5XX']) {
-      template.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {
+      prod.template.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {
         ResponseType: type,
         ResponseTemplates: { 'application/json': Match.stringLikeRegexp('^\\{"error":') },
       });
     }
   });
 
+  it('throttles the stage (defaults without context), traces it, and logs execution errors without request data', () => {
+    const stage = prod.onlyOfType('AWS::ApiGateway::Stage')[1].Properties;
+    expect(stage).toMatchObject({ StageName: 'prod', TracingEnabled: true });
+    expect(stage.MethodSettings).toEqual([
+      {
+        HttpMethod: '*',
+        ResourcePath: '/*',
+        ThrottlingRateLimit: DEFAULT_THROTTLE.rateLimit,
+        ThrottlingBurstLimit: DEFAULT_THROTTLE.burstLimit,
+        LoggingLevel: 'ERROR',
+        DataTraceEnabled: false,
+        MetricsEnabled: false,
+      },
+    ]);
+    // The execution log group API Gateway writes to, created with a retention instead of by API Gateway.
+    prod.template.hasResourceProperties('AWS::Logs::LogGroup', {
+      LogGroupName: { 'Fn::Join': ['', ['API-Gateway-Execution-Logs_', { Ref: Match.anyValue() }, '/prod']] },
+      RetentionInDays: 365,
+    });
+  });
+
+  it('writes JSON access logs with request id, route, status and latency, never a body, a header or the API key', () => {
+    const stage = prod.onlyOfType('AWS::ApiGateway::Stage')[1].Properties;
+    const { Format, DestinationArn } = stage.AccessLogSetting as { Format: string; DestinationArn: unknown };
+    const fields = JSON.parse(Format) as Record<string, string>;
+    expect(fields).toEqual(ACCESS_LOG_FIELDS);
+    expect(fields).toMatchObject({ requestId: '$context.requestId', status: '$context.status', resourcePath: '$context.resourcePath' });
+    expect(Format).not.toMatch(/apiKey|\$input|body|header|querystring|authorizer/i);
+    const [logGroupId] = prod.ofType('AWS::Logs::LogGroup').find(([id]) => str(DestinationArn).includes(`"${id}"`))!;
+    expect(prod.resources[logGroupId]).toMatchObject({ Properties: { RetentionInDays: 365 }, DeletionPolicy: 'Retain' });
+  });
+
+  it('sets the region\'s API Gateway logging role unless told the account has one', () => {
+    expect(prod.ofType('AWS::ApiGateway::Account')).toHaveLength(1);
+  });
+});
+
+describe('the LabApi stack (prod): data', () => {
   it('declares the keys and indexes the local stack creates, on demand, with point-in-time recovery and TTL', () => {
     const local = tableDefinition('any');
-    const table = onlyOfType('AWS::DynamoDB::Table')[1].Properties;
+    const table = prod.onlyOfType('AWS::DynamoDB::Table')[1].Properties;
     expect(table.KeySchema).toEqual(local.KeySchema);
-    expect(sortedByName(table.AttributeDefinitions as typeof local.AttributeDefinitions)).toEqual(
-      sortedByName(local.AttributeDefinitions),
-    );
+    expect(sortedByName(table.AttributeDefinitions as typeof local.AttributeDefinitions)).toEqual(sortedByName(local.AttributeDefinitions));
     expect(sortedByName(table.GlobalSecondaryIndexes as typeof local.GlobalSecondaryIndexes)).toEqual(
       sortedByName(local.GlobalSecondaryIndexes),
     );
@@ -179,87 +320,199 @@ describe('the LabApi stack', () => {
       BillingMode: 'PAY_PER_REQUEST',
       PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
       TimeToLiveSpecification: { AttributeName: TTL_ATTRIBUTE, Enabled: true },
-      DeletionProtectionEnabled: true, // the stack under test is prod
+      DeletionProtectionEnabled: true,
     });
   });
 
-  it('keeps the table and the documents bucket when the stack is deleted', () => {
-    for (const type of ['AWS::DynamoDB::Table', 'AWS::S3::Bucket']) {
-      template.hasResource(type, { DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain' });
-    }
+  it('encrypts the table with the AWS-owned key (no KMS key to pay for or manage)', () => {
+    const table = prod.onlyOfType('AWS::DynamoDB::Table')[1].Properties;
+    // No SSESpecification, or SSEEnabled false: DynamoDB's default encryption with an AWS-owned key.
+    expect((table.SSESpecification as { SSEEnabled?: boolean } | undefined)?.SSEEnabled ?? false).toBe(false);
+    expect(prod.ofType('AWS::KMS::Key')).toEqual([]);
   });
 
-  it('keeps the documents bucket private, encrypted, versioned and reachable over TLS only', () => {
-    template.hasResourceProperties('AWS::S3::Bucket', {
-      PublicAccessBlockConfiguration: {
-        BlockPublicAcls: true,
-        BlockPublicPolicy: true,
-        IgnorePublicAcls: true,
-        RestrictPublicBuckets: true,
-      },
-      BucketEncryption: {
-        ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }],
-      },
-      VersioningConfiguration: { Status: 'Enabled' },
-    });
-    const denyPlainHttp = {
-      Effect: 'Deny',
-      Principal: { AWS: '*' },
-      Condition: { Bool: { 'aws:SecureTransport': 'false' } },
-    };
-    template.hasResourceProperties('AWS::S3::BucketPolicy', {
-      PolicyDocument: { Statement: Match.arrayWith([Match.objectLike(denyPlainHttp)]) },
-    });
-  });
-
-  it('lets GET routes read the table but never write it, and other routes write it and publish events', () => {
-    for (const [name, route] of routeEntries) {
-      const actions = allowedActions(idsOf(name).role);
-      expect(actions, name).toContain('dynamodb:GetItem');
-      if (route.method === 'GET') {
-        expect(actions, name).not.toContain('dynamodb:PutItem');
-        expect(actions.filter((action) => /^dynamodb:(Put|Update|Delete|BatchWrite)/.test(action)), name).toEqual([]);
-        expect(actions, name).not.toContain('events:PutEvents');
-      } else {
-        expect(actions, name).toEqual(expect.arrayContaining(['dynamodb:PutItem', 'events:PutEvents']));
+  it('keeps the table, the buckets, the queues and every log group when the stack is deleted', () => {
+    for (const type of ['AWS::DynamoDB::Table', 'AWS::S3::Bucket', 'AWS::SQS::Queue', 'AWS::Logs::LogGroup']) {
+      const found = prod.ofType(type);
+      expect(found.length, type).toBeGreaterThan(0);
+      for (const [id, resource] of found) {
+        expect({ id, DeletionPolicy: resource.DeletionPolicy, UpdateReplacePolicy: resource.UpdateReplacePolicy }).toEqual({
+          id,
+          DeletionPolicy: 'Retain',
+          UpdateReplacePolicy: 'Retain',
+        });
       }
     }
   });
 
-  it('lets only the document route read the bucket, and only the files under documents/', () => {
-    for (const [name] of routeEntries) {
-      const touchesBucket = allowedActions(idsOf(name).role).some((action) => action.startsWith('s3:'));
-      expect(touchesBucket, name).toBe(name === 'getDocument');
+  it('keeps every bucket private, encrypted with S3-managed keys and reachable over TLS only', () => {
+    const buckets = prod.ofType('AWS::S3::Bucket');
+    expect(buckets).toHaveLength(2); // documents and their access logs
+    for (const [id, bucket] of buckets) {
+      expect(bucket.Properties).toMatchObject({
+        PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true },
+        BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] },
+        OwnershipControls: { Rules: [{ ObjectOwnership: 'BucketOwnerEnforced' }] },
+      });
+      const policy = prod.resourcePolicy('AWS::S3::BucketPolicy', (p) => p.Bucket, id);
+      expect(policy, id).toContainEqual(
+        expect.objectContaining({ Effect: 'Deny', Principal: { AWS: '*' }, Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+      );
+      // Nobody but the stack's own roles (and S3 log delivery) is allowed anything: downloads go through the API.
+      const allowed = policy.filter((s) => s.Effect === 'Allow');
+      expect(allowed.every((s) => str(s.Principal) === '{"Service":"logging.s3.amazonaws.com"}'), id).toBe(true);
     }
-    const policies = JSON.stringify(policiesOf(idsOf('getDocument').role));
-    expect(policies).toContain('/documents/*');
-    expect(policies).not.toMatch(/s3:(Put|Delete)/);
   });
 
-  it('relays the outbox every minute, each run ending within its minute', () => {
-    const rule = onlyOfType('AWS::Events::Rule')[1].Properties;
-    expect(rule.ScheduleExpression).toBe('rate(1 minute)');
-    const [target] = rule.Targets as { Arn: { 'Fn::GetAtt': [string, string] } }[];
-    const relay = resources[target!.Arn['Fn::GetAtt'][0]]!.Properties;
-    expect(String(relay.Description)).toMatch(/outbox/i);
-    expect(relay.Timeout).toBeLessThan(60);
+  it('versions the documents, logs access to them, and expires the lab\'s leftover uploads under incoming/', () => {
+    const [, documents] = prod.ofType('AWS::S3::Bucket').find(([, b]) => b.Properties.VersioningConfiguration)!;
+    expect(documents.Properties).toMatchObject({
+      VersioningConfiguration: { Status: 'Enabled' },
+      LoggingConfiguration: { DestinationBucketName: { Ref: expect.any(String) } },
+    });
+    const rules = (documents.Properties.LifecycleConfiguration as { Rules: Record<string, unknown>[] }).Rules;
+    expect(rules).toContainEqual(
+      expect.objectContaining({ Prefix: 'incoming/', ExpirationInDays: 30, NoncurrentVersionExpiration: { NoncurrentDays: 7 }, Status: 'Enabled' }),
+    );
+    expect(rules).toContainEqual(expect.objectContaining({ AbortIncompleteMultipartUpload: { DaysAfterInitiation: 7 } }));
+    // Filed reports never expire: retention of medical records is the business's decision, not a rule's.
+    expect(rules.filter((rule) => rule.Prefix !== 'incoming/' && (rule.ExpirationInDays || rule.NoncurrentVersionExpiration))).toEqual([]);
+  });
+});
+
+describe('the LabApi stack (prod): events', () => {
+  it('archives every event of the bus for 30 days, for replay', () => {
+    const [busId] = prod.onlyOfType('AWS::Events::EventBus');
+    const archive = prod.onlyOfType('AWS::Events::Archive')[1].Properties;
+    expect(archive).toMatchObject({
+      SourceArn: { 'Fn::GetAtt': [busId, 'Arn'] },
+      RetentionDays: 30,
+      EventPattern: { account: [{ Ref: 'AWS::AccountId' }] },
+    });
   });
 
-  it('outputs the API URL and the names of the table, bucket and bus', () => {
-    const outputs = (template.toJSON() as { Outputs: Record<string, unknown> }).Outputs;
-    expect(Object.keys(outputs).sort()).toEqual(['ApiUrl', 'BucketName', 'EventBusName', 'TableName']);
+  it('sends LabResultsReported from lab-partner to results-ingest, retried, failures in a dead-letter queue', () => {
+    const [busId] = prod.onlyOfType('AWS::Events::EventBus');
+    const ingest = functionOf('ingest');
+    const [, rule] = prod.ofType('AWS::Events::Rule').find(([, r]) => str(r.Properties.Targets).includes(`"${ingest.fn}"`))!;
+    expect(rule.Properties).toMatchObject({
+      EventBusName: { Ref: busId },
+      EventPattern: { source: ['lab-partner'], 'detail-type': ['LabResultsReported'] },
+    });
+    const [target] = rule.Properties.Targets as { RetryPolicy: Record<string, number>; DeadLetterConfig: { Arn: unknown } }[];
+    expect(target!.RetryPolicy.MaximumRetryAttempts).toBeGreaterThan(0);
+    expect(target!.RetryPolicy.MaximumEventAgeInSeconds).toBeGreaterThan(0);
+    // A report the function refuses (it throws) fails its asynchronous invocation: after Lambda's retries
+    // it goes to the same dead-letter queue as an event EventBridge could not deliver.
+    expect(fnProps('ingest').DeadLetterConfig).toEqual({ TargetArn: target!.DeadLetterConfig.Arn });
+    prod.template.hasResourceProperties('AWS::Lambda::EventInvokeConfig', {
+      FunctionName: { Ref: ingest.fn },
+      MaximumRetryAttempts: 2,
+    });
+    expect(prod.allowedActions(ingest.role, 'sqs:')).toEqual(['sqs:SendMessage']);
+  });
+
+  it('delivers LabOrderRequested to the queue a lab system polls, with a dead-letter queue for what it cannot process', () => {
+    const [, rule] = prod.ofType('AWS::Events::Rule').find(([, r]) => str(r.Properties.EventPattern).includes('LabOrderRequested'))!;
+    expect(rule.Properties.EventPattern).toEqual({ source: ['lab-api'], 'detail-type': ['LabOrderRequested'] });
+    const [target] = rule.Properties.Targets as { Arn: { 'Fn::GetAtt': [string] }; DeadLetterConfig: { Arn: { 'Fn::GetAtt': [string] } } }[];
+    const queue = prod.resources[target!.Arn['Fn::GetAtt'][0]]!;
+    expect(queue.Type).toBe('AWS::SQS::Queue');
+    expect(queue.Properties.RedrivePolicy).toEqual({
+      deadLetterTargetArn: { 'Fn::GetAtt': [target!.DeadLetterConfig.Arn['Fn::GetAtt'][0], 'Arn'] },
+      maxReceiveCount: 5,
+    });
+  });
+
+  it('encrypts every queue (SSE-SQS), keeps messages 14 days and refuses plain HTTP', () => {
+    const queues = prod.ofType('AWS::SQS::Queue');
+    expect(queues).toHaveLength(3); // lab orders, its DLQ, the ingest DLQ
+    for (const [id, queue] of queues) {
+      expect(queue.Properties, id).toMatchObject({ SqsManagedSseEnabled: true, MessageRetentionPeriod: 14 * 24 * 3600 });
+      const policy = prod.resourcePolicy('AWS::SQS::QueuePolicy', (p) => p.Queues, id);
+      expect(policy, id).toContainEqual(expect.objectContaining({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }));
+    }
+  });
+});
+
+describe('the LabApi stack (prod): alarms', () => {
+  const alarms = () => prod.ofType('AWS::CloudWatch::Alarm').map(([, alarm]) => alarm.Properties);
+  const metricsOf = (alarm: Record<string, unknown>) =>
+    ((alarm.Metrics as { MetricStat?: { Metric: { MetricName: string; Namespace: string; Dimensions?: { Value: unknown }[] } } }[]) ?? [])
+      .flatMap((m) => (m.MetricStat ? [m.MetricStat.Metric] : []));
+
+  it('notifies one SNS topic, TLS only, on alarm and on recovery', () => {
+    const [topicId] = prod.onlyOfType('AWS::SNS::Topic');
+    expect(alarms().length).toBeGreaterThan(0);
+    for (const alarm of alarms()) {
+      expect(alarm.AlarmActions).toEqual([{ Ref: topicId }]);
+      expect(alarm.OKActions).toEqual([{ Ref: topicId }]);
+      expect(alarm.TreatMissingData).toBe('notBreaching');
+    }
+    const policy = prod.resourcePolicy('AWS::SNS::TopicPolicy', (p) => p.Topics, topicId);
+    expect(policy).toContainEqual(expect.objectContaining({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }));
+  });
+
+  it('alarms on the API\'s 5xx rate', () => {
+    const [api] = alarms().filter((a) => metricsOf(a).some((m) => m.MetricName === '5XXError'));
+    expect(api).toBeDefined();
+    expect(metricsOf(api!).map((m) => m.MetricName).sort()).toEqual(['5XXError', 'Count']);
+    expect(str(api!.Metrics)).toContain('100 * errors / requests');
+  });
+
+  it('alarms on errors and throttles of every function of the stack, at most 10 metrics per alarm', () => {
+    for (const metricName of ['Errors', 'Throttles']) {
+      const watched = alarms().flatMap((alarm) => {
+        const metrics = metricsOf(alarm).filter((m) => m.Namespace === 'AWS/Lambda' && m.MetricName === metricName);
+        expect(metrics.length).toBeLessThanOrEqual(METRICS_PER_ALARM);
+        return metrics.map((m) => (m.Dimensions![0]!.Value as Ref).Ref);
+      });
+      expect(watched.sort(), metricName).toEqual(prod.functions.map(({ fn }) => fn).sort());
+    }
+  });
+
+  it('alarms on the first message in each dead-letter queue', () => {
+    const dlqs = prod.ofType('AWS::SQS::Queue').filter(([id]) => /DeadLetterQueue/.test(id));
+    expect(dlqs).toHaveLength(2);
+    for (const [id] of dlqs) {
+      const alarm = alarms().find((a) => str(a.Dimensions).includes(`"${id}"`));
+      expect(alarm, id).toMatchObject({ MetricName: 'ApproximateNumberOfMessagesVisible', Threshold: 1, ComparisonOperator: 'GreaterThanOrEqualToThreshold' });
+    }
+  });
+
+  it('counts outbox events the relay had to publish from its JSON log, and alarms on any', () => {
+    const filter = prod.onlyOfType('AWS::Logs::MetricFilter')[1].Properties;
+    expect(filter).toMatchObject({
+      LogGroupName: { Ref: functionOf('relay').logGroup },
+      FilterPattern: `{ $.message = "${OUTBOX_RELAYED_LOG.message}" }`,
+      MetricTransformations: [expect.objectContaining({ MetricName: OUTBOX_RELAYED_METRIC, MetricValue: '$.published' })],
+    });
+    const alarm = alarms().find((a) => a.MetricName === OUTBOX_RELAYED_METRIC);
+    expect(alarm).toMatchObject({ Threshold: 1, Statistic: 'Sum' });
+  });
+});
+
+describe('the LabApi stack (prod): outputs', () => {
+  it('outputs the API URL, the names of the table, bucket and bus, the lab queue, the ingest DLQ and the alarm topic', () => {
+    const outputs = (prod.template.toJSON() as { Outputs: Record<string, unknown> }).Outputs;
+    expect(Object.keys(outputs).sort()).toEqual(
+      ['AlarmTopicArn', 'ApiUrl', 'BucketName', 'EventBusName', 'LabOrdersQueueUrl', 'ResultsIngestDlqUrl', 'TableName'].sort(),
+    );
   });
 });
 
 describe('a Lambda bundle', () => {
-  it('is an ES module under 1 MB that loads on Node.js and imports only the AWS SDK and Node built-ins', async () => {
+  it.each([
+    ['getProfile', routes.getProfile.handler],
+    ['results-ingest', 'functions/events/results-ingest.ts'],
+  ])('of %s is an ES module under 1 MB that loads on Node.js and imports only the AWS SDK and Node built-ins', async (name, handler) => {
     // Inside node_modules so that the runtime's @aws-sdk/* resolve when the bundle is loaded below.
     await mkdir(join(REPO_ROOT, 'node_modules/.cache'), { recursive: true });
     const outdir = await mkdtemp(join(REPO_ROOT, 'node_modules/.cache/lambda-bundle-'));
     try {
       const outfile = join(outdir, 'index.mjs');
       const result = await build({
-        entryPoints: [join(REPO_ROOT, routes.getProfile.handler)],
+        entryPoints: [join(REPO_ROOT, handler)],
         outfile,
         bundle: true,
         platform: 'node',
@@ -275,7 +528,7 @@ describe('a Lambda bundle', () => {
         logLevel: 'silent',
       });
       const { size } = await stat(outfile);
-      console.info(`getProfile bundle: ${size} bytes (${(size / 1024).toFixed(1)} KiB)`);
+      console.info(`${name} bundle: ${size} bytes (${(size / 1024).toFixed(1)} KiB)`);
       expect(size).toBeLessThan(1024 * 1024);
 
       const [, output] = Object.entries(result.metafile.outputs).find(([file]) => file.endsWith('index.mjs'))!;
@@ -287,7 +540,7 @@ describe('a Lambda bundle', () => {
       const url = JSON.stringify(pathToFileURL(outfile).href);
       const load = `const m = await import(${url}); if (typeof m.handler !== 'function') process.exit(3);`;
       execFileSync(process.execPath, ['--input-type=module', '-e', load], {
-        env: { PATH: process.env.PATH, TABLE_NAME: 'lab-table', AWS_REGION: 'eu-central-1' },
+        env: { PATH: process.env.PATH, TABLE_NAME: 'lab-table', DOCUMENTS_BUCKET: 'lab-documents', EVENT_BUS_NAME: 'lab-bus', AWS_REGION: 'eu-central-1' },
         stdio: 'pipe',
       });
     } finally {
@@ -295,3 +548,4 @@ describe('a Lambda bundle', () => {
     }
   });
 });
+

@@ -1,0 +1,119 @@
+/**
+ * The event side of the stack: the outbox relay's schedule, the lab's results coming in
+ * (`LabResultsReported` → results-ingest) and, as the example a lab system subscribes with, the
+ * `LabOrderRequested` events going out to an SQS queue.
+ */
+import { Duration } from 'aws-cdk-lib';
+import type { Table } from 'aws-cdk-lib/aws-dynamodb';
+import { type IEventBus, Rule, Schedule } from 'aws-cdk-lib/aws-events';
+import { LambdaFunction, SqsQueue } from 'aws-cdk-lib/aws-events-targets';
+import type { Bucket } from 'aws-cdk-lib/aws-s3';
+import type { Queue } from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import { EVENT_SOURCE } from '../shared/events/event-source';
+import { LAB_ORDER_REQUESTED } from '../shared/events/lab-order-requested';
+import { LAB_PARTNER_SOURCE, LAB_RESULTS_REPORTED } from '../shared/events/lab-results-reported';
+import { LabFunction } from './api-function';
+import { deadLetterQueue, secureQueue } from './queues';
+import type { StageName } from './settings';
+
+interface EventsProps {
+  readonly stage: StageName;
+  readonly table: Table;
+  readonly bucket: Bucket;
+  readonly bus: IEventBus;
+}
+
+/** Publishes what a request committed to the outbox but could not put on the bus itself. */
+export class OutboxRelay extends Construct {
+  readonly function: LabFunction;
+  readonly schedule: Rule;
+
+  constructor(scope: Construct, id: string, props: EventsProps) {
+    super(scope, id);
+    this.function = new LabFunction(this, 'Relay', {
+      ...props,
+      handlerFile: 'functions/events/relay-outbox.ts',
+      description: 'Outbox relay: publishes events older than 30 s, every minute',
+      functionClass: 'relay',
+      // One run at a time: two concurrent runs would publish the same entries twice.
+      options: { reservedConcurrentExecutions: 1, retryAttempts: 0 },
+    });
+    this.schedule = new Rule(this, 'Schedule', {
+      description: 'Runs the outbox relay every minute',
+      schedule: Schedule.rate(Duration.minutes(1)),
+      // The next run retries anyway; an EventBridge retry would only overlap it.
+      targets: [new LambdaFunction(this.function.function, { retryAttempts: 0 })],
+    });
+  }
+}
+
+/**
+ * `LabResultsReported` from the lab (source lab-partner) → results-ingest. A report that can never be
+ * stored makes the function throw; Lambda retries it twice, then puts the event in the DLQ. EventBridge
+ * puts it in the same DLQ if it cannot invoke the function at all. One queue, one alarm, and each
+ * message is the original event, ready to be put on the bus again once the cause is fixed.
+ */
+export class ResultsIngest extends Construct {
+  readonly function: LabFunction;
+  readonly deadLetterQueue: Queue;
+  readonly rule: Rule;
+
+  constructor(scope: Construct, id: string, props: EventsProps) {
+    super(scope, id);
+    this.deadLetterQueue = deadLetterQueue(this, 'DeadLetterQueue', props.stage);
+    this.function = new LabFunction(this, 'Ingest', {
+      ...props,
+      handlerFile: 'functions/events/results-ingest.ts',
+      description: 'results-ingest: stores LabResultsReported reports from the lab',
+      functionClass: 'ingest',
+      options: {
+        deadLetterQueue: this.deadLetterQueue,
+        // A transient DynamoDB or S3 failure gets two more tries; a refused report fails all three.
+        retryAttempts: 2,
+        maxEventAge: Duration.hours(6),
+      },
+    });
+    this.rule = new Rule(this, 'Rule', {
+      description: 'LabResultsReported from the lab to results-ingest',
+      eventBus: props.bus,
+      eventPattern: { source: [LAB_PARTNER_SOURCE], detailType: [LAB_RESULTS_REPORTED] },
+      targets: [
+        new LambdaFunction(this.function.function, {
+          deadLetterQueue: this.deadLetterQueue,
+          // Retries of the invocation itself (Lambda unavailable or throttling the Invoke call).
+          retryAttempts: 10,
+          maxEventAge: Duration.hours(2),
+        }),
+      ],
+    });
+  }
+}
+
+/**
+ * The example a lab system subscribes with: every `LabOrderRequested` of this service lands in a queue
+ * the lab polls (cross-account with `-c labAccountId=…`). A message the lab fails to process five times
+ * moves to the DLQ, as does an event EventBridge cannot deliver.
+ */
+export class LabOrdersSubscription extends Construct {
+  readonly queue: Queue;
+  readonly deadLetterQueue: Queue;
+  readonly rule: Rule;
+
+  constructor(scope: Construct, id: string, props: Pick<EventsProps, 'stage' | 'bus'>) {
+    super(scope, id);
+    this.deadLetterQueue = deadLetterQueue(this, 'DeadLetterQueue', props.stage);
+    this.queue = secureQueue(this, 'Queue', props.stage, {
+      visibilityTimeout: Duration.minutes(5),
+      deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: 5 },
+    });
+    this.rule = new Rule(this, 'Rule', {
+      description: 'LabOrderRequested to the lab orders queue',
+      eventBus: props.bus,
+      eventPattern: { source: [EVENT_SOURCE], detailType: [LAB_ORDER_REQUESTED] },
+      targets: [
+        new SqsQueue(this.queue, { deadLetterQueue: this.deadLetterQueue, retryAttempts: 10, maxEventAge: Duration.hours(24) }),
+      ],
+    });
+  }
+}

@@ -1,0 +1,150 @@
+/**
+ * The alarms of a prod stack and the SNS topic they notify (on alarm and on recovery):
+ *
+ * - API 5xx rate: more than 5 % of requests answered 5xx in two of three 5-minute periods, counted only
+ *   when there were at least 10 requests (a single failure at night is the Lambda alarms' business).
+ * - Lambda errors and throttles, every function of the stack: any error or throttle in 5 minutes. An
+ *   alarm on metric math may read at most 10 metrics, so the functions are watched in groups of 10.
+ * - Dead-letter queues: any message.
+ * - Outbox age: there is no "oldest entry" metric; what the relay logs is how many entries it published
+ *   (`{"message":"outbox relayed","published":N}`, only when N > 0), and every one of those was at least
+ *   30 s old — its request failed to publish it. A metric filter counts them; any in 5 minutes alarms.
+ *   Entries the relay cannot publish either make its run fail (relayOutbox throws after trying them
+ *   all), and a relay that cannot run at all fails too: both show as Lambda errors of the relay, every
+ *   minute until fixed, so an entry cannot grow old unnoticed.
+ */
+import { Duration, Stack } from 'aws-cdk-lib';
+import type { RestApi } from 'aws-cdk-lib/aws-apigateway';
+import {
+  Alarm,
+  ComparisonOperator,
+  type IMetric,
+  MathExpression,
+  Stats,
+  TreatMissingData,
+} from 'aws-cdk-lib/aws-cloudwatch';
+import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import { FilterPattern } from 'aws-cdk-lib/aws-logs';
+import { Topic } from 'aws-cdk-lib/aws-sns';
+import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
+import type { Queue } from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import type { LabFunction } from './api-function';
+
+const PERIOD = Duration.minutes(5);
+/** CloudWatch's limit of metrics in one metric-math alarm. */
+export const METRICS_PER_ALARM = 10;
+/** What the relay logs (functions/events/relay-outbox.ts), and the metric counted from it. */
+export const OUTBOX_RELAYED_LOG = { message: 'outbox relayed', field: 'published' } as const;
+export const OUTBOX_RELAYED_METRIC = 'OutboxRelayedEvents';
+
+export interface MonitoringProps {
+  readonly api: RestApi;
+  readonly functions: readonly { name: string; function: LabFunction }[];
+  readonly deadLetterQueues: readonly { name: string; queue: Queue }[];
+  readonly relay: LabFunction;
+  readonly alarmEmail?: string;
+}
+
+export class Monitoring extends Construct {
+  readonly topic: Topic;
+  readonly alarms: Alarm[] = [];
+
+  constructor(scope: Construct, id: string, props: MonitoringProps) {
+    super(scope, id);
+    const stackName = Stack.of(this).stackName;
+    // Not KMS-encrypted: notifications carry alarm names and metric values, never patient data, and
+    // CloudWatch cannot publish to a topic under the AWS-managed SNS key (a customer key: $1/month).
+    this.topic = new Topic(this, 'Topic', { displayName: `${stackName} alarms`, enforceSSL: true });
+    if (props.alarmEmail) this.topic.addSubscription(new EmailSubscription(props.alarmEmail));
+    const action = new SnsAction(this.topic);
+
+    const alarm = (alarmId: string, title: string, description: string, metric: IMetric, options: { threshold: number; evaluationPeriods?: number; datapointsToAlarm?: number }) => {
+      const created = new Alarm(this, alarmId, {
+        alarmName: `${stackName} ${title}`,
+        alarmDescription: description.slice(0, 1024),
+        metric,
+        threshold: options.threshold,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        evaluationPeriods: options.evaluationPeriods ?? 1,
+        datapointsToAlarm: options.datapointsToAlarm ?? options.evaluationPeriods ?? 1,
+        // No requests, no invocations, no messages: nothing is wrong.
+        treatMissingData: TreatMissingData.NOT_BREACHING,
+      });
+      created.addAlarmAction(action);
+      created.addOkAction(action);
+      this.alarms.push(created);
+      return created;
+    };
+
+    const stage = props.api.deploymentStage;
+    alarm(
+      'Api5xxRate',
+      'API 5xx rate',
+      'More than 5 % of API requests answered 5xx (at least 10 requests in 5 minutes). See the access log group and the route functions\' logs.',
+      new MathExpression({
+        expression: 'IF(requests >= 10, 100 * errors / requests, 0)',
+        usingMetrics: {
+          errors: stage.metricServerError({ period: PERIOD, statistic: Stats.SUM }),
+          requests: stage.metricCount({ period: PERIOD, statistic: Stats.SUM }),
+        },
+        period: PERIOD,
+        label: '5xx % of requests',
+      }),
+      { threshold: 5, evaluationPeriods: 3, datapointsToAlarm: 2 },
+    );
+
+    const groups = chunk(props.functions, METRICS_PER_ALARM);
+    groups.forEach((group, index) => {
+      const names = group.map((f) => f.name).join(', ');
+      const part = groups.length > 1 ? ` (${index + 1}/${groups.length})` : '';
+      for (const kind of ['errors', 'throttles'] as const) {
+        const usingMetrics = Object.fromEntries(
+          group.map(({ function: fn }, i) => [
+            `f${i}`,
+            kind === 'errors'
+              ? fn.function.metricErrors({ period: PERIOD, statistic: Stats.SUM })
+              : fn.function.metricThrottles({ period: PERIOD, statistic: Stats.SUM }),
+          ]),
+        );
+        alarm(
+          `Lambda${kind === 'errors' ? 'Errors' : 'Throttles'}${index + 1}`,
+          `Lambda ${kind}${part}`,
+          `A function ${kind === 'errors' ? 'failed (threw, timed out or crashed)' : 'was throttled'} in the last 5 minutes. Functions: ${names}.`,
+          new MathExpression({ expression: 'SUM(METRICS())', usingMetrics, period: PERIOD, label: `${kind} of ${group.length} functions` }),
+          { threshold: 1 },
+        );
+      }
+    });
+
+    for (const { name, queue } of props.deadLetterQueues) {
+      alarm(
+        `${name}Depth`,
+        `${name} not empty`,
+        `Messages in the dead-letter queue ${name}: events that could not be processed. Read them, fix the cause, then put them on the bus again (README, Deploy).`,
+        queue.metricApproximateNumberOfMessagesVisible({ period: PERIOD, statistic: Stats.MAXIMUM }),
+        { threshold: 1 },
+      );
+    }
+
+    const relayed = props.relay.logGroup.addMetricFilter('OutboxRelayed', {
+      filterPattern: FilterPattern.stringValue('$.message', '=', OUTBOX_RELAYED_LOG.message),
+      metricNamespace: `LabApi/${stackName}`,
+      metricName: OUTBOX_RELAYED_METRIC,
+      metricValue: `$.${OUTBOX_RELAYED_LOG.field}`,
+    });
+    alarm(
+      'OutboxDelayed',
+      'outbox events delayed',
+      'The outbox relay published events at least 30 s after their request: the request path failed to put them on the bus (EventBridge or IAM trouble). They are published now; find why the requests could not.',
+      relayed.metric({ period: PERIOD, statistic: Stats.SUM }),
+      { threshold: 1 },
+    );
+  }
+}
+
+function chunk<T>(items: readonly T[], size: number): T[][] {
+  const groups: T[][] = [];
+  for (let i = 0; i < items.length; i += size) groups.push(items.slice(i, i + size));
+  return groups;
+}

@@ -1,0 +1,71 @@
+/**
+ * What `cdk synth|deploy -c key=value` may change, read and checked in one place. Values given on the
+ * command line arrive as strings, those from cdk.json or a test as their JSON types: both are accepted.
+ * A malformed value fails the synth with its name, never deploys a surprise.
+ *
+ * | context key                 | default  | meaning                                                      |
+ * |-----------------------------|----------|--------------------------------------------------------------|
+ * | `stage`                     | `dev`    | `dev` or `prod` (prod: data retained, alarms on)             |
+ * | `apiThrottleRate`           | 100      | API stage steady-state limit, requests per second            |
+ * | `apiThrottleBurst`          | 200      | API stage burst limit, requests                              |
+ * | `apiGatewayCloudWatchRole`  | `true`   | set the region's API Gateway logging role (false: already set) |
+ * | `labAccountId`              | —        | AWS account of the lab: may put results, upload, read orders |
+ * | `alarmEmail`                | —        | prod: subscribe this address to the alarm topic              |
+ */
+import type { App } from 'aws-cdk-lib';
+import type { IConstruct } from 'constructs';
+
+export type StageName = 'dev' | 'prod';
+export const STAGES: readonly StageName[] = ['dev', 'prod'];
+
+export const DEFAULT_THROTTLE = { rateLimit: 100, burstLimit: 200 } as const;
+
+export interface StackSettings {
+  readonly throttle: { readonly rateLimit: number; readonly burstLimit: number };
+  readonly apiGatewayCloudWatchRole: boolean;
+  readonly labAccountId?: string;
+  readonly alarmEmail?: string;
+}
+
+export function stageOf(app: App): StageName {
+  const value: unknown = app.node.tryGetContext('stage') ?? 'dev';
+  const stage = STAGES.find((candidate) => candidate === value);
+  if (!stage) throw new Error(`Unknown stage ${JSON.stringify(value)}: use -c stage=dev or -c stage=prod`);
+  return stage;
+}
+
+function positiveNumber(scope: IConstruct, key: string, fallback: number): number {
+  const raw: unknown = scope.node.tryGetContext(key);
+  if (raw === undefined) return fallback;
+  const value = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : raw;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
+    throw new Error(`Context ${key} must be a positive number, got ${JSON.stringify(raw)}`);
+  }
+  return value;
+}
+
+function flag(scope: IConstruct, key: string, fallback: boolean): boolean {
+  const raw: unknown = scope.node.tryGetContext(key);
+  if (raw === undefined) return fallback;
+  if (raw === true || raw === 'true') return true;
+  if (raw === false || raw === 'false') return false;
+  throw new Error(`Context ${key} must be true or false, got ${JSON.stringify(raw)}`);
+}
+
+function matching(scope: IConstruct, key: string, pattern: RegExp, what: string): string | undefined {
+  const raw: unknown = scope.node.tryGetContext(key);
+  if (raw === undefined || raw === '') return undefined;
+  if (typeof raw !== 'string' || !pattern.test(raw)) throw new Error(`Context ${key} must be ${what}, got ${JSON.stringify(raw)}`);
+  return raw;
+}
+
+export function readSettings(scope: IConstruct): StackSettings {
+  const rateLimit = positiveNumber(scope, 'apiThrottleRate', DEFAULT_THROTTLE.rateLimit);
+  const burstLimit = Math.round(positiveNumber(scope, 'apiThrottleBurst', DEFAULT_THROTTLE.burstLimit));
+  return {
+    throttle: { rateLimit, burstLimit },
+    apiGatewayCloudWatchRole: flag(scope, 'apiGatewayCloudWatchRole', true),
+    labAccountId: matching(scope, 'labAccountId', /^\d{12}$/, 'a 12-digit AWS account id'),
+    alarmEmail: matching(scope, 'alarmEmail', /^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'an email address'),
+  };
+}

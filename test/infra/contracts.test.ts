@@ -1,0 +1,80 @@
+/**
+ * What infra/ assumes about the code it deploys, checked against that code: names of routes, the
+ * bucket's prefixes, the 401 message, the relay's log line the outbox metric counts. If one side changes,
+ * these fail instead of a deployed alarm or permission silently missing its target.
+ */
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { DOCUMENTS_PREFIX, INCOMING_PREFIX } from '../../infra/bucket-layout';
+import { MISSING_KEY_MESSAGE } from '../../infra/lab-api-stack';
+import { OUTBOX_RELAYED_LOG } from '../../infra/monitoring';
+import { DOCUMENT_READERS } from '../../infra/route-classes';
+import { readSettings, stageOf } from '../../infra/settings';
+import { routes } from '../../shared/routes';
+import { testApp } from './synth';
+
+vi.mock('../../shared/events/outbox', () => ({ relayOutbox: async () => 3 }));
+
+beforeAll(() => {
+  // What shared/config.ts needs to load; nothing here talks to AWS.
+  process.env.TABLE_NAME ??= 'infra-contract-test';
+  process.env.DOCUMENTS_BUCKET ??= 'infra-contract-test';
+  process.env.EVENT_BUS_NAME ??= 'infra-contract-test';
+});
+
+describe('per-route lists of infra/', () => {
+  it('name only routes of the routes table', () => {
+    expect(DOCUMENT_READERS.filter((name) => !(name in routes))).toEqual([]);
+    expect(DOCUMENT_READERS.length).toBeGreaterThan(0);
+  });
+});
+
+describe('what the stack assumes about the code', () => {
+  it('grants S3 rights on the prefixes shared/documents and the report schema use', async () => {
+    const s3 = await import('../../shared/documents/s3');
+    expect(INCOMING_PREFIX).toBe(s3.INCOMING_PREFIX);
+    const { ReportedDocument } = await import('../../shared/events/lab-results-reported');
+    const { safeParse } = await import('valibot');
+    const document = { file_name: 'r.pdf', content_type: 'application/pdf' };
+    expect(safeParse(ReportedDocument, { ...document, s3_key: `${INCOMING_PREFIX}r.pdf` }).success).toBe(true);
+    expect(safeParse(ReportedDocument, { ...document, s3_key: `${DOCUMENTS_PREFIX}r.pdf` }).success).toBe(false);
+  });
+
+  it('answers a missing key at the gateway with the message the functions use', async () => {
+    const { authenticate } = await import('../../shared/auth/api-keys');
+    await expect(authenticate(undefined)).rejects.toThrow(MISSING_KEY_MESSAGE);
+  });
+
+  it('counts relayed outbox events from the log line the relay writes', async () => {
+    const { logger } = await import('../../shared/logger');
+    const info = vi.spyOn(logger, 'info').mockImplementation(() => undefined);
+    const { handler } = await import('../../functions/events/relay-outbox');
+    await handler();
+    expect(info).toHaveBeenCalledWith(OUTBOX_RELAYED_LOG.message, { [OUTBOX_RELAYED_LOG.field]: 3 });
+  });
+});
+
+describe('context values', () => {
+  it('default to the dev stage, 100 requests/s with bursts of 200, the API Gateway logging role, no lab account', () => {
+    const app = testApp();
+    expect(stageOf(app)).toBe('dev');
+    expect(readSettings(app)).toEqual({
+      throttle: { rateLimit: 100, burstLimit: 200 },
+      apiGatewayCloudWatchRole: true,
+      labAccountId: undefined,
+      alarmEmail: undefined,
+    });
+  });
+
+  it('accept the strings of `-c key=value` and refuse what they cannot mean', () => {
+    expect(readSettings(testApp({ apiThrottleRate: '20', apiThrottleBurst: '40', apiGatewayCloudWatchRole: 'false' }))).toMatchObject({
+      throttle: { rateLimit: 20, burstLimit: 40 },
+      apiGatewayCloudWatchRole: false,
+    });
+    expect(() => stageOf(testApp({ stage: 'staging' }))).toThrow(/Unknown stage "staging"/);
+    expect(() => readSettings(testApp({ apiThrottleRate: 'fast' }))).toThrow(/apiThrottleRate must be a positive number/);
+    expect(() => readSettings(testApp({ apiThrottleBurst: '0' }))).toThrow(/apiThrottleBurst/);
+    expect(() => readSettings(testApp({ apiGatewayCloudWatchRole: 'yes' }))).toThrow(/apiGatewayCloudWatchRole/);
+    expect(() => readSettings(testApp({ labAccountId: '1234' }))).toThrow(/12-digit/);
+    expect(() => readSettings(testApp({ alarmEmail: 'oncall' }))).toThrow(/email/);
+  });
+});
