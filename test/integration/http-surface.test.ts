@@ -176,3 +176,28 @@ describe('routing', () => {
     expect(res.headers.get('cache-control')).toBe('no-store');
   });
 });
+
+describe('API Gateway with binaryMediaTypes */*', () => {
+  it('parses a JSON body that arrives base64-encoded, as API Gateway sends it', async () => {
+    const { handler } = await import('../../functions/profiles/create');
+    const body = Buffer.from(JSON.stringify(validProfile)).toString('base64');
+    const event = {
+      resource: '/api/v1/profiles',
+      path: '/api/v1/profiles',
+      httpMethod: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-Api-Key': key },
+      multiValueHeaders: {},
+      queryStringParameters: null,
+      multiValueQueryStringParameters: null,
+      pathParameters: null,
+      stageVariables: null,
+      body,
+      isBase64Encoded: true,
+      requestContext: { requestId: 'test' },
+    } as unknown as Parameters<typeof handler>[0];
+    const context = { awsRequestId: 'test', functionName: 'createProfile', getRemainingTimeInMillis: () => 10_000 } as unknown as Parameters<typeof handler>[1];
+    const result = await handler(event, context);
+    expect(result.statusCode).toBe(201);
+    expect(JSON.parse(result.body)).toMatchObject({ first_name: 'Test', last_name: 'Person' });
+  });
+});
