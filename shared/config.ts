@@ -12,7 +12,8 @@ const Environment = v.object({
   /** Required by the functions that touch documents or events; the modules that use them check at load. */
   DOCUMENTS_BUCKET: v.optional(v.pipe(v.string(), v.minLength(3))),
   EVENT_BUS_NAME: v.optional(v.pipe(v.string(), v.minLength(1))),
-  AWS_REGION: v.optional(v.string(), 'eu-central-1'),
+  /** Set by Lambda and by the local stack; elsewhere (the keys CLI against AWS) the SDK's own chain decides. */
+  AWS_REGION: v.optional(v.string()),
   /** Local stack only: endpoints of DynamoDB Local and the S3 emulator. */
   DYNAMODB_ENDPOINT: optionalUrl,
   S3_ENDPOINT: optionalUrl,

@@ -29,6 +29,7 @@ async function main(): Promise<void> {
   try {
     Object.assign(process.env, {
       TABLE_NAME: 'bench',
+      AWS_REGION: 'eu-central-1',
       LOCAL_EVENTS_FILE: join(tmpdir(), `lab-bench-events-${process.pid}.ndjson`),
       DYNAMODB_ENDPOINT: dynamodb.endpoint,
       POWERTOOLS_LOG_LEVEL: 'ERROR',

@@ -44,6 +44,7 @@ async function main(argv: string[]): Promise<void> {
   if (!UUID.test(appointmentId)) throw new UsageError(`not an appointment id (a UUID): ${appointmentId}`);
 
   Object.assign(process.env, localFunctionEnvironment(localSettings()));
+  process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN'; // the simulator prints its own summary
   const { getAppointmentAggregate } = await import('../../shared/store/appointments');
   const { loadCatalog } = await import('../../shared/store/catalog');
   const { getExistingProfile } = await import('../../shared/store/profiles');

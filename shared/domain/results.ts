@@ -24,12 +24,26 @@ export function missingResults(planned: number[], received: Iterable<number>): n
   return planned.filter((id) => !have.has(id));
 }
 
+interface Range {
+  normal_min: number | null;
+  normal_max: number | null;
+  optimal_min: number | null;
+  optimal_max: number | null;
+}
+
+/** A reference range in the spec's field order (a stored map keeps none). */
+export function orderedRange(range: Range | null | undefined): Range | null {
+  if (!range) return null;
+  const { normal_min, normal_max, optimal_min, optimal_max } = range;
+  return { normal_min, normal_max, optimal_min, optimal_max };
+}
+
 interface CatalogBiomarker {
   id: number;
   name: string;
   category: string;
   kind: 'clinical' | 'genetic';
-  reference_range_service: unknown;
+  reference_range_service: Range | null;
 }
 
 interface StoredClinical {
@@ -38,7 +52,7 @@ interface StoredClinical {
   value_operator: string;
   unit_id: number | null;
   unit: string | null;
-  reference_range_lab: unknown;
+  reference_range_lab: Range | null;
   tested_at: string;
   comment: string | null;
 }
@@ -68,7 +82,7 @@ export function clinicalResultItems(
         unit_id: null,
         unit: null,
         reference_range_lab: null,
-        reference_range_service: biomarker?.reference_range_service ?? null,
+        reference_range_service: orderedRange(biomarker?.reference_range_service),
         tested_at: null,
         comment: null,
       };
@@ -80,8 +94,8 @@ export function clinicalResultItems(
       value_operator: result.value_operator,
       unit_id: result.unit_id,
       unit: result.unit,
-      reference_range_lab: result.reference_range_lab ?? null,
-      reference_range_service: biomarker?.reference_range_service ?? null,
+      reference_range_lab: orderedRange(result.reference_range_lab),
+      reference_range_service: orderedRange(biomarker?.reference_range_service),
       tested_at: result.tested_at,
       comment: result.comment ?? null,
     };

@@ -1,4 +1,5 @@
 /** Catalog representations (spec "not shown"; DESIGN decides): panels and biomarkers as clients need them. */
+import { orderedRange } from '../domain/results';
 import type { BiomarkerRecord, PanelRecord } from '../store/catalog';
 
 export function toPanel(panel: PanelRecord) {
@@ -17,7 +18,7 @@ export function toBiomarker(biomarker: BiomarkerRecord) {
     category: biomarker.category,
     unit_id: biomarker.unit_id ?? null,
     unit: biomarker.unit ?? null,
-    reference_range_service: biomarker.reference_range_service ?? null,
+    reference_range_service: orderedRange(biomarker.reference_range_service),
     kind: biomarker.kind,
   };
 }
