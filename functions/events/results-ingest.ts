@@ -13,8 +13,10 @@ import { ingestLabReport, ReportRejected } from '../../shared/store/lab-reports'
 export const handler = async (event: EventBridgeEvent<string, unknown>): Promise<{ outcome: 'stored' | 'duplicate' }> => {
   const parsed = v.safeParse(LabResultsReportedDetail, event.detail);
   if (!parsed.success) {
-    // Paths and expected types only: the received values are patient results.
-    const reason = parsed.issues.map((issue) => `${v.getDotPath(issue) ?? 'detail'}: expected ${issue.expected ?? 'valid value'}`);
+    // Paths, expected types and our own rule texts only: the received values are patient results.
+    const reason = parsed.issues.map((issue) =>
+      issue.type === 'check' ? `${v.getDotPath(issue) ?? 'detail'}: ${issue.message}` : `${v.getDotPath(issue) ?? 'detail'}: expected ${issue.expected ?? 'a valid value'}`,
+    );
     logger.error('lab report rejected', { eventbridge_id: event.id, reason: `invalid payload: ${reason.slice(0, 10).join('; ')}` });
     throw new ReportRejected('invalid LabResultsReported payload');
   }

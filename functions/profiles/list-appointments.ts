@@ -2,7 +2,8 @@
 import { assertProfileGroupAccess } from '../../shared/auth/access';
 import { NotFound } from '../../shared/http/errors';
 import { httpHandler } from '../../shared/http/handler';
-import { ok } from '../../shared/http/responses';
+import { okPage } from '../../shared/http/responses';
+import { PageQuery } from '../../shared/schemas/pagination';
 import { toAppointmentSummary } from '../../shared/schemas/appointments';
 import { IdParams } from '../../shared/schemas/fields';
 import { listAppointmentsOfProfile } from '../../shared/store/appointments';
@@ -11,11 +12,12 @@ import { getProfile, PROFILE_NOT_FOUND } from '../../shared/store/profiles';
 export const handler = httpHandler({
   route: 'listProfileAppointments',
   params: IdParams,
-  async run({ params, access }) {
+  query: PageQuery,
+  async run({ params, query, access }) {
     // Both reads at once: one round trip of latency; the list is only answered once access is checked.
-    const [profile, appointments] = await Promise.all([getProfile(params.id), listAppointmentsOfProfile(params.id)]);
+    const [profile, page] = await Promise.all([getProfile(params.id), listAppointmentsOfProfile(params.id, query)]);
     if (!profile) throw new NotFound(PROFILE_NOT_FOUND);
     assertProfileGroupAccess(access, profile.profile_group_slug, 'profile');
-    return ok(appointments.map(toAppointmentSummary));
+    return okPage({ ...page, items: page.items.map(toAppointmentSummary) });
   },
 });

@@ -2,7 +2,8 @@
 import { assertProfileGroupAccess } from '../../shared/auth/access';
 import { NotFound } from '../../shared/http/errors';
 import { httpHandler } from '../../shared/http/handler';
-import { ok } from '../../shared/http/responses';
+import { okPage } from '../../shared/http/responses';
+import { PageQuery } from '../../shared/schemas/pagination';
 import { IdParams } from '../../shared/schemas/fields';
 import { toHomeKitOrder } from '../../shared/schemas/home-kit-orders';
 import { listHomeKitOrdersOfProfile } from '../../shared/store/home-kit-orders';
@@ -11,10 +12,11 @@ import { getProfile, PROFILE_NOT_FOUND } from '../../shared/store/profiles';
 export const handler = httpHandler({
   route: 'listProfileHomeKitOrders',
   params: IdParams,
-  async run({ params, access }) {
-    const [profile, orders] = await Promise.all([getProfile(params.id), listHomeKitOrdersOfProfile(params.id)]);
+  query: PageQuery,
+  async run({ params, query, access }) {
+    const [profile, page] = await Promise.all([getProfile(params.id), listHomeKitOrdersOfProfile(params.id, query)]);
     if (!profile) throw new NotFound(PROFILE_NOT_FOUND);
     assertProfileGroupAccess(access, profile.profile_group_slug, 'profile');
-    return ok(orders.map((order) => toHomeKitOrder(order, profile)));
+    return okPage({ ...page, items: page.items.map((order) => toHomeKitOrder(order, profile)) });
   },
 });

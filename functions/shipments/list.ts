@@ -1,12 +1,15 @@
-// GET /api/v1/shipments — the shipments of the key's location groups, newest first.
+// GET /api/v1/shipments — the shipments of the key's location groups, newest first, a page at a time.
 import { httpHandler } from '../../shared/http/handler';
-import { ok } from '../../shared/http/responses';
+import { okPage } from '../../shared/http/responses';
+import { PageQuery } from '../../shared/schemas/pagination';
 import { toShipment } from '../../shared/schemas/shipments';
 import { listShipments } from '../../shared/store/shipments';
 
 export const handler = httpHandler({
   route: 'listShipments',
-  async run({ access }) {
-    return ok((await listShipments(access.locationGroups)).map(toShipment));
+  query: PageQuery,
+  async run({ query, access }) {
+    const page = await listShipments(access.locationGroups, query);
+    return okPage({ ...page, items: page.items.map(toShipment) });
   },
 });

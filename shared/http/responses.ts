@@ -13,3 +13,13 @@ export function json(statusCode: number, body: unknown): APIGatewayProxyResult {
 
 export const ok = (body: unknown) => json(200, body);
 export const created = (body: unknown) => json(201, body);
+
+/**
+ * A page of a list: the body stays the JSON array the spec shows; the cursor of the next page, when
+ * there is one, travels in the X-Next-Cursor header.
+ */
+export function okPage(page: { items: unknown[]; next?: string }): APIGatewayProxyResult {
+  const response = ok(page.items);
+  if (page.next) response.headers = { ...response.headers, 'X-Next-Cursor': page.next };
+  return response;
+}

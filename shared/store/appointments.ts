@@ -24,7 +24,8 @@ import { dynamo, tableName } from './client';
 import { isConditionFailure } from './conditions';
 import { index, keys, partitions } from './keys';
 import type { ReferenceRange } from './catalog';
-import { batchGetAll, listByIndexPrefix, queryAll, withoutKeys } from './query';
+import { type Page, type PageRequest, pageByIndexPrefix } from './pages';
+import { batchGetAll, queryAll, withoutKeys } from './query';
 import { LOCATION_NOT_FOUND } from './locations';
 import { TransactionCancelled, transactWrite } from './transactions';
 import { setAttributes } from './update-expression';
@@ -163,8 +164,8 @@ export async function getAppointments(ids: string[]): Promise<AppointmentRecord[
   return items.map((item) => withoutKeys<AppointmentRecord>(item));
 }
 
-export function listAppointmentsOfProfile(profileId: string): Promise<AppointmentRecord[]> {
-  return listByIndexPrefix<AppointmentRecord>(index.appointmentsOfProfile(profileId), { newestFirst: true });
+export function listAppointmentsOfProfile(profileId: string, page: PageRequest): Promise<Page<AppointmentRecord>> {
+  return pageByIndexPrefix<AppointmentRecord>([index.appointmentsOfProfile(profileId)], page);
 }
 
 /**

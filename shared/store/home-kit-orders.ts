@@ -20,7 +20,8 @@ import { type AppointmentRecord, appointmentItems } from './appointments';
 import { dynamo, tableName } from './client';
 import { isConditionFailure } from './conditions';
 import { index, keys } from './keys';
-import { listByIndexPrefix, withoutKeys } from './query';
+import { type Page, type PageRequest, pageByIndexPrefix } from './pages';
+import { withoutKeys } from './query';
 import { TransactionCancelled, transactWrite } from './transactions';
 
 export interface HomeKitOrderRecord {
@@ -68,8 +69,8 @@ export async function createHomeKitOrder(order: HomeKitOrderRecord): Promise<voi
   );
 }
 
-export function listHomeKitOrdersOfProfile(profileId: string): Promise<HomeKitOrderRecord[]> {
-  return listByIndexPrefix<HomeKitOrderRecord>(index.homeKitOrdersOfProfile(profileId), { newestFirst: true });
+export function listHomeKitOrdersOfProfile(profileId: string, page: PageRequest): Promise<Page<HomeKitOrderRecord>> {
+  return pageByIndexPrefix<HomeKitOrderRecord>([index.homeKitOrdersOfProfile(profileId)], page);
 }
 
 /**

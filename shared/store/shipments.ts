@@ -5,7 +5,7 @@
  * - a shipment by reference ................. GetItem        PK=SHIPMENT#<ref>
  * - the day's next reference ................ UpdateItem     COUNTER#SHIPMENT#<YYMMDD> ADD seq (atomic, bounded)
  * - create .................................. TransactWrite  ConditionCheck active location + Put
- * - shipments of a location group ........... Query          GSI1 LOCGROUP#<slug> / SHIPMENT#<created_at>#<ref>, descending
+ * - shipments of a location group ........... Query          GSI1 LOCGROUP#<slug> / SHIPMENT#<created_at>#<ref>, descending, paged
  * - the appointments a shipment carries ..... Query          GSI1 SHIPMENT#<ref> / APPT#<id>
  * - change the window / cancel .............. UpdateItem     (status = pending)
  * - a provider status update ................ TransactWrite  Update (status and time order) + Put OUTBOX#
@@ -21,6 +21,7 @@ import { dynamo, tableName } from './client';
 import { isConditionFailure } from './conditions';
 import { index, keys } from './keys';
 import { LOCATION_NOT_FOUND } from './locations';
+import { type Page, type PageRequest, pageByIndexPrefix } from './pages';
 import { listByIndexPrefix, withoutKeys } from './query';
 import { TransactionCancelled, transactWrite } from './transactions';
 import { setAttributes } from './update-expression';
@@ -109,14 +110,9 @@ export async function createShipment(shipment: ShipmentRecord): Promise<void> {
   }
 }
 
-/** Shipments of the given location groups, newest first: one Query per group, merged. */
-export async function listShipments(locationGroups: Iterable<string>): Promise<ShipmentRecord[]> {
-  const perGroup = await Promise.all(
-    [...locationGroups].map((group) => listByIndexPrefix<ShipmentRecord>(index.shipmentsOfLocationGroup(group), { newestFirst: true })),
-  );
-  return perGroup
-    .flat()
-    .sort((a, b) => b.created_at.localeCompare(a.created_at) || b.id.localeCompare(a.id));
+/** Shipments of the given location groups, newest first, a page at a time: one Query per group. */
+export function listShipments(locationGroups: Iterable<string>, page: PageRequest): Promise<Page<ShipmentRecord>> {
+  return pageByIndexPrefix<ShipmentRecord>([...locationGroups].map((group) => index.shipmentsOfLocationGroup(group)), page);
 }
 
 /** The appointments a shipment carries, with their profile group (for the reader's access context). */

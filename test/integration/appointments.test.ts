@@ -277,6 +277,16 @@ describe('GET /api/v1/profiles/{id}/appointments', () => {
     expect(res.body.map((a: { id: string }) => a.id)).toEqual([first, second]);
   });
 
+  it('pages with limit and X-Next-Cursor', async () => {
+    const profileId = await createProfile(api, key);
+    const ids = [];
+    for (let day = 2; day <= 6; day += 1) ids.push(await scheduleAppointment(api, key, { profileId, scheduledAt: inDays(day) }));
+    const first = await api.get(`/api/v1/profiles/${profileId}/appointments?limit=3`, key);
+    const second = await api.get(`/api/v1/profiles/${profileId}/appointments?limit=3&cursor=${first.headers.get('x-next-cursor')}`, key);
+    expect([...first.body, ...second.body].map((a: { id: string }) => a.id)).toEqual(ids.reverse());
+    expect(second.headers.get('x-next-cursor')).toBeNull();
+  });
+
   it('answers an empty array for a profile without appointments', async () => {
     const profileId = await createProfile(api, key);
     const res = await api.get(`/api/v1/profiles/${profileId}/appointments`, key);

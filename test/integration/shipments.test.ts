@@ -133,6 +133,50 @@ describe('GET /api/v1/shipments', () => {
   });
 });
 
+describe('GET /api/v1/shipments, page by page', () => {
+  it('walks two location groups newest first with X-Next-Cursor, every shipment once', async () => {
+    const both = await apiKey({ scopes: ['SHIPMENTS_MANAGE'], locationGroups: ['berlin', 'helsinki'] });
+    for (let i = 0; i < 3; i += 1) {
+      await createShipment({ location_id: HELSINKI_KAMPPI }, both);
+      await createShipment({ location_id: BERLIN_PRENZLAUER_BERG }, both);
+    }
+    const everything = (await api.get('/api/v1/shipments?limit=100', both)).body.map((s: { id: string }) => s.id);
+    const walked: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const res = await api.get(`/api/v1/shipments?limit=4${cursor ? `&cursor=${cursor}` : ''}`, both);
+      expect(res.status).toBe(200);
+      expect(res.body.length).toBeLessThanOrEqual(4);
+      walked.push(...res.body.map((s: { id: string }) => s.id));
+      cursor = res.headers.get('x-next-cursor');
+    } while (cursor);
+    expect(walked).toEqual(everything);
+  });
+
+  it('answers no X-Next-Cursor on the last page', async () => {
+    const res = await api.get('/api/v1/shipments?limit=100', key);
+    expect(res.headers.get('x-next-cursor')).toBeNull();
+  });
+
+  it.each([['0'], ['101'], ['ten']])('answers 400 for limit=%s', async (limit) => {
+    const res = await api.get(`/api/v1/shipments?limit=${limit}`, key);
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ error: 'limit must be a whole number from 1 to 100' });
+  });
+
+  it('answers 400 for a cursor that was not issued by the API', async () => {
+    const forged = Buffer.from(JSON.stringify({ 'LOCGROUP#helsinki': 'done' })).toString('base64url');
+    const res = await api.get(`/api/v1/shipments?cursor=${forged}`, key); // a berlin-only key
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ error: 'cursor is invalid; use the X-Next-Cursor value of the previous page' });
+  });
+
+  it('answers 400 for an unknown query parameter', async () => {
+    const res = await api.get('/api/v1/shipments?status=pending', key);
+    expect(res.body).toEqual({ error: 'status is not an allowed field' });
+  });
+});
+
 describe('GET /api/v1/shipments/{id}', () => {
   it('answers the shipment with created_at, updated_at and its appointment ids', async () => {
     const id = await createShipment();
