@@ -4,6 +4,7 @@ import { assertLocationGroupAccess, assertProfileGroupAccess } from '../../share
 import { assertBookableInstant } from '../../shared/domain/appointment';
 import { NotFound } from '../../shared/http/errors';
 import { httpHandler } from '../../shared/http/handler';
+import { idempotentCreate } from '../../shared/http/idempotency';
 import { created } from '../../shared/http/responses';
 import { CreateAppointmentBody, toCreatedAppointment } from '../../shared/schemas/appointments';
 import { createAppointment, type AppointmentRecord } from '../../shared/store/appointments';
@@ -12,6 +13,7 @@ import { getProfile, PROFILE_NOT_FOUND } from '../../shared/store/profiles';
 
 export const handler = httpHandler({
   route: 'createAppointment',
+  before: idempotentCreate(),
   body: CreateAppointmentBody,
   async run({ body, access, now }) {
     assertBookableInstant('scheduled_at', body.scheduled_at, now);

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { assertLocationGroupAccess, assertProfileGroupAccess } from '../../shared/auth/access';
 import { NotFound } from '../../shared/http/errors';
 import { httpHandler } from '../../shared/http/handler';
+import { idempotentCreate } from '../../shared/http/idempotency';
 import { created } from '../../shared/http/responses';
 import { CreateHomeKitOrderBody, toHomeKitOrder } from '../../shared/schemas/home-kit-orders';
 import { createHomeKitOrder, type HomeKitOrderRecord } from '../../shared/store/home-kit-orders';
@@ -11,6 +12,7 @@ import { getProfile, PROFILE_NOT_FOUND } from '../../shared/store/profiles';
 
 export const handler = httpHandler({
   route: 'createHomeKitOrder',
+  before: idempotentCreate(),
   body: CreateHomeKitOrderBody,
   async run({ body, access, now }) {
     const address = body.delivery_address;

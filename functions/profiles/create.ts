@@ -4,12 +4,14 @@ import { canSeeProfileGroup } from '../../shared/auth/access';
 import { assertPastDate } from '../../shared/domain/profile';
 import { Forbidden, NotFound } from '../../shared/http/errors';
 import { httpHandler } from '../../shared/http/handler';
+import { idempotentCreate } from '../../shared/http/idempotency';
 import { created } from '../../shared/http/responses';
 import { CreateProfileBody, toCreatedProfile } from '../../shared/schemas/profiles';
 import { createProfile, PROFILE_GROUP_NOT_FOUND, profileGroupExists } from '../../shared/store/profiles';
 
 export const handler = httpHandler({
   route: 'createProfile',
+  before: idempotentCreate(),
   body: CreateProfileBody,
   async run({ body, access, now }) {
     assertPastDate('date_of_birth', body.date_of_birth, now);

@@ -3,6 +3,7 @@ import { assertLocationGroupAccess } from '../../shared/auth/access';
 import { assertValidPickupWindow, berlinDateTime } from '../../shared/domain/pickup-window';
 import { Conflict, NotFound } from '../../shared/http/errors';
 import { httpHandler } from '../../shared/http/handler';
+import { idempotentCreate } from '../../shared/http/idempotency';
 import { created } from '../../shared/http/responses';
 import { CreateShipmentBody, toCreatedShipment } from '../../shared/schemas/shipments';
 import { getLocation, LOCATION_NOT_FOUND } from '../../shared/store/locations';
@@ -10,6 +11,7 @@ import { createShipment, nextShipmentReference, type ShipmentRecord } from '../.
 
 export const handler = httpHandler({
   route: 'createShipment',
+  before: idempotentCreate(),
   body: CreateShipmentBody,
   async run({ body, access, now }) {
     assertValidPickupWindow(body, now);

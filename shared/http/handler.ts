@@ -9,7 +9,7 @@
  * rules (the spec's order of checks: 401, 403, then 400).
  * Middy runs `onError` in reverse, so the error stage sees every failure, including the parser's.
  */
-import middy from '@middy/core';
+import middy, { type MiddlewareObj } from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
@@ -41,6 +41,8 @@ export interface HandlerInput<P, Q, B> {
 
 export interface HttpHandlerDefinition<P, Q, B> {
   route: RouteName;
+  /** Extra middleware run after validation, just before the handler (idempotent creates). */
+  before?: MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, LabContext>;
   params?: P;
   query?: Q;
   body?: B;
@@ -74,6 +76,7 @@ export function httpHandler<
     stack.use(requireJsonContentType()).use(httpJsonBodyParser({ disableContentTypeCheck: true }));
   }
   stack.use(validateInput({ params: definition.params, query: definition.query, body: definition.body }));
+  if (definition.before) stack.use(definition.before);
 
   return stack.handler(async (_event, context) =>
     definition.run({

@@ -28,6 +28,12 @@ const errorBody = (statusCode: number, message: string): APIGatewayProxyResult =
   body: JSON.stringify({ error: message }),
 });
 
+/** Powertools Idempotency's refusals, by name (its classes are bundled only into the create handlers). */
+const IDEMPOTENCY_ERRORS: Record<string, HttpError> = {
+  IdempotencyAlreadyInProgressError: new HttpError(409, 'A request with this Idempotency-Key is still in progress; retry it shortly'),
+  IdempotencyValidationError: new HttpError(422, 'This Idempotency-Key was already used for a different request'),
+};
+
 /** Middy's own HTTP errors (body parser): malformed JSON is a 400 here, as the spec's errors table says. */
 function fromMiddyError(error: { statusCode: number; message: string }): HttpError {
   if (error.statusCode === 415) return new UnsupportedMediaType();
@@ -49,8 +55,11 @@ export function errorResponses(): LabMiddleware {
   return {
     onError: (request: LabRequest) => {
       const error = request.error;
+      const idempotencyRefusal = error ? IDEMPOTENCY_ERRORS[error.name] : undefined;
       if (error instanceof HttpError) {
         request.response = errorBody(error.statusCode, error.message);
+      } else if (idempotencyRefusal) {
+        request.response = errorBody(idempotencyRefusal.statusCode, idempotencyRefusal.message);
       } else if (hasClientStatus(error)) {
         const mapped = fromMiddyError(error);
         request.response = errorBody(mapped.statusCode, mapped.message);

@@ -7,14 +7,13 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config';
 
-export const dynamo = DynamoDBDocumentClient.from(
-  new DynamoDBClient({
-    region: config.region,
-    ...(config.dynamodbEndpoint
-      ? { endpoint: config.dynamodbEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
-      : {}),
-  }),
-  { marshallOptions: { removeUndefinedValues: true } },
-);
+export const dynamoClient = new DynamoDBClient({
+  region: config.region,
+  ...(config.dynamodbEndpoint
+    ? { endpoint: config.dynamodbEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
+    : {}),
+});
+
+export const dynamo = DynamoDBDocumentClient.from(dynamoClient, { marshallOptions: { removeUndefinedValues: true } });
 
 export const tableName = config.tableName;
