@@ -36,6 +36,7 @@ import { AccountPrincipal, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import type { Construct } from 'constructs';
+import { EVENT_SOURCE } from '../shared/events/event-source';
 import { LAB_PARTNER_SOURCE } from '../shared/events/lab-results-reported';
 import { routeEntries } from '../shared/routes';
 import { GSI1, GSI2 } from '../shared/store/keys';
@@ -159,10 +160,11 @@ export class LabApiStack extends Stack {
     });
 
     const bus = new EventBus(this, 'Bus', { description: `Lab API events (${stage})` });
-    // Every event on the bus for 30 days: `aws events start-replay` puts them on it again.
+    // Every event on the bus for 30 days, ours and the lab's (its account differs from ours):
+    // `aws events start-replay` puts them on it again.
     bus.archive('Archive', {
       description: 'Every event of the bus, 30 days, for replay',
-      eventPattern: { account: [this.account] },
+      eventPattern: { source: [EVENT_SOURCE, LAB_PARTNER_SOURCE] },
       retention: Duration.days(30),
     });
 
@@ -305,7 +307,7 @@ export class LabApiStack extends Stack {
     });
 
     const eventsProps = { stage, table, bucket, bus };
-    const relay = new OutboxRelay(this, 'OutboxRelay', eventsProps);
+    const relay = new OutboxRelay(this, 'OutboxRelay', { ...eventsProps, reservedConcurrency: settings.relayReservedConcurrency });
     const ingest = new ResultsIngest(this, 'ResultsIngest', eventsProps);
     const labOrders = new LabOrdersSubscription(this, 'LabOrders', { stage, bus });
 

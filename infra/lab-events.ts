@@ -29,15 +29,16 @@ export class OutboxRelay extends Construct {
   readonly function: LabFunction;
   readonly schedule: Rule;
 
-  constructor(scope: Construct, id: string, props: EventsProps) {
+  constructor(scope: Construct, id: string, props: EventsProps & { reservedConcurrency: boolean }) {
     super(scope, id);
     this.function = new LabFunction(this, 'Relay', {
       ...props,
       handlerFile: 'functions/events/relay-outbox.ts',
       description: 'Outbox relay: publishes events older than 30 s, every minute',
       functionClass: 'relay',
-      // One run at a time: two concurrent runs would publish the same entries twice.
-      options: { reservedConcurrentExecutions: 1, retryAttempts: 0 },
+      // One run at a time: two concurrent runs would publish the same entries twice (harmless, consumers
+      // drop duplicates by event_id, but wasteful). Accounts on the new-account quota cannot reserve any.
+      options: { ...(props.reservedConcurrency ? { reservedConcurrentExecutions: 1 } : {}), retryAttempts: 0 },
     });
     this.schedule = new Rule(this, 'Schedule', {
       description: 'Runs the outbox relay every minute',

@@ -11,6 +11,7 @@
  * | `apiGatewayCloudWatchRole`  | `true`   | set the region's API Gateway logging role (false: already set) |
  * | `labAccountId`              | —        | AWS account of the lab: may put results, upload, read orders |
  * | `alarmEmail`                | —        | prod: subscribe this address to the alarm topic              |
+ * | `relayReservedConcurrency`  | `true`   | reserve 1 execution for the outbox relay (false: the account's concurrency quota is still the new-account 10, where any reservation fails the deploy) |
  */
 import type { App } from 'aws-cdk-lib';
 import type { IConstruct } from 'constructs';
@@ -25,6 +26,7 @@ export interface StackSettings {
   readonly apiGatewayCloudWatchRole: boolean;
   readonly labAccountId?: string;
   readonly alarmEmail?: string;
+  readonly relayReservedConcurrency: boolean;
 }
 
 export function stageOf(app: App): StageName {
@@ -67,5 +69,6 @@ export function readSettings(scope: IConstruct): StackSettings {
     apiGatewayCloudWatchRole: flag(scope, 'apiGatewayCloudWatchRole', true),
     labAccountId: matching(scope, 'labAccountId', /^\d{12}$/, 'a 12-digit AWS account id'),
     alarmEmail: matching(scope, 'alarmEmail', /^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'an email address'),
+    relayReservedConcurrency: flag(scope, 'relayReservedConcurrency', true),
   };
 }

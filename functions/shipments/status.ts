@@ -1,5 +1,6 @@
 // POST /api/v1/shipments/{id}/status — the courier integration reports a move (spec "not shown"; SHIPMENTS_TRACK).
 import { assertLocationGroupAccess } from '../../shared/auth/access';
+import { toUtcInstant } from '../../shared/domain/instant';
 import { decideProviderUpdate } from '../../shared/domain/shipment';
 import { shipmentStatusChanged } from '../../shared/events/shipment-status-changed';
 import { publishCommitted } from '../../shared/events/outbox';
@@ -17,7 +18,8 @@ export const handler = httpHandler({
   params: ShipmentParams,
   body: ProviderUpdateBody,
   async run({ params, body, access, now }) {
-    const occurredAt = body.occurred_at ?? now.toISOString();
+    // Both forms to the second in UTC: they are compared as strings with the last applied update.
+    const occurredAt = body.occurred_at ?? toUtcInstant(now);
     if (Date.parse(occurredAt) > now.getTime() + MAX_CLOCK_SKEW_MS) throw new BadRequest('occurred_at must not be in the future');
     const shipment = await getShipmentOrThrow(params.id);
     assertLocationGroupAccess(access, shipment.location_group_slug, 'shipment');

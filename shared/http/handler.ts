@@ -3,7 +3,7 @@
  * It may import auth/ and store/ (for the key lookup) but never a handler.
  *
  * `httpHandler` builds that stack once for a row of the routes table. Order, outermost first:
- *   access log → error responses → Powertools context → header normalizer → API key (401) → scopes (403)
+ *   (access log: plugin hooks around it all) error responses → Powertools context → header normalizer → API key (401) → scopes (403)
  *   → [JSON content type (415) → JSON body parser (400)] → valibot input (400) → handler.
  * The key and scope come before the body, so an unauthenticated caller learns nothing about the input
  * rules (the spec's order of checks: 401, 403, then 400).
@@ -65,8 +65,7 @@ export function httpHandler<
   const route = routes[definition.route];
   const isPublic = route.scopes.length === 0;
 
-  const stack = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, LabContext>()
-    .use(accessLog(definition.route))
+  const stack = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, LabContext>(accessLog(definition.route))
     .use(errorResponses())
     .use(injectLambdaContext(logger, { resetKeys: true }))
     .use(httpHeaderNormalizer());

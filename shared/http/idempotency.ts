@@ -10,7 +10,10 @@
 import { IdempotencyConfig } from '@aws-lambda-powertools/idempotency';
 import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dynamodb';
 import { makeHandlerIdempotent } from '@aws-lambda-powertools/idempotency/middleware';
+import type { MiddlewareObj } from '@middy/core';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { TTL_ATTRIBUTE } from '../store/table';
+import type { LabContext } from './middlewares';
 import { dynamoClient, tableName } from '../store/client';
 
 const persistenceStore = new DynamoDBPersistenceLayer({
@@ -23,11 +26,34 @@ const persistenceStore = new DynamoDBPersistenceLayer({
 });
 
 const idempotencyConfig = new IdempotencyConfig({
-  // Only when the header is there; then the API key and the Idempotency-Key together (headers are lower-cased).
-  eventKeyJmesPath: 'headers."idempotency-key" && [headers."x-api-key", headers."idempotency-key"]',
+  // Only for a non-empty header; then the API key and the Idempotency-Key together (headers are lower-cased).
+  // `|| null`: an empty header must not become one shared key for every client.
+  eventKeyJmesPath: '(headers."idempotency-key" && [headers."x-api-key", headers."idempotency-key"]) || `null`',
   payloadValidationJmesPath: 'body',
   throwOnNoIdempotencyKey: false,
   expiresAfterSeconds: 3600,
 });
 
-export const idempotentCreate = () => makeHandlerIdempotent({ persistenceStore, config: idempotencyConfig });
+type LabMiddleware = MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, LabContext>;
+
+/**
+ * Powertools' middleware, with one guard: its onError deletes the idempotency record, also when its own
+ * `before` refused the request (key reused with another body, or still in progress) — which would drop
+ * the FIRST request's record and let a retry create twice. Only a request that took the record may
+ * release it.
+ */
+export function idempotentCreate(): LabMiddleware {
+  const inner = makeHandlerIdempotent({ persistenceStore, config: idempotencyConfig }) as LabMiddleware;
+  const holdsRecord = new WeakSet<object>();
+  return {
+    before: async (request) => {
+      const replay = await inner.before?.(request);
+      if (replay === undefined) holdsRecord.add(request);
+      return replay;
+    },
+    after: (request) => inner.after?.(request),
+    onError: async (request) => {
+      if (holdsRecord.has(request)) await inner.onError?.(request);
+    },
+  };
+}

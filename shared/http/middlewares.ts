@@ -74,22 +74,25 @@ export function errorResponses(): LabMiddleware {
   };
 }
 
-/** One log line per request: route, status, duration and the API Gateway request id. Nothing else. */
-export function accessLog(routeName: string): LabMiddleware {
+/**
+ * One log line per request: route, status, duration and the request ids. Nothing else. Middy plugin
+ * hooks, not a middleware: requestEnd runs for every request, also one answered early (an idempotent
+ * replay), which skips every `after`.
+ */
+export function accessLog(routeName: string) {
   const started = new WeakMap<object, number>();
-  const log = (request: LabRequest) => {
-    const startedAt = started.get(request) ?? performance.now();
-    logger.info('request', {
-      route: routeName,
-      status: request.response?.statusCode,
-      duration_ms: Math.round(performance.now() - startedAt),
-      api_request_id: request.event.requestContext?.requestId,
-    });
-  };
   return {
-    before: (request) => void started.set(request, performance.now()),
-    after: log,
-    onError: log,
+    requestStart: (request: Request) => void started.set(request, performance.now()),
+    requestEnd: (request: Request) => {
+      const { event, context, response } = request as LabRequest;
+      logger.info('request', {
+        route: routeName,
+        status: response?.statusCode,
+        duration_ms: Math.round(performance.now() - (started.get(request) ?? performance.now())),
+        api_request_id: event?.requestContext?.requestId,
+        function_request_id: context?.awsRequestId,
+      });
+    },
   };
 }
 

@@ -15,5 +15,5 @@ export const PageQuery = v.strictObject({
     ),
     String(DEFAULT_PAGE_SIZE),
   ),
-  cursor: v.optional(v.pipe(v.string(), v.maxLength(4096, 'must be the X-Next-Cursor value of the previous page'))),
+  cursor: v.optional(v.pipe(v.string(), v.maxLength(8192, 'must be the X-Next-Cursor value of the previous page'))),
 });

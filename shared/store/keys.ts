@@ -48,6 +48,12 @@ export const partitions = {
   appointment: (id: string) => `APPT#${id}`,
 } as const;
 
+/**
+ * The base-table key of an item that a paged list shows under GSI1SK `<WORD>#<instant>#<id>`: its id is
+ * the last segment. A page cursor then only needs the GSI1SK of the last item answered.
+ */
+const listedBy = (key: (id: string) => ItemKey) => (gsi1sk: string) => key(gsi1sk.slice(gsi1sk.lastIndexOf('#') + 1));
+
 /** GSI1 entries: the partition names a list, the sort key orders it. */
 export const index = {
   /** Active locations of a location group. */
@@ -66,16 +72,20 @@ export const index = {
     GSI1PK: `PROFILE#${profileId}`,
     GSI1SK: `APPT#${sortInstant}#${id}`,
   }),
-  appointmentsOfProfile: (profileId: string) => ({ GSI1PK: `PROFILE#${profileId}`, skPrefix: 'APPT#' }),
+  appointmentsOfProfile: (profileId: string) => ({ GSI1PK: `PROFILE#${profileId}`, skPrefix: 'APPT#', baseKey: listedBy(keys.appointment) }),
   /** A profile's home kit orders, newest first. */
   homeKitOrderOfProfile: (profileId: string, createdAt: string, id: string) => ({ GSI1PK: `PROFILE#${profileId}`, GSI1SK: `KIT#${createdAt}#${id}` }),
-  homeKitOrdersOfProfile: (profileId: string) => ({ GSI1PK: `PROFILE#${profileId}`, skPrefix: 'KIT#' }),
+  homeKitOrdersOfProfile: (profileId: string) => ({ GSI1PK: `PROFILE#${profileId}`, skPrefix: 'KIT#', baseKey: listedBy(keys.homeKitOrder) }),
   /** A location group's shipments, newest first (the list reads it descending). */
   shipmentOfLocationGroup: (locationGroup: string, createdAt: string, reference: string) => ({
     GSI1PK: `LOCGROUP#${locationGroup}`,
     GSI1SK: `SHIPMENT#${createdAt}#${reference}`,
   }),
-  shipmentsOfLocationGroup: (locationGroup: string) => ({ GSI1PK: `LOCGROUP#${locationGroup}`, skPrefix: 'SHIPMENT#' }),
+  shipmentsOfLocationGroup: (locationGroup: string) => ({
+    GSI1PK: `LOCGROUP#${locationGroup}`,
+    skPrefix: 'SHIPMENT#',
+    baseKey: listedBy(keys.shipment),
+  }),
   /** The appointments a shipment carries (the link items of their partitions). */
   appointmentOfShipment: (reference: string, appointmentId: string) => ({ GSI1PK: `SHIPMENT#${reference}`, GSI1SK: `APPT#${appointmentId}` }),
   appointmentsOfShipment: (reference: string) => ({ GSI1PK: `SHIPMENT#${reference}`, skPrefix: 'APPT#' }),

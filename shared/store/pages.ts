@@ -3,13 +3,14 @@
  * shipments). A list may merge several GSI1 partitions (one per location group of a key), newest
  * first; each page reads at most `limit` items per partition, so a page costs what it returns.
  *
- * The cursor is opaque to clients: per partition, the index key of the last item answered from it, or
- * "done". It is checked before use, so a forged cursor can only ask for a 400, never another partition.
+ * The cursor is opaque to clients and compact (a key may hold 50 groups): per partition, in GSI1PK
+ * order, null (not started), true (done) or the GSI1SK of the last item answered from it. It is checked
+ * before use, so a forged cursor can only ask for a 400, never another partition or a 500.
  */
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { BadRequest } from '../http/errors';
 import { dynamo, tableName } from './client';
-import { GSI1 } from './keys';
+import { GSI1, type ItemKey } from './keys';
 import { withoutKeys } from './query';
 
 export interface PageRequest {
@@ -23,60 +24,56 @@ export interface Page<T> {
   next?: string;
 }
 
-interface IndexKey {
-  PK: string;
-  SK: string;
+export interface PagedList {
   GSI1PK: string;
-  GSI1SK: string;
+  skPrefix: string;
+  /** The base-table key of the item listed under a GSI1SK (DynamoDB needs it to resume a Query). */
+  baseKey: (gsi1sk: string) => ItemKey;
 }
-type Position = IndexKey | 'done';
+
+type Position = null | true | string;
 
 const INVALID_CURSOR = 'cursor is invalid; use the X-Next-Cursor value of the previous page';
+const MAX_KEY_LENGTH = 1024; // DynamoDB's limit for a sort key
 
-function decodeCursor(cursor: string, lists: { GSI1PK: string; skPrefix: string }[]): Map<string, Position> {
+function decodeCursor(cursor: string, lists: PagedList[]): Position[] {
   let decoded: unknown;
   try {
     decoded = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
   } catch {
     throw new BadRequest(INVALID_CURSOR);
   }
-  if (typeof decoded !== 'object' || decoded === null || Array.isArray(decoded)) throw new BadRequest(INVALID_CURSOR);
-  const positions = new Map<string, Position>();
-  for (const [partition, position] of Object.entries(decoded)) {
-    const list = lists.find((l) => l.GSI1PK === partition);
-    const valid =
-      list !== undefined &&
-      (position === 'done' ||
-        (typeof position === 'object' &&
-          position !== null &&
-          Object.keys(position).sort().join() === 'GSI1PK,GSI1SK,PK,SK' &&
-          Object.values(position).every((value) => typeof value === 'string') &&
-          (position as IndexKey).GSI1PK === partition &&
-          (position as IndexKey).GSI1SK.startsWith(list.skPrefix)));
-    if (!valid) throw new BadRequest(INVALID_CURSOR);
-    positions.set(partition, position as Position);
-  }
-  return positions;
+  const valid =
+    Array.isArray(decoded) &&
+    decoded.length === lists.length &&
+    decoded.every((position: unknown, i) => {
+      if (position === null || position === true) return true;
+      const list = lists[i] as PagedList;
+      return (
+        typeof position === 'string' &&
+        position.length <= MAX_KEY_LENGTH &&
+        position.startsWith(list.skPrefix) &&
+        !position.endsWith('#') &&
+        position.lastIndexOf('#') >= list.skPrefix.length
+      );
+    });
+  if (!valid) throw new BadRequest(INVALID_CURSOR);
+  return decoded as Position[];
 }
 
-const encodeCursor = (positions: Map<string, Position>) => Buffer.from(JSON.stringify(Object.fromEntries(positions))).toString('base64url');
-
-const indexKey = (item: Record<string, unknown>): IndexKey => ({
-  PK: item.PK as string,
-  SK: item.SK as string,
-  GSI1PK: item.GSI1PK as string,
-  GSI1SK: item.GSI1SK as string,
-});
+const encodeCursor = (positions: Position[]) => Buffer.from(JSON.stringify(positions)).toString('base64url');
 
 /** One page, newest first (descending GSI1SK), merged from the given partitions. */
-export async function pageByIndexPrefix<T>(lists: { GSI1PK: string; skPrefix: string }[], page: PageRequest): Promise<Page<T>> {
-  const positions = page.cursor ? decodeCursor(page.cursor, lists) : new Map<string, Position>();
+export async function pageByIndexPrefix<T>(partitions: PagedList[], page: PageRequest): Promise<Page<T>> {
+  // A fixed order, whatever order the key lists its groups in: the cursor's positions follow it.
+  const lists = [...partitions].sort((a, b) => a.GSI1PK.localeCompare(b.GSI1PK));
+  const positions = page.cursor ? decodeCursor(page.cursor, lists) : lists.map((): Position => null);
   const reads = await Promise.all(
-    lists
-      .filter((list) => positions.get(list.GSI1PK) !== 'done')
-      .map(async (list) => {
-        const start = positions.get(list.GSI1PK);
-        const result = await dynamo.send(
+    lists.map(async (list, i) => {
+      const position = positions[i];
+      if (position === true) return { items: [], more: false };
+      const result = await dynamo
+        .send(
           new QueryCommand({
             TableName: tableName,
             IndexName: GSI1,
@@ -84,24 +81,32 @@ export async function pageByIndexPrefix<T>(lists: { GSI1PK: string; skPrefix: st
             ExpressionAttributeValues: { ':pk': list.GSI1PK, ':prefix': list.skPrefix },
             ScanIndexForward: false,
             Limit: page.limit,
-            ...(start && start !== 'done' ? { ExclusiveStartKey: start } : {}),
+            ...(typeof position === 'string'
+              ? { ExclusiveStartKey: { ...list.baseKey(position), GSI1PK: list.GSI1PK, GSI1SK: position } }
+              : {}),
           }),
-        );
-        return { partition: list.GSI1PK, items: result.Items ?? [], more: result.LastEvaluatedKey !== undefined };
-      }),
+        )
+        .catch((error: unknown) => {
+          // A start key DynamoDB will not take can only come from a cursor we did not issue.
+          if (typeof position === 'string' && (error as { name?: string }).name === 'ValidationException') {
+            throw new BadRequest(INVALID_CURSOR);
+          }
+          throw error;
+        });
+      return { items: result.Items ?? [], more: result.LastEvaluatedKey !== undefined };
+    }),
   );
   const merged = reads
     .flatMap((read) => read.items)
     .sort((a, b) => (b.GSI1SK as string).localeCompare(a.GSI1SK as string))
     .slice(0, page.limit);
 
-  const next = new Map(positions);
-  for (const read of reads) {
-    const answered = merged.filter((item) => item.GSI1PK === read.partition);
-    const last = answered.at(-1);
-    if (last) next.set(read.partition, indexKey(last));
-    if (answered.length === read.items.length && !read.more) next.set(read.partition, 'done');
-  }
-  const finished = lists.every((list) => next.get(list.GSI1PK) === 'done');
+  const next = lists.map((list, i): Position => {
+    const read = reads[i] as { items: Record<string, unknown>[]; more: boolean };
+    const answered = merged.filter((item) => item.GSI1PK === list.GSI1PK);
+    if (answered.length === read.items.length && !read.more) return true;
+    return (answered.at(-1)?.GSI1SK as string | undefined) ?? (positions[i] as Position);
+  });
+  const finished = next.every((position) => position === true);
   return { items: merged.map((item) => withoutKeys<T>(item)), ...(finished ? {} : { next: encodeCursor(next) }) };
 }

@@ -54,7 +54,7 @@ describe('what the stack assumes about the code', () => {
 });
 
 describe('context values', () => {
-  it('default to the dev stage, 100 requests/s with bursts of 200, the API Gateway logging role, no lab account', () => {
+  it('default to the dev stage, 100 requests/s with bursts of 200, the API Gateway logging role, no lab account, a reserved relay', () => {
     const app = testApp();
     expect(stageOf(app)).toBe('dev');
     expect(readSettings(app)).toEqual({
@@ -62,6 +62,7 @@ describe('context values', () => {
       apiGatewayCloudWatchRole: true,
       labAccountId: undefined,
       alarmEmail: undefined,
+      relayReservedConcurrency: true,
     });
   });
 

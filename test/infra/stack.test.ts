@@ -381,13 +381,13 @@ describe('the LabApi stack (prod): data', () => {
 });
 
 describe('the LabApi stack (prod): events', () => {
-  it('archives every event of the bus for 30 days, for replay', () => {
+  it('archives every event of the bus for 30 days, ours and the lab\'s, for replay', () => {
     const [busId] = prod.onlyOfType('AWS::Events::EventBus');
     const archive = prod.onlyOfType('AWS::Events::Archive')[1].Properties;
     expect(archive).toMatchObject({
       SourceArn: { 'Fn::GetAtt': [busId, 'Arn'] },
       RetentionDays: 30,
-      EventPattern: { account: [{ Ref: 'AWS::AccountId' }] },
+      EventPattern: { source: ['lab-api', 'lab-partner'] },
     });
   });
 

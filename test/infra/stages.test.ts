@@ -12,7 +12,10 @@ let dev: Synthesized;
 
 beforeAll(() => {
   dev = new Synthesized(
-    labApiStack(testApp({ apiThrottleRate: '20', apiThrottleBurst: '40', labAccountId: LAB_ACCOUNT, apiGatewayCloudWatchRole: 'false' }), 'dev'),
+    labApiStack(
+      testApp({ apiThrottleRate: '20', apiThrottleBurst: '40', labAccountId: LAB_ACCOUNT, apiGatewayCloudWatchRole: 'false', relayReservedConcurrency: 'false' }),
+      'dev',
+    ),
   );
 });
 
@@ -27,6 +30,12 @@ describe('the LabApi stack (dev, with context)', () => {
   it('leaves the account\'s API Gateway logging role alone with apiGatewayCloudWatchRole=false', () => {
     expect(dev.ofType('AWS::ApiGateway::Account')).toEqual([]);
     expect(dev.ofType('AWS::IAM::Role').filter(([, role]) => str(role.Properties).includes('apigateway.amazonaws.com'))).toEqual([]);
+  });
+
+  it('reserves no concurrency for the relay with relayReservedConcurrency=false (accounts on the new-account quota)', () => {
+    const relay = dev.ofType('AWS::Lambda::Function').find(([, fn]) => str(fn.Properties).includes('relay-outbox') || str(fn.Properties).includes('Outbox relay'));
+    expect(relay).toBeDefined();
+    expect((relay as [string, { Properties: Record<string, unknown> }])[1].Properties.ReservedConcurrentExecutions).toBeUndefined();
   });
 
   it('has no alarms and no alarm topic', () => {

@@ -51,6 +51,21 @@ describe('Idempotency-Key', () => {
     expect(reused.body).toEqual({ error: 'This Idempotency-Key was already used for a different request' });
   });
 
+  it('keeps the first record when a reuse with another body is refused: a retry still replays', async () => {
+    const idempotencyKey = randomUUID();
+    const first = await create(idempotencyKey);
+    expect((await create(idempotencyKey, { ...profile, first_name: 'Other' })).status).toBe(422);
+    const retry = await create(idempotencyKey);
+    expect(retry.body.id).toBe(first.body.id);
+  });
+
+  it('ignores an empty Idempotency-Key instead of sharing it between clients', async () => {
+    const ours = await create('');
+    const theirs = await create('', profile, await apiKey());
+    expect(theirs.status).toBe(201);
+    expect(theirs.body.id).not.toBe(ours.body.id);
+  });
+
   it('keeps the keys of two API keys apart', async () => {
     const idempotencyKey = randomUUID();
     const ours = await create(idempotencyKey);

@@ -164,9 +164,13 @@ describe('GET /api/v1/shipments, page by page', () => {
     expect(res.body).toEqual({ error: 'limit must be a whole number from 1 to 100' });
   });
 
-  it('answers 400 for a cursor that was not issued by the API', async () => {
-    const forged = Buffer.from(JSON.stringify({ 'LOCGROUP#helsinki': 'done' })).toString('base64url');
-    const res = await api.get(`/api/v1/shipments?cursor=${forged}`, key); // a berlin-only key
+  it.each([
+    ['not base64 JSON', '%%%'],
+    ['for another number of groups', Buffer.from(JSON.stringify([null, true])).toString('base64url')],
+    ['pointing outside the list', Buffer.from(JSON.stringify(['APPT#2026-01-01#x'])).toString('base64url')],
+    ['with an empty position', Buffer.from(JSON.stringify(['SHIPMENT#'])).toString('base64url')],
+  ])('answers 400 for a cursor %s', async (_, cursor) => {
+    const res = await api.get(`/api/v1/shipments?cursor=${cursor}`, key); // a berlin-only key: one group
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ error: 'cursor is invalid; use the X-Next-Cursor value of the previous page' });
   });
