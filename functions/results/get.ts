@@ -1,13 +1,12 @@
 // GET /api/v1/appointments/{id}/results — planned tests next to received results, genetic results, documents.
 import { assertProfileResourceAccess } from '../../shared/auth/access';
-import { plannedBiomarkerIds } from '../../shared/domain/appointment';
 import { clinicalResultItems, missingResults } from '../../shared/domain/results';
 import { httpHandler } from '../../shared/http/handler';
 import { ok } from '../../shared/http/responses';
 import { IdParams } from '../../shared/schemas/fields';
 import { toGeneticResult } from '../../shared/schemas/results';
 import { getAppointmentAggregateOrThrow } from '../../shared/store/appointments';
-import { loadCatalog } from '../../shared/store/catalog';
+import { loadCatalog, plannedBiomarkers } from '../../shared/store/catalog';
 
 export const handler = httpHandler({
   route: 'getAppointmentResults',
@@ -15,10 +14,7 @@ export const handler = httpHandler({
   async run({ params, access }) {
     const [aggregate, catalog] = await Promise.all([getAppointmentAggregateOrThrow(params.id), loadCatalog()]);
     assertProfileResourceAccess(access, aggregate.appointment, 'appointment');
-    const planned = plannedBiomarkerIds(
-      aggregate.panels.map((link) => catalog.panels.get(link.panel_id)?.biomarker_ids ?? []),
-      aggregate.biomarkers.map((link) => link.biomarker_id),
-    );
+    const planned = plannedBiomarkers(aggregate, catalog);
     const received = new Map(aggregate.clinicalResults.map((result) => [result.biomarker_id, result]));
     const missing = missingResults(planned, [...received.keys(), ...aggregate.geneticResults.map((r) => r.biomarker_id)]);
     return ok({

@@ -46,9 +46,8 @@ async function main(argv: string[]): Promise<void> {
   Object.assign(process.env, localFunctionEnvironment(localSettings()));
   process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN'; // the simulator prints its own summary
   const { getAppointmentAggregate } = await import('../../shared/store/appointments');
-  const { loadCatalog } = await import('../../shared/store/catalog');
+  const { loadCatalog, plannedBiomarkers } = await import('../../shared/store/catalog');
   const { getExistingProfile } = await import('../../shared/store/profiles');
-  const { plannedBiomarkerIds } = await import('../../shared/domain/appointment');
   const { PutObjectCommand } = await import('@aws-sdk/client-s3');
   const { s3 } = await import('../../shared/documents/s3');
   const { handler: ingest } = await import('../../functions/events/results-ingest');
@@ -61,10 +60,7 @@ async function main(argv: string[]): Promise<void> {
     throw new UsageError(`appointment ${appointmentId} is ${appointment.status}: confirm the blood draw first`);
   }
   const catalog = await loadCatalog();
-  const planned = plannedBiomarkerIds(
-    aggregate.panels.map((link) => catalog.panels.get(link.panel_id)?.biomarker_ids ?? []),
-    aggregate.biomarkers.map((link) => link.biomarker_id),
-  );
+  const planned = plannedBiomarkers(aggregate, catalog);
   const clinicalPlanned = planned.filter((id) => catalog.biomarkers.get(id)?.kind === 'clinical');
   const reported = values.partial ? clinicalPlanned.slice(0, Math.ceil(clinicalPlanned.length / 2)) : clinicalPlanned;
   const reportedAt = new Date().toISOString();

@@ -77,5 +77,3 @@ export const LabResultsReportedDetail = v.pipe(
   v.check((detail) => unique(detail.documents.map((d) => d.s3_key)), 'must list each document once'),
 );
 export type LabResultsReportedDetail = v.InferOutput<typeof LabResultsReportedDetail>;
-export type ClinicalResultInput = v.InferOutput<typeof ClinicalResult>;
-export type GeneticResultInput = v.InferOutput<typeof GeneticResult>;

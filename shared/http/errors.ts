@@ -37,12 +37,6 @@ export class NotFound extends HttpError {
   }
 }
 
-export class MethodNotAllowed extends HttpError {
-  constructor(message = 'Method not allowed') {
-    super(405, message);
-  }
-}
-
 export class Conflict extends HttpError {
   constructor(message: string) {
     super(409, message);
@@ -59,8 +53,4 @@ export class ServiceUnavailable extends HttpError {
   constructor(message: string) {
     super(503, message);
   }
-}
-
-export function isHttpError(error: unknown): error is HttpError {
-  return error instanceof HttpError;
 }

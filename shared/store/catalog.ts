@@ -8,6 +8,7 @@
  * - the whole catalog (cached) .. Query  GSI1 CATALOG
  */
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { plannedBiomarkerIds } from '../domain/appointment';
 import { NotFound } from '../http/errors';
 import { dynamo, tableName } from './client';
 import { GSI1, index, keys } from './keys';
@@ -88,6 +89,17 @@ export async function assertBiomarkersExist(ids: number[]): Promise<BiomarkerRec
   const biomarkers = await getBiomarkers(ids);
   assertAllFound(ids, biomarkers.map((biomarker) => biomarker.id), 'Biomarker(s)');
   return biomarkers;
+}
+
+/** What an appointment's tests plan: its panels' biomarkers (from the catalog) plus its individual ones. */
+export function plannedBiomarkers(
+  tests: { panels: { panel_id: string }[]; biomarkers: { biomarker_id: number }[] },
+  catalog: Catalog,
+): number[] {
+  return plannedBiomarkerIds(
+    tests.panels.map((link) => catalog.panels.get(link.panel_id)?.biomarker_ids ?? []),
+    tests.biomarkers.map((link) => link.biomarker_id),
+  );
 }
 
 export interface Catalog {

@@ -12,7 +12,6 @@
  */
 import { createHash } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { plannedBiomarkerIds } from '../domain/appointment';
 import { missingResults, type ReportOrder, supersedes } from '../domain/results';
 import { copyObject, deleteObject, objectSize } from '../documents/s3';
 import { labResultsAvailable } from '../events/lab-results-available';
@@ -20,7 +19,7 @@ import type { LabResultsReportedDetail } from '../events/lab-results-reported';
 import { outboxPut, publishCommitted } from '../events/outbox';
 import type { DomainEvent } from '../events/publisher';
 import { type AppointmentAggregate, getAppointmentAggregate } from './appointments';
-import { type Catalog, loadCatalog } from './catalog';
+import { type Catalog, loadCatalog, plannedBiomarkers } from './catalog';
 import { dynamo, tableName } from './client';
 import { type DocumentRecord, documentPuts } from './documents';
 import { type ItemKey, keys } from './keys';
@@ -62,12 +61,6 @@ async function assertKnownBiomarkers(detail: LabResultsReportedDetail): Promise<
   if (unknown.length > 0) throw new ReportRejected(`unknown biomarker(s) or wrong kind: ${unknown.join(', ')}`);
 }
 
-function plannedOf(aggregate: AppointmentAggregate, catalog: Catalog): number[] {
-  return plannedBiomarkerIds(
-    aggregate.panels.map((link) => catalog.panels.get(link.panel_id)?.biomarker_ids ?? []),
-    aggregate.biomarkers.map((link) => link.biomarker_id),
-  );
-}
 
 /**
  * The Puts of the reported results that supersede what is stored (and `stored` updated to match). Each is
@@ -141,7 +134,7 @@ async function prepare(detail: LabResultsReportedDetail, aggregate: AppointmentA
   const catalog = await loadCatalog();
   const received = [...clinical.keys(), ...genetic.keys()];
   const canComplete = appointment.status === 'blood_drawn' || appointment.status === 'in_transit';
-  if (canComplete && missingResults(plannedOf(aggregate, catalog), received).length === 0) {
+  if (canComplete && missingResults(plannedBiomarkers(aggregate, catalog), received).length === 0) {
     const event = labResultsAvailable(appointment.id, appointment.profile_id, at);
     events.push(event);
     items.push(
