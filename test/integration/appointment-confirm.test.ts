@@ -2,15 +2,15 @@
  * POST /api/v1/appointments/{id}/confirm: the blood draw, the LabOrderRequested event that must never be
  * lost (outbox + relay), and the races around it. EventBridge is mocked; the table is DynamoDB Local.
  */
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { relayOutbox } from '../../shared/events/outbox';
 import { dynamo, tableName } from '../../shared/store/client';
-import { GSI2, keys } from '../../shared/store/keys';
+import { GSI2 } from '../../shared/store/keys';
 import { useApi } from '../support/api';
 import { mockEventBridge } from '../support/event-bridge';
 import { apiKey, BERLIN_MITTE, seedDemoData, UNKNOWN_ID } from '../support/fixtures';
-import { confirmDraw, createProfile, ESSENTIALS_PANEL, newBarcode, scheduleAppointment, THYROID_PANEL } from '../support/scenario';
+import { confirmDraw, createProfile, ESSENTIALS_PANEL, newBarcode, scheduleAppointment, storedAppointment, THYROID_PANEL } from '../support/scenario';
 
 const api = useApi();
 const eventBridge = mockEventBridge();
@@ -20,11 +20,6 @@ beforeAll(async () => {
   await seedDemoData();
   key = await apiKey();
 });
-
-async function storedAppointment(id: string) {
-  const { Item } = await dynamo.send(new GetCommand({ TableName: tableName, Key: keys.appointment(id) }));
-  return Item;
-}
 
 async function pendingOutbox(appointmentId: string) {
   const { Items } = await dynamo.send(

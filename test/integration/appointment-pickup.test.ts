@@ -1,12 +1,9 @@
 /** POST /api/v1/appointments/pickup: a courier's batch, moved in one transaction or not at all. */
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { dynamo, tableName } from '../../shared/store/client';
-import { keys } from '../../shared/store/keys';
 import { useApi } from '../support/api';
 import { mockEventBridge } from '../support/event-bridge';
 import { apiKey, seedDemoData, UNKNOWN_ID } from '../support/fixtures';
-import { confirmDraw, scheduleAppointment } from '../support/scenario';
+import { confirmDraw, scheduleAppointment, storedAppointment } from '../support/scenario';
 
 const api = useApi();
 mockEventBridge();
@@ -18,11 +15,6 @@ beforeAll(async () => {
   key = await apiKey();
   courier = await apiKey({ scopes: ['TEST_SESSIONS_OPERATE'] });
 });
-
-async function stored(id: string) {
-  const { Item } = await dynamo.send(new GetCommand({ TableName: tableName, Key: keys.appointment(id) }));
-  return Item as Record<string, unknown>;
-}
 
 async function drawnAppointment(): Promise<string> {
   const id = await scheduleAppointment(api, key);
@@ -38,25 +30,25 @@ describe('POST /api/v1/appointments/pickup', () => {
     const res = await pickup([a, b]);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ success: true });
-    for (const id of [a, b]) expect(await stored(id)).toMatchObject({ status: 'in_transit', picked_up_at: expect.any(String) });
+    for (const id of [a, b]) expect(await storedAppointment(id)).toMatchObject({ status: 'in_transit', picked_up_at: expect.any(String) });
   });
 
   it('silently skips appointments already in transit, leaving their pickup time as it was', async () => {
     const a = await drawnAppointment();
     await pickup([a]);
-    const firstPickup = (await stored(a)).picked_up_at;
+    const firstPickup = (await storedAppointment(a)).picked_up_at;
     const b = await drawnAppointment();
     const res = await pickup([a, b]);
     expect(res.status).toBe(200);
-    expect((await stored(a)).picked_up_at).toBe(firstPickup);
-    expect((await stored(b)).status).toBe('in_transit');
+    expect((await storedAppointment(a)).picked_up_at).toBe(firstPickup);
+    expect((await storedAppointment(b)).status).toBe('in_transit');
   });
 
   it('counts a duplicated id once', async () => {
     const a = await drawnAppointment();
     const res = await pickup([a, a]);
     expect(res.status).toBe(200);
-    expect((await stored(a)).status).toBe('in_transit');
+    expect((await storedAppointment(a)).status).toBe('in_transit');
   });
 
   it('answers 409 for a batch with a scheduled appointment and changes nothing at all', async () => {
@@ -65,7 +57,7 @@ describe('POST /api/v1/appointments/pickup', () => {
     const res = await pickup([drawn, scheduled]);
     expect(res.status).toBe(409);
     expect(res.body.error).toContain(scheduled);
-    expect((await stored(drawn)).status).toBe('blood_drawn');
+    expect((await storedAppointment(drawn)).status).toBe('blood_drawn');
   });
 
   it('answers 409 for a batch with a cancelled appointment', async () => {
@@ -79,14 +71,14 @@ describe('POST /api/v1/appointments/pickup', () => {
     const res = await pickup([drawn, UNKNOWN_ID]);
     expect(res.status).toBe(404);
     expect(res.body).toEqual({ error: `Appointment(s) not found: ${UNKNOWN_ID}` });
-    expect((await stored(drawn)).status).toBe('blood_drawn');
+    expect((await storedAppointment(drawn)).status).toBe('blood_drawn');
   });
 
   it('answers 403 when one appointment is outside the key context, and changes nothing', async () => {
     const drawn = await drawnAppointment();
     const partner = await apiKey({ profileGroups: ['partner-clinic'], scopes: ['TEST_SESSIONS_MANAGE'] });
     expect((await pickup([drawn], partner)).status).toBe(403);
-    expect((await stored(drawn)).status).toBe('blood_drawn');
+    expect((await storedAppointment(drawn)).status).toBe('blood_drawn');
   });
 
   it.each([
@@ -108,7 +100,7 @@ describe('POST /api/v1/appointments/pickup', () => {
     const ids = await Promise.all(Array.from({ length: 100 }, () => drawnAppointment()));
     const res = await pickup(ids);
     expect(res.status).toBe(200);
-    const statuses = await Promise.all(ids.map(async (id) => (await stored(id)).status));
+    const statuses = await Promise.all(ids.map(async (id) => (await storedAppointment(id)).status));
     expect(new Set(statuses)).toEqual(new Set(['in_transit']));
   });
 });
@@ -116,11 +108,11 @@ describe('POST /api/v1/appointments/pickup', () => {
 describe('parallel pickups', () => {
   it('moves every appointment of 20 overlapping batches to in_transit exactly once', async () => {
     const ids = await Promise.all(Array.from({ length: 10 }, () => drawnAppointment()));
-    const before = await Promise.all(ids.map(stored));
+    const before = await Promise.all(ids.map(storedAppointment));
     const batches = Array.from({ length: 20 }, (_, i) => [ids[i % 10], ids[(i + 1) % 10], ids[(i + 3) % 10]] as string[]);
     const results = await Promise.all(batches.map((batch) => pickup(batch)));
     expect(results.map((r) => r.status)).toEqual(Array(20).fill(200));
-    const after = await Promise.all(ids.map(stored));
+    const after = await Promise.all(ids.map(storedAppointment));
     expect(after.map((item) => item.status)).toEqual(Array(10).fill('in_transit'));
     // nothing but the pickup changed
     after.forEach((item, i) => {

@@ -1,12 +1,9 @@
 /** POST/GET/PATCH appointments, cancel, and a profile's appointment list. */
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { dynamo, tableName } from '../../shared/store/client';
-import { keys } from '../../shared/store/keys';
 import { useApi } from '../support/api';
 import { mockEventBridge } from '../support/event-bridge';
 import { apiKey, BERLIN_INACTIVE, BERLIN_MITTE, BERLIN_PRENZLAUER_BERG, HELSINKI_KAMPPI, seedDemoData, UNKNOWN_ID } from '../support/fixtures';
-import { confirmDraw, createProfile, ESSENTIALS_PANEL, inDays, scheduleAppointment } from '../support/scenario';
+import { confirmDraw, createProfile, ESSENTIALS_PANEL, inDays, scheduleAppointment, storedAppointment } from '../support/scenario';
 
 const api = useApi();
 mockEventBridge();
@@ -16,11 +13,6 @@ beforeAll(async () => {
   await seedDemoData();
   key = await apiKey();
 });
-
-async function storedAppointment(id: string) {
-  const { Item } = await dynamo.send(new GetCommand({ TableName: tableName, Key: keys.appointment(id) }));
-  return Item;
-}
 
 describe('POST /api/v1/appointments', () => {
   it('answers 201 with only the create fields, status scheduled and the profile without timestamps', async () => {

@@ -1,5 +1,8 @@
 /** Arranging appointments through the public API, the way a clinic app would. */
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { expect } from 'vitest';
+import { dynamo, tableName } from '../../shared/store/client';
+import { keys } from '../../shared/store/keys';
 import type { TestApi } from './api';
 import { BERLIN_MITTE } from './fixtures';
 
@@ -47,4 +50,10 @@ export async function confirmDraw(api: TestApi, key: string, appointmentId: stri
   const res = await api.post(`/api/v1/appointments/${appointmentId}/confirm`, { barcode }, key);
   expect(res.status).toBe(200);
   return barcode;
+}
+
+/** The appointment item as stored (to assert what a request changed, or did not). */
+export async function storedAppointment(id: string): Promise<Record<string, unknown>> {
+  const { Item } = await dynamo.send(new GetCommand({ TableName: tableName, Key: keys.appointment(id) }));
+  return Item as Record<string, unknown>;
 }
