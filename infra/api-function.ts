@@ -4,7 +4,9 @@
  * and its own role holding exactly the rights of its class (infra/route-classes.ts). ApiFunction is that
  * Lambda for one row of the routes table.
  */
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, posix, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type CfnElement, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
@@ -18,7 +20,7 @@ import { Construct } from 'constructs';
 import type { Route, RouteName } from '../shared/routes';
 import { GSI1, GSI2 } from '../shared/store/keys';
 import { DOCUMENTS_PREFIX_PATTERN, INCOMING_PREFIX_PATTERN } from './bucket-layout';
-import { FUNCTION_SIZES, type FunctionClass, PUBLISHERS, routeClassOf, TABLE_ACTIONS } from './route-classes';
+import { FUNCTION_SIZES, type FunctionClass, PACKAGE_FILES, PUBLISHERS, routeClassOf, TABLE_ACTIONS } from './route-classes';
 import type { StageName } from './settings';
 
 /** Route handler paths are relative to the repository root, whatever directory cdk runs in. */
@@ -60,6 +62,27 @@ export const POWERTOOLS_ENVIRONMENT = {
   POWERTOOLS_TRACER_CAPTURE_ERROR: 'false',
 } as const;
 
+/** Files of installed packages, by package name, that a function reads at run time (PACKAGE_FILES). */
+export type PackageFiles = Readonly<Record<string, readonly string[]>>;
+
+const quote = (value: string) => `'${value.replaceAll("'", "'\\''")}'`;
+
+/**
+ * The shell commands (NodejsFunction's afterBundling hook) that copy package files beside a bundle:
+ * `<outputDir>/node_modules/<package>/<file>`, from the package as installed in the repository, for each
+ * file this installed version has. inputDir is the repository root as the bundler sees it (local or Docker).
+ */
+export function copyPackageFiles(packages: PackageFiles, inputDir: string, outputDir: string): string[] {
+  const resolveFromRepo = createRequire(join(REPO_ROOT, 'package.json'));
+  return Object.entries(packages).flatMap(([name, files]) => {
+    const installed = dirname(resolveFromRepo.resolve(`${name}/package.json`));
+    const source = posix.join(inputDir, relative(REPO_ROOT, installed).split(sep).join('/'));
+    const target = `${outputDir}/node_modules/${name}`;
+    const present = files.filter((file) => existsSync(join(installed, file)));
+    return [`mkdir -p ${quote(target)}`, ...present.map((file) => `cp ${quote(`${source}/${file}`)} ${quote(`${target}/${file}`)}`)];
+  });
+}
+
 export interface LabFunctionProps {
   /** Module, relative to the repository root, whose `handler` export the Lambda runs. */
   readonly handlerFile: string;
@@ -69,6 +92,8 @@ export interface LabFunctionProps {
   readonly table: Table;
   readonly bucket: Bucket;
   readonly bus: IEventBus;
+  /** Package files the function reads at run time, copied beside its bundle. */
+  readonly packageFiles?: PackageFiles;
   /** Extras of one function: reserved concurrency, asynchronous invocation settings. */
   readonly options?: Pick<FunctionOptions, 'reservedConcurrentExecutions' | 'deadLetterQueue' | 'retryAttempts' | 'maxEventAge'>;
 }
@@ -121,17 +146,26 @@ export class LabFunction extends Construct {
         mainFields: [...LAMBDA_BUNDLE.mainFields],
         // esbuild is a devDependency: bundling needs no Docker, offline or in CI.
         forceDockerBundling: false,
+        ...(props.packageFiles && {
+          commandHooks: {
+            beforeBundling: () => [],
+            beforeInstall: () => [],
+            afterBundling: (inputDir: string, outputDir: string) => copyPackageFiles(props.packageFiles!, inputDir, outputDir),
+          },
+        }),
       },
       ...props.options,
     });
 
-    role.addToPrincipalPolicy(
-      new PolicyStatement({
-        actions: [...TABLE_ACTIONS[functionClass]],
-        // The indexes by name: a Query on GSI1 is authorized against the index ARN, not the table's.
-        resources: [table.tableArn, ...[GSI1, GSI2].map((index) => `${table.tableArn}/index/${index}`)],
-      }),
-    );
+    if (TABLE_ACTIONS[functionClass].length > 0) {
+      role.addToPrincipalPolicy(
+        new PolicyStatement({
+          actions: [...TABLE_ACTIONS[functionClass]],
+          // The indexes by name: a Query on GSI1 is authorized against the index ARN, not the table's.
+          resources: [table.tableArn, ...[GSI1, GSI2].map((index) => `${table.tableArn}/index/${index}`)],
+        }),
+      );
+    }
     if (PUBLISHERS.has(functionClass)) bus.grantPutEventsTo(this.function);
     for (const statement of s3Statements(functionClass, bucket)) role.addToPrincipalPolicy(statement);
 
@@ -206,6 +240,7 @@ export class ApiFunction extends LabFunction {
       handlerFile: route.handler,
       description: `${route.method} ${route.path} (${routeName})`,
       functionClass: routeClassOf(routeName, route),
+      packageFiles: PACKAGE_FILES[routeName],
     });
     this.routeName = routeName;
     this.route = route;

@@ -38,6 +38,7 @@ import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aw
 import type { Construct } from 'constructs';
 import { EVENT_SOURCE } from '../shared/events/event-source';
 import { LAB_PARTNER_SOURCE } from '../shared/events/lab-results-reported';
+import { API_KEY_HEADER, type GatewayAnswer, missingKey, unknownPath, wrongMethod } from '../shared/http/gateway-responses';
 import { routeEntries } from '../shared/routes';
 import { GSI1, GSI2 } from '../shared/store/keys';
 import { TTL_ATTRIBUTE } from '../shared/store/table';
@@ -53,9 +54,8 @@ export interface LabApiStackProps extends StackProps {
   readonly stage: StageName;
 }
 
-/** The app's own answer to a request without a key (shared/auth/api-keys.ts); test/infra keeps them equal. */
-export const MISSING_KEY_MESSAGE = 'Missing x-api-key header';
-export const API_KEY_HEADER = 'x-api-key';
+// Named in shared/http/gateway-responses.ts (the local server gives the same answers); re-exported for test/infra.
+export { API_KEY_HEADER, MISSING_KEY_MESSAGE } from '../shared/http/gateway-responses';
 
 /**
  * The API access log: who called what, how it ended and how long it took. No request or response body
@@ -86,6 +86,10 @@ export const ACCESS_LOG_FIELDS = {
 const pascal = (name: string) => name.charAt(0).toUpperCase() + name.slice(1);
 
 const json = (body: object) => JSON.stringify(body);
+
+/** An answer's headers as API Gateway response parameters: `method.response.header.<name>` → a quoted literal. */
+const responseHeaders = (answer: GatewayAnswer) =>
+  Object.fromEntries(Object.entries(answer.headers).map(([name, value]) => [`method.response.header.${name}`, `'${value}'`]));
 
 export class LabApiStack extends Stack {
   readonly stage: StageName;
@@ -210,14 +214,16 @@ export class LabApiStack extends Stack {
       {
         id: 'AwsSolutions-APIG3',
         reason:
-          'No WAF web ACL: it costs $5/month plus $1 per rule even at idle. Every route but /health needs an API key ' +
+          'No WAF web ACL: it costs $5/month plus $1 per rule even at idle. Every route but /health and the API description ' +
+          '(/api/v1/openapi.json, /docs) needs an API key ' +
           'and the stage is throttled; add a web ACL when the API faces abuse.',
       },
       {
         id: 'AwsSolutions-APIG4',
         reason:
           'Authorization is the service\'s own API keys, checked by every route function (hashed keys, scopes, ' +
-          'profile and location groups: README "API keys"); /health is public by design.',
+          'profile and location groups: README "API keys"); /health, the OpenAPI document and the docs page are public ' +
+          'by design: they hold no data.',
       },
       {
         id: 'AwsSolutions-COG4',
@@ -260,26 +266,26 @@ export class LabApiStack extends Stack {
 
     // A known path with another method: 405 from API Gateway itself (an explicit method wins over ANY).
     for (const [resource, methods] of methodsByResource) {
-      const allow = methods.join(', ');
+      const answer = wrongMethod('$context.httpMethod', methods);
+      const statusCode = String(answer.statusCode);
+      const headers = responseHeaders(answer);
       resource.addMethod(
         'ANY',
         new MockIntegration({
-          requestTemplates: { 'application/json': json({ statusCode: 405 }) },
+          requestTemplates: { 'application/json': json({ statusCode: answer.statusCode }) },
           // Any body (JSON, text, bytes) still reaches the default response below instead of a 415 or 500.
           passthroughBehavior: PassthroughBehavior.WHEN_NO_MATCH,
           // binaryMediaTypes */* makes every request body binary; a mock integration needs text.
           contentHandling: ContentHandling.CONVERT_TO_TEXT,
           integrationResponses: [
             {
-              statusCode: '405',
-              responseParameters: { 'method.response.header.Allow': `'${allow}'` },
-              responseTemplates: {
-                'application/json': json({ error: `Method $context.httpMethod not allowed; allowed: ${allow}` }),
-              },
+              statusCode,
+              responseParameters: headers,
+              responseTemplates: { 'application/json': json(answer.body) },
             },
           ],
         }),
-        { methodResponses: [{ statusCode: '405', responseParameters: { 'method.response.header.Allow': true } }] },
+        { methodResponses: [{ statusCode, responseParameters: Object.fromEntries(Object.keys(headers).map((name) => [name, true])) }] },
       );
     }
 
@@ -287,14 +293,14 @@ export class LabApiStack extends Stack {
     api.addGatewayResponse('UnknownPath', {
       // What API Gateway reports for a path with no method, as no route uses IAM auth.
       type: ResponseType.MISSING_AUTHENTICATION_TOKEN,
-      statusCode: '404',
-      templates: { 'application/json': json({ error: 'Not found' }) },
+      statusCode: String(unknownPath.statusCode),
+      templates: { 'application/json': json(unknownPath.body) },
     });
     api.addGatewayResponse('MissingApiKey', {
       // The only required request parameter of any method is the x-api-key header.
       type: ResponseType.BAD_REQUEST_PARAMETERS,
-      statusCode: '401',
-      templates: { 'application/json': json({ error: MISSING_KEY_MESSAGE }) },
+      statusCode: String(missingKey.statusCode),
+      templates: { 'application/json': json(missingKey.body) },
     });
     api.addGatewayResponse('Default4xx', {
       type: ResponseType.DEFAULT_4XX,

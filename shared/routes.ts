@@ -27,6 +27,10 @@ const KIT: readonly Scope[] = ['home_kit_orders_manage'];
 
 export const routes = {
   health: { method: 'GET', path: '/health', handler: 'functions/health/get.ts', scopes: [] },
+  // The API describes itself: its OpenAPI document and a docs page rendering it, both public.
+  getOpenApiDocument: { method: 'GET', path: '/api/v1/openapi.json', handler: 'functions/openapi/get.ts', scopes: [] },
+  getDocsPage: { method: 'GET', path: '/docs', handler: 'functions/docs/page.ts', scopes: [] },
+  getDocsAsset: { method: 'GET', path: '/docs/assets/{file}', handler: 'functions/docs/asset.ts', scopes: [] },
 
   createProfile: {
     method: 'POST',

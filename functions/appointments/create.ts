@@ -13,7 +13,7 @@ import { getProfile, PROFILE_NOT_FOUND } from '../../shared/store/profiles';
 
 export const handler = httpHandler({
   route: 'createAppointment',
-  before: idempotentCreate(),
+  idempotency: idempotentCreate(),
   body: CreateAppointmentBody,
   async run({ body, access, now }) {
     assertBookableInstant('scheduled_at', body.scheduled_at, now);

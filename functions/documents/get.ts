@@ -3,6 +3,7 @@ import { assertProfileGroupAccess } from '../../shared/auth/access';
 import { contentDisposition, presignDownload, readObject } from '../../shared/documents/s3';
 import { NotFound } from '../../shared/http/errors';
 import { httpHandler } from '../../shared/http/handler';
+import { binary, seeOther } from '../../shared/http/responses';
 import { IdParams } from '../../shared/schemas/fields';
 import { DOCUMENT_NOT_FOUND, getDocument } from '../../shared/store/documents';
 
@@ -20,17 +21,11 @@ export const handler = httpHandler({
     const document = await getDocument(params.id);
     if (!document) throw new NotFound(DOCUMENT_NOT_FOUND);
     assertProfileGroupAccess(access, document.profile_group_slug, 'document');
-    const headers = { 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' };
     if (document.size > INLINE_LIMIT_BYTES) {
       const url = await presignDownload(document.s3_key, document.file_name, document.content_type, PRESIGNED_URL_SECONDS);
-      return { statusCode: 303, headers: { ...headers, Location: url, 'Content-Type': 'application/json' }, body: JSON.stringify({ url }) };
+      return seeOther(url);
     }
     const bytes = await readObject(document.s3_key);
-    return {
-      statusCode: 200,
-      headers: { ...headers, 'Content-Type': document.content_type, 'Content-Disposition': contentDisposition(document.file_name) },
-      body: bytes.toString('base64'),
-      isBase64Encoded: true,
-    };
+    return binary(bytes, { 'Content-Type': document.content_type, 'Content-Disposition': contentDisposition(document.file_name) });
   },
 });

@@ -12,7 +12,7 @@ import { getProfile, PROFILE_NOT_FOUND } from '../../shared/store/profiles';
 
 export const handler = httpHandler({
   route: 'createHomeKitOrder',
-  before: idempotentCreate(),
+  idempotency: idempotentCreate(),
   body: CreateHomeKitOrderBody,
   async run({ body, access, now }) {
     const address = body.delivery_address;

@@ -11,7 +11,7 @@ import { createProfile, PROFILE_GROUP_NOT_FOUND, profileGroupExists } from '../.
 
 export const handler = httpHandler({
   route: 'createProfile',
-  before: idempotentCreate(),
+  idempotency: idempotentCreate(),
   body: CreateProfileBody,
   async run({ body, access, now }) {
     assertPastDate('date_of_birth', body.date_of_birth, now);

@@ -11,7 +11,7 @@ import { createShipment, nextShipmentReference, type ShipmentRecord } from '../.
 
 export const handler = httpHandler({
   route: 'createShipment',
-  before: idempotentCreate(),
+  idempotency: idempotentCreate(),
   body: CreateShipmentBody,
   async run({ body, access, now }) {
     assertValidPickupWindow(body, now);

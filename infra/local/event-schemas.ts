@@ -25,7 +25,7 @@ interface PublishedEvent {
   detail: GenericSchema;
 }
 
-const PUBLISHED: PublishedEvent[] = [
+export const PUBLISHED_EVENTS: PublishedEvent[] = [
   {
     file: 'lab-order-requested.schema.json',
     source: EVENT_SOURCE,
@@ -64,7 +64,7 @@ const PUBLISHED: PublishedEvent[] = [
 /** file name → JSON text of the schema of the event's `detail`, with its EventBridge source and type. */
 export function eventSchemaDocuments(): Map<string, string> {
   return new Map(
-    PUBLISHED.map((event) => {
+    PUBLISHED_EVENTS.map((event) => {
       const schema = {
         $schema: 'http://json-schema.org/draft-07/schema#',
         title: `${event.detailType} detail`,

@@ -1,7 +1,10 @@
 /**
  * The local HTTP server: turns each request into the API Gateway REST proxy event, invokes the same
  * handler module the Lambda runs (from shared/routes.ts), and writes its response back — binary
- * (base64) bodies included. Unknown path → 404; known path, wrong method → 405, as API Gateway answers.
+ * (base64) bodies included. What API Gateway answers by itself, before any Lambda runs, this server answers
+ * before any handler, from the same shared/http/gateway-responses.ts the stack is configured with: an
+ * unknown path (404), a known path with another method (405 with Allow), a keyed route without an
+ * x-api-key header (401).
  *
  * The handler modules read shared/config.ts when first imported, so set the environment first.
  */
@@ -11,6 +14,7 @@ import type { AddressInfo } from 'node:net';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import { API_KEY_HEADER, type GatewayAnswer, missingKey, unknownPath, wrongMethod } from '../../shared/http/gateway-responses';
 import { type Route, type RouteName, routeEntries } from '../../shared/routes';
 
 const repositoryRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -50,6 +54,10 @@ function loadHandler(route: Route): Promise<LambdaHandler> {
 function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   res.writeHead(status, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', ...headers });
   res.end(JSON.stringify(body));
+}
+
+function answer(res: ServerResponse, gatewayAnswer: GatewayAnswer): void {
+  send(res, gatewayAnswer.statusCode, gatewayAnswer.body, gatewayAnswer.headers);
 }
 
 async function readBody(req: IncomingMessage): Promise<Buffer | 'too-large'> {
@@ -139,15 +147,14 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
   const matching = compiledRoutes
     .map((compiled) => ({ compiled, params: compiled.pattern.exec(url.pathname) }))
     .filter((c) => c.params !== null);
-  if (matching.length === 0) return send(res, 404, { error: `No route for ${url.pathname}` });
+  if (matching.length === 0) return answer(res, unknownPath);
   // As API Gateway: a literal segment wins over a {param} (POST /appointments/pickup is not /appointments/{id}).
   const fewestParams = Math.min(...matching.map((c) => c.compiled.paramNames.length));
   const candidates = matching.filter((c) => c.compiled.paramNames.length === fewestParams);
   const chosen = candidates.find((c) => c.compiled.route.method === req.method);
-  if (!chosen) {
-    const allow = candidates.map((c) => c.compiled.route.method).join(', ');
-    return send(res, 405, { error: `Method ${req.method} not allowed on ${url.pathname}; allowed: ${allow}` }, { Allow: allow });
-  }
+  if (!chosen) return answer(res, wrongMethod(req.method ?? '', candidates.map((c) => c.compiled.route.method)));
+  // API Gateway's request validator requires the header, present and not blank, on every keyed route.
+  if (chosen.compiled.route.scopes.length > 0 && !req.headers[API_KEY_HEADER]) return answer(res, missingKey);
   let params: string[];
   try {
     params = (chosen.params ?? []).slice(1).map((param) => decodeURIComponent(param));

@@ -5,6 +5,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { Unauthorized } from '../http/errors';
+import { MISSING_KEY_MESSAGE } from '../http/gateway-responses';
 import { type ApiKeyRecord, findApiKeyByHash, putApiKey } from '../store/api-keys';
 import type { AccessContext } from './access';
 import type { Scope } from './scopes';
@@ -27,7 +28,7 @@ export function toAccessContext(record: ApiKeyRecord): AccessContext {
 
 /** The access context of the `x-api-key` header value; 401 when it is missing, unknown or revoked. */
 export async function authenticate(plaintext: string | undefined, nowMs: number = Date.now()): Promise<AccessContext> {
-  if (!plaintext) throw new Unauthorized('Missing x-api-key header');
+  if (!plaintext) throw new Unauthorized(MISSING_KEY_MESSAGE);
   const sha256 = hashApiKey(plaintext);
   const cached = cache.get(sha256);
   let record = cached && nowMs - cached.fetchedAt < CACHE_TTL_MS ? cached.record : undefined;

@@ -3,6 +3,10 @@
  * results"). Planned = the panels' biomarkers plus the individual ones; a planned clinical biomarker
  * without a result is listed as `planned` with its value fields null.
  */
+/** eq: the value as measured; lt/le/gt/ge: below/above a detection limit. */
+export const VALUE_OPERATORS = ['eq', 'lt', 'le', 'gt', 'ge'] as const;
+export type ValueOperator = (typeof VALUE_OPERATORS)[number];
+
 export interface ReportOrder {
   tested_at: string;
   reported_at: string;
@@ -49,7 +53,7 @@ interface CatalogBiomarker {
 interface StoredClinical {
   biomarker_id: number;
   value: number;
-  value_operator: string;
+  value_operator: ValueOperator;
   unit_id: number | null;
   unit: string | null;
   reference_range_lab: Range | null;

@@ -5,6 +5,7 @@
  */
 import * as v from 'valibot';
 import { isCalendarDate } from '../domain/calendar';
+import { VALUE_OPERATORS } from '../domain/results';
 
 export const LAB_RESULTS_REPORTED = 'LabResultsReported';
 export const LAB_PARTNER_SOURCE = 'lab-partner';
@@ -17,7 +18,6 @@ const bound = v.nullable(v.number());
 
 export const ReferenceRange = v.strictObject({ normal_min: bound, normal_max: bound, optimal_min: bound, optimal_max: bound });
 
-export const VALUE_OPERATORS = ['eq', 'lt', 'le', 'gt', 'ge'] as const;
 
 export const ClinicalResult = v.strictObject({
   biomarker_id: biomarkerId,
@@ -32,7 +32,7 @@ export const ClinicalResult = v.strictObject({
 
 const Condition = v.strictObject({ condition: text(500), association_description: text(2000), badge: text(100) });
 const Snv = v.strictObject({ rs_id: text(64), allele: text(64), reference_allele: text(64), hgvs_c: text(200), hgvs_p: text(200) });
-const Variant = v.strictObject({
+export const Variant = v.strictObject({
   name: text(200),
   clinical_significance: text(100),
   description: text(2000),
@@ -41,6 +41,8 @@ const Variant = v.strictObject({
   conditions: v.array(Condition),
   snvs: v.array(Snv),
 });
+
+export type Variant = v.InferOutput<typeof Variant>;
 
 export const GeneticResult = v.strictObject({
   biomarker_id: biomarkerId,

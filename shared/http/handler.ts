@@ -17,6 +17,7 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import type { GenericSchema, InferOutput } from 'valibot';
 import type { AccessContext } from '../auth/access';
 import { now as clock } from '../config';
+import type { Operations } from '../contract/operations';
 import { logger } from '../logger';
 import { type RouteName, routes } from '../routes';
 import {
@@ -28,6 +29,7 @@ import {
   requireScopes,
   validateInput,
 } from './middlewares';
+import type { BinaryBody, Reply } from './responses';
 
 type Parsed<S> = S extends GenericSchema ? InferOutput<S> : undefined;
 
@@ -39,14 +41,30 @@ export interface HandlerInput<P, Q, B> {
   now: Date;
 }
 
-export interface HttpHandlerDefinition<P, Q, B> {
-  route: RouteName;
-  /** Extra middleware run after validation, just before the handler (idempotent creates). */
-  before?: MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, LabContext>;
+type Documented<D> = D extends { schema: infer S extends GenericSchema } ? InferOutput<S> : BinaryBody;
+
+/** The replies a route's operation documents (shared/contract/operations.ts): one per status. */
+export type ReplyOf<R extends RouteName> = {
+  [S in keyof Operations[R]['responses'] & number]: Reply<S, Documented<Operations[R]['responses'][S]>>;
+}[keyof Operations[R]['responses'] & number];
+
+export interface HttpHandlerDefinition<R extends RouteName, P, Q, B> {
+  route: R;
+  /** The Idempotency-Key middleware of a create (shared/http/idempotency.ts), run just before the handler. */
+  idempotency?: MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, LabContext>;
   params?: P;
   query?: Q;
   body?: B;
-  run(input: HandlerInput<P, Q, B>): Promise<APIGatewayProxyResult>;
+  run(input: HandlerInput<P, Q, B>): Promise<ReplyOf<R>>;
+}
+
+/** What a handler accepts, for the OpenAPI generator (infra/contract/openapi.ts). */
+export interface HandlerContract {
+  route: RouteName;
+  params?: GenericSchema;
+  query?: GenericSchema;
+  body?: GenericSchema;
+  idempotent: boolean;
 }
 
 /** The access context of a route that needs no key (GET /health): it can see nothing. */
@@ -58,10 +76,11 @@ const NO_ACCESS: AccessContext = {
 };
 
 export function httpHandler<
+  R extends RouteName,
   P extends GenericSchema | undefined = undefined,
   Q extends GenericSchema | undefined = undefined,
   B extends GenericSchema | undefined = undefined,
->(definition: HttpHandlerDefinition<P, Q, B>) {
+>(definition: HttpHandlerDefinition<R, P, Q, B>) {
   const route = routes[definition.route];
   const isPublic = route.scopes.length === 0;
 
@@ -75,9 +94,9 @@ export function httpHandler<
     stack.use(requireJsonContentType()).use(httpJsonBodyParser({ disableContentTypeCheck: true }));
   }
   stack.use(validateInput({ params: definition.params, query: definition.query, body: definition.body }));
-  if (definition.before) stack.use(definition.before);
+  if (definition.idempotency) stack.use(definition.idempotency);
 
-  return stack.handler(async (_event, context) =>
+  const handler = stack.handler(async (_event, context): Promise<APIGatewayProxyResult> =>
     definition.run({
       params: context.input?.params as Parsed<P>,
       query: context.input?.query as Parsed<Q>,
@@ -86,4 +105,12 @@ export function httpHandler<
       now: clock(),
     }),
   );
+  const contract: HandlerContract = {
+    route: definition.route,
+    params: definition.params,
+    query: definition.query,
+    body: definition.body,
+    idempotent: definition.idempotency !== undefined,
+  };
+  return Object.assign(handler, { contract });
 }

@@ -1,15 +1,17 @@
 /** Appointment requests and representations (SPEC "Appointment", "Appointments"). */
 import * as v from 'valibot';
+import { APPOINTMENT_STATUSES } from '../domain/appointment';
 import { isZonedDateTime, toUtcInstant } from '../domain/instant';
 import { SHIPMENT_REFERENCE } from '../domain/shipment';
 import type { ProfileRecord } from '../store/profiles';
 import type { AppointmentAggregate, AppointmentRecord } from '../store/appointments';
-import { text, uuid } from './fields';
-import { toCreatedProfile, toEmbeddedProfile } from './profiles';
+import { instant, text, uuid } from './fields';
+import { CreatedProfile, EmbeddedProfile, toCreatedProfile, toEmbeddedProfile } from './profiles';
 
 /** ISO 8601 with Z or an offset; normalised to the UTC instant the API stores and answers. */
-const zonedDateTime = v.pipe(
+export const zonedDateTime = v.pipe(
   v.string(),
+  v.metadata({ format: 'date-time', description: 'ISO 8601 with Z or an offset (+02:00); answered as the UTC instant' }),
   v.check(isZonedDateTime, 'must be an ISO 8601 date-time with a timezone (Z or an offset such as +02:00)'),
   v.transform((value) => toUtcInstant(value)),
 );
@@ -18,6 +20,7 @@ const zonedDateTime = v.pipe(
 const idList = <T extends v.GenericSchema>(item: T, max: number) =>
   v.pipe(
     v.array(item),
+    v.description(`1–${max} distinct ids; a duplicate is counted once`),
     v.minLength(1, 'must not be empty'),
     v.transform((ids: v.InferOutput<T>[]) => [...new Set(ids)]),
     v.check((ids) => ids.length <= max, `must list at most ${max} distinct ids`),
@@ -40,10 +43,11 @@ export const UpdateAppointmentBody = v.pipe(
 export const AttachPanelsBody = v.strictObject({ panel_ids: idList(uuid, 50) });
 
 export const biomarkerId = v.pipe(v.number(), v.integer('must be an integer'), v.minValue(1, 'must be a positive integer'));
+export const BARCODE = /^[A-Z0-9-]{6,32}$/;
 export const AttachBiomarkersBody = v.strictObject({ biomarker_ids: idList(biomarkerId, 50) });
 
 export const ConfirmBody = v.strictObject({
-  barcode: v.pipe(v.string(), v.regex(/^[A-Z0-9-]{6,32}$/, 'must be 6–32 characters of A–Z, 0–9 and -')),
+  barcode: v.pipe(v.string(), v.regex(BARCODE, 'must be 6–32 characters of A–Z, 0–9 and -')),
 });
 
 export const CancelBody = v.strictObject({ cancellation_reason: text(500) });
@@ -64,14 +68,59 @@ export const PickupBody = v.pipe(
   ),
 );
 
+// Responses.
+
+const appointmentStatus = v.pipe(
+  v.picklist(APPOINTMENT_STATUSES),
+  v.description('scheduled (the spec\'s pending) → blood_drawn (confirmed) → in_transit → completed; or cancelled'),
+);
+const createdEntries = {
+  id: uuid,
+  profile_id: uuid,
+  location_id: v.pipe(v.nullable(uuid), v.description('null for a home kit appointment')),
+  scheduled_at: v.pipe(v.nullable(instant), v.description('UTC instant; null for a home kit appointment')),
+  status: appointmentStatus,
+  test_method: v.nullable(v.picklist(['practitioner', 'home'])),
+};
+const summaryEntries = {
+  ...createdEntries,
+  cancellation_reason: v.pipe(v.nullable(v.string()), v.description('null unless cancelled')),
+  created_at: instant,
+  updated_at: v.nullable(instant),
+};
+
 /** The Create Appointment response: only these fields, the profile without timestamps. */
-export function toCreatedAppointment(appointment: AppointmentRecord, profile: ProfileRecord) {
-  const { cancellation_reason: _reason, created_at: _created, updated_at: _updated, ...created } = toAppointmentSummary(appointment);
-  return { ...created, profile: toCreatedProfile(profile) };
+export const CreatedAppointment = v.object({ ...createdEntries, profile: CreatedProfile });
+export type CreatedAppointment = v.InferOutput<typeof CreatedAppointment>;
+/** An item of a profile's appointments: the appointment's own fields. */
+export const AppointmentSummary = v.object(summaryEntries);
+export type AppointmentSummary = v.InferOutput<typeof AppointmentSummary>;
+/** Get, Update and Cancel Appointment: every field, the embedded profile with timestamps. */
+export const Appointment = v.object({
+  ...summaryEntries,
+  profile: EmbeddedProfile,
+  panels: v.array(v.object({ panel_id: uuid, added_at: instant })),
+  individual_biomarkers: v.array(v.object({ biomarker_id: v.pipe(v.number(), v.integer()), added_at: instant })),
+  shipments: v.pipe(
+    v.array(v.object({ id: v.pipe(v.string(), v.description('the shipment reference without hyphens')), added_at: instant })),
+    v.description('oldest link first'),
+  ),
+});
+export type Appointment = v.InferOutput<typeof Appointment>;
+
+export function toCreatedAppointment(appointment: AppointmentRecord, profile: ProfileRecord): CreatedAppointment {
+  return {
+    id: appointment.id,
+    profile_id: appointment.profile_id,
+    location_id: appointment.location_id,
+    scheduled_at: appointment.scheduled_at,
+    status: appointment.status,
+    test_method: appointment.test_method,
+    profile: toCreatedProfile(profile),
+  };
 }
 
-/** The appointment fields every listing shows. */
-export function toAppointmentSummary(appointment: AppointmentRecord) {
+export function toAppointmentSummary(appointment: AppointmentRecord): AppointmentSummary {
   return {
     id: appointment.id,
     profile_id: appointment.profile_id,
@@ -85,8 +134,7 @@ export function toAppointmentSummary(appointment: AppointmentRecord) {
   };
 }
 
-/** Get, Update and Cancel Appointment: every field, the embedded profile with timestamps. */
-export function toAppointment(aggregate: AppointmentAggregate, profile: ProfileRecord) {
+export function toAppointment(aggregate: AppointmentAggregate, profile: ProfileRecord): Appointment {
   return {
     ...toAppointmentSummary(aggregate.appointment),
     profile: toEmbeddedProfile(profile),

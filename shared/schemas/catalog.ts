@@ -1,8 +1,30 @@
 /** Catalog representations (spec "not shown"; DESIGN decides): panels and biomarkers as clients need them. */
+import * as v from 'valibot';
 import { orderedRange } from '../domain/results';
+import { ReferenceRange } from '../events/lab-results-reported';
 import type { BiomarkerRecord, PanelRecord } from '../store/catalog';
+import { uuid } from './fields';
 
-export function toPanel(panel: PanelRecord) {
+export const Panel = v.object({
+  id: uuid,
+  name: v.string(),
+  description: v.nullable(v.string()),
+  biomarker_ids: v.array(v.pipe(v.number(), v.integer())),
+});
+export type Panel = v.InferOutput<typeof Panel>;
+
+export const Biomarker = v.object({
+  id: v.pipe(v.number(), v.integer()),
+  name: v.string(),
+  category: v.string(),
+  unit_id: v.nullable(v.pipe(v.number(), v.integer())),
+  unit: v.nullable(v.string()),
+  reference_range_service: v.pipe(v.nullable(ReferenceRange), v.description("the service's own range")),
+  kind: v.pipe(v.picklist(['clinical', 'genetic']), v.description('genetic results are listed apart from clinical ones')),
+});
+export type Biomarker = v.InferOutput<typeof Biomarker>;
+
+export function toPanel(panel: PanelRecord): Panel {
   return {
     id: panel.id,
     name: panel.name,
@@ -11,7 +33,7 @@ export function toPanel(panel: PanelRecord) {
   };
 }
 
-export function toBiomarker(biomarker: BiomarkerRecord) {
+export function toBiomarker(biomarker: BiomarkerRecord): Biomarker {
   return {
     id: biomarker.id,
     name: biomarker.name,

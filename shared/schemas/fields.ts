@@ -1,6 +1,8 @@
 /**
- * Field schemas shared by the request schemas. Messages start with "must …": shared/http/validation.ts
- * prefixes the field's name, so a client reads "phone must be an E.164 phone number (e.g. +4930123456)".
+ * Field schemas shared by the request and response schemas. Request messages start with "must …":
+ * shared/http/validation.ts prefixes the field's name, so a client reads "phone must be an E.164 phone
+ * number (e.g. +4930123456)". `v.metadata` entries only document a rule that a custom check enforces
+ * (docs/openapi.json is generated from these schemas); they validate nothing themselves.
  */
 import * as v from 'valibot';
 import { isCalendarDate } from '../domain/calendar';
@@ -20,11 +22,13 @@ export const text = (max: number) =>
 
 export const calendarDate = v.pipe(
   v.string(),
+  v.isoDate('must be a real date (YYYY-MM-DD)'),
   v.check(isCalendarDate, 'must be a real date (YYYY-MM-DD)'),
 );
 
 export const e164Phone = v.pipe(
   v.string(),
+  v.description('E.164, e.g. +4930123456'),
   v.regex(/^\+[1-9]\d{6,14}$/, 'must be an E.164 phone number (e.g. +4930123456)'),
 );
 
@@ -46,3 +50,19 @@ export const numberBetween = (min: number, max: number, unit: string) =>
     v.minValue(min, `must be between ${min} and ${max} (${unit})`),
     v.maxValue(max, `must be between ${min} and ${max} (${unit})`),
   );
+
+// Response fields: what the API answers. The contract tests validate every response against them.
+
+/** An instant, answered in UTC with a Z: 2026-12-01T08:30:00Z or with milliseconds. */
+export const instant = v.pipe(v.string(), v.isoTimestamp());
+/** A calendar date YYYY-MM-DD. */
+export const date = v.pipe(v.string(), v.isoDate());
+
+/** `{"success": true}`: the spec's answer to operations that return no resource. */
+export const Success = v.object({ success: v.literal(true) });
+export type Success = v.InferOutput<typeof Success>;
+
+/** Every error: the HTTP status says what kind, the message what was wrong and what is allowed. */
+export const ErrorBody = v.object({
+  error: v.pipe(v.string(), v.description('A human-readable message; never echoes personal data.')),
+});

@@ -1,16 +1,17 @@
 /** Home kit order requests and representations (SPEC "Home kit order", "Delivery address"). */
 import * as v from 'valibot';
-import type { DeliveryAddress } from '../domain/address';
+import type { DeliveryAddress as StoredDeliveryAddress } from '../domain/address';
 import { isCountryCode } from '../domain/countries';
+import { HOME_KIT_ORDER_STATUSES } from '../domain/home-kit-order';
 import { isJsonObject, parseNested } from '../http/validation';
 import type { ProfileRecord } from '../store/profiles';
 import type { HomeKitOrderRecord } from '../store/home-kit-orders';
-import { e164Phone, email, text, uuid } from './fields';
-import { toFullProfile } from './profiles';
+import { e164Phone, email, instant, text, uuid } from './fields';
+import { Profile, toFullProfile } from './profiles';
 
-const LocationReference = v.strictObject({ location_id: uuid });
+export const LocationReference = v.strictObject({ location_id: uuid });
 
-const InlineAddress = v.strictObject({
+export const InlineAddress = v.strictObject({
   name: text(200),
   street: text(200),
   house_number: text(20),
@@ -21,9 +22,15 @@ const InlineAddress = v.strictObject({
   email: v.optional(v.nullable(email)),
 });
 
+/**
+ * What a delivery address looks like: a location reference or an inline address. Documentation only
+ * (docs/openapi.json): the request is parsed by DeliveryAddressSchema below, whose own messages say
+ * which shape was meant.
+ */
+export const DeliveryAddress = v.union([LocationReference, InlineAddress]);
 
 /** Exactly one shape: a location reference, or an inline address — never both mixed. */
-const DeliveryAddressSchema = v.pipe(
+export const DeliveryAddressSchema = v.pipe(
   v.unknown(),
   v.rawTransform(({ dataset, addIssue, NEVER }) => {
     const value = dataset.value;
@@ -39,7 +46,7 @@ const DeliveryAddressSchema = v.pipe(
       'location_id' in value
         ? parseNested('delivery_address', LocationReference, value, addIssue)
         : parseNested('delivery_address', InlineAddress, value, addIssue);
-    return (parsed ?? NEVER) as DeliveryAddress;
+    return (parsed ?? NEVER) as StoredDeliveryAddress;
   }),
 );
 
@@ -53,13 +60,38 @@ export const DispatchBody = v.strictObject({
   carrier: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(50, 'must be at most 50 characters'))),
 });
 
-const links = <K extends string>(entries: Record<string, string>, idName: K, toId: (key: string) => string | number) =>
-  Object.entries(entries)
-    .map(([id, added_at]) => ({ [idName]: toId(id), added_at }) as Record<K, string | number> & { added_at: string })
-    .sort((a, b) => a.added_at.localeCompare(b.added_at) || String(a[idName]).localeCompare(String(b[idName]), 'en', { numeric: true }));
+// Responses.
+
+const addedAt = { added_at: instant };
+export const AttachedPanel = v.object({ panel_id: uuid, ...addedAt });
+export const AttachedBiomarker = v.object({ biomarker_id: v.pipe(v.number(), v.integer()), ...addedAt });
 
 /** Every response: the order with its embedded profile (transactional_emails_enabled included) and attachments. */
-export function toHomeKitOrder(order: HomeKitOrderRecord, profile: ProfileRecord) {
+export const HomeKitOrder = v.object({
+  id: uuid,
+  profile_id: uuid,
+  status: v.pipe(v.picklist(HOME_KIT_ORDER_STATUSES), v.description('pending → dispatched → activated; pending or dispatched → cancelled')),
+  delivery_address: DeliveryAddress,
+  created_at: instant,
+  updated_at: v.nullable(instant),
+  profile: Profile,
+  panels: v.array(AttachedPanel),
+  individual_biomarkers: v.array(AttachedBiomarker),
+  // Beyond the spec: what a clinic needs to follow the kit.
+  tracking_number: v.nullable(v.string()),
+  carrier: v.nullable(v.string()),
+  dispatched_at: v.nullable(instant),
+  appointment_id: v.pipe(v.nullable(uuid), v.description('the appointment its activation created')),
+});
+export type HomeKitOrder = v.InferOutput<typeof HomeKitOrder>;
+
+/** Oldest attachment first; ties by id, numerically for biomarker ids. */
+const byAddedAt = (entries: Record<string, string>) =>
+  Object.entries(entries).sort(
+    ([idA, atA], [idB, atB]) => atA.localeCompare(atB) || idA.localeCompare(idB, 'en', { numeric: true }),
+  );
+
+export function toHomeKitOrder(order: HomeKitOrderRecord, profile: ProfileRecord): HomeKitOrder {
   return {
     id: order.id,
     profile_id: order.profile_id,
@@ -68,9 +100,8 @@ export function toHomeKitOrder(order: HomeKitOrderRecord, profile: ProfileRecord
     created_at: order.created_at,
     updated_at: order.updated_at,
     profile: toFullProfile(profile),
-    panels: links(order.panels, 'panel_id', (id) => id),
-    individual_biomarkers: links(order.biomarkers, 'biomarker_id', Number),
-    // Beyond the spec: what a clinic needs to follow the kit.
+    panels: byAddedAt(order.panels).map(([panel_id, added_at]) => ({ panel_id, added_at })),
+    individual_biomarkers: byAddedAt(order.biomarkers).map(([id, added_at]) => ({ biomarker_id: Number(id), added_at })),
     tracking_number: order.tracking_number,
     carrier: order.carrier,
     dispatched_at: order.dispatched_at,

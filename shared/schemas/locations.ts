@@ -1,17 +1,45 @@
 /** Location representation (SPEC "Location"): every field, null where unknown; internal fields dropped. */
-import type { LocationRecord, OpenHours, Weekday } from '../store/locations';
+import * as v from 'valibot';
+import type { LocationRecord, OpenHours as StoredOpenHours, Weekday } from '../store/locations';
+import { uuid } from './fields';
 
 const WEEK: Weekday[] = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
 
+const clock = v.pipe(v.string(), v.regex(/^([01]\d|2[0-3]):[0-5]\d$/), v.description('HH:MM, 24-hour'));
+export const OpeningRange = v.object({ open: clock, close: clock });
+const day = v.pipe(v.array(OpeningRange), v.description('opening ranges; empty: closed that day'));
+export const OpenHours = v.object(Object.fromEntries(WEEK.map((weekday) => [weekday, day])) as Record<Weekday, typeof day>);
+
+export const Location = v.object({
+  id: uuid,
+  name: v.string(),
+  company_name: v.nullable(v.string()),
+  address_line_1: v.nullable(v.string()),
+  address_line_2: v.nullable(v.string()),
+  city: v.nullable(v.string()),
+  state: v.pipe(v.nullable(v.string()), v.description('null when the city has no linked state')),
+  postal_code: v.nullable(v.string()),
+  country_name: v.nullable(v.string()),
+  country_code: v.pipe(v.nullable(v.string()), v.description('ISO 3166-1 alpha-2')),
+  timezone: v.pipe(v.nullable(v.string()), v.description('IANA time zone, e.g. Europe/Berlin')),
+  contact_phone: v.nullable(v.string()),
+  email: v.nullable(v.string()),
+  website: v.nullable(v.pipe(v.string(), v.url())),
+  google_maps_url: v.nullable(v.pipe(v.string(), v.url())),
+  image_url: v.nullable(v.pipe(v.string(), v.url())),
+  open_hours: v.pipe(v.nullable(OpenHours), v.description('Monday first; null when the hours are unknown')),
+});
+export type Location = v.InferOutput<typeof Location>;
+
 /** Monday first, each day's ranges as {open, close}: DynamoDB keeps no key order in a map. */
-function toOpenHours(hours: OpenHours | null | undefined): OpenHours | null {
+function toOpenHours(hours: StoredOpenHours | null | undefined): StoredOpenHours | null {
   if (!hours) return null;
   return Object.fromEntries(
-    WEEK.map((day) => [day, (hours[day] ?? []).map(({ open, close }) => ({ open, close }))]),
-  ) as OpenHours;
+    WEEK.map((weekday) => [weekday, (hours[weekday] ?? []).map(({ open, close }) => ({ open, close }))]),
+  ) as StoredOpenHours;
 }
 
-export function toLocation(location: LocationRecord) {
+export function toLocation(location: LocationRecord): Location {
   return {
     id: location.id,
     name: location.name,

@@ -9,6 +9,8 @@ export const PageQuery = v.strictObject({
     v.pipe(
       v.string(),
       v.regex(/^\d{1,3}$/, `must be a whole number from 1 to ${MAX_PAGE_SIZE}`),
+      // Documented as what it is to a client: an integer query parameter (the pattern is the parser's business).
+      v.metadata({ type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE, pattern: undefined }),
       v.transform(Number),
       v.minValue(1, `must be a whole number from 1 to ${MAX_PAGE_SIZE}`),
       v.maxValue(MAX_PAGE_SIZE, `must be a whole number from 1 to ${MAX_PAGE_SIZE}`),

@@ -7,9 +7,11 @@
  */
 import * as v from 'valibot';
 import type { ProfileRecord } from '../store/profiles';
-import { calendarDate, e164Phone, email, numberBetween, slug, text } from './fields';
+import { calendarDate, date, e164Phone, email, instant, numberBetween, slug, text, uuid } from './fields';
 
 export const LANGUAGES = ['en', 'de', 'fi'] as const;
+/** ISO/IEC 5218: 0 = not known, 1 = male, 2 = female. Clients set 1 or 2; 0 may come from imported data. */
+export const SEXES = [0, 1, 2] as const;
 
 const profileFields = {
   handle: v.pipe(
@@ -64,8 +66,34 @@ export const UpdateProfileBody = v.pipe(
 );
 export type UpdateProfileBody = v.InferOutput<typeof UpdateProfileBody>;
 
-/** The Create Profile response: no timestamps, no transactional_emails_enabled. */
-export function toCreatedProfile(profile: ProfileRecord) {
+// Responses: the profile in its three presences (see the header comment).
+
+const createdProfileEntries = {
+  id: uuid,
+  handle: v.nullable(v.string()),
+  first_name: v.nullable(v.string()),
+  last_name: v.nullable(v.string()),
+  email: v.nullable(v.pipe(v.string(), v.email())),
+  phone: v.pipe(v.nullable(v.string()), v.description('E.164')),
+  sex: v.pipe(v.nullable(v.picklist(SEXES)), v.description('ISO/IEC 5218: 0 = not known, 1 = male, 2 = female')),
+  date_of_birth: v.nullable(date),
+  height: v.pipe(v.nullable(v.number()), v.description('centimetres')),
+  weight: v.pipe(v.nullable(v.number()), v.description('kilograms')),
+  language: v.picklist(LANGUAGES),
+};
+const embeddedProfileEntries = { ...createdProfileEntries, created_at: instant, updated_at: v.nullable(instant) };
+
+/** The Create Profile response and the profile inside a new appointment: no timestamps. */
+export const CreatedProfile = v.object(createdProfileEntries);
+export type CreatedProfile = v.InferOutput<typeof CreatedProfile>;
+/** PATCH /profiles/{id} and the profile embedded in an appointment: with timestamps. */
+export const EmbeddedProfile = v.object(embeddedProfileEntries);
+export type EmbeddedProfile = v.InferOutput<typeof EmbeddedProfile>;
+/** GET /profiles/{id} and the profile inside a home kit order: every field. */
+export const Profile = v.object({ ...embeddedProfileEntries, transactional_emails_enabled: v.nullable(v.boolean()) });
+export type Profile = v.InferOutput<typeof Profile>;
+
+export function toCreatedProfile(profile: ProfileRecord): CreatedProfile {
   return {
     id: profile.id,
     handle: profile.handle,
@@ -81,12 +109,10 @@ export function toCreatedProfile(profile: ProfileRecord) {
   };
 }
 
-/** PATCH /profiles/{id} and the profile embedded in an appointment: timestamps, no transactional_emails_enabled. */
-export function toEmbeddedProfile(profile: ProfileRecord) {
+export function toEmbeddedProfile(profile: ProfileRecord): EmbeddedProfile {
   return { ...toCreatedProfile(profile), created_at: profile.created_at, updated_at: profile.updated_at };
 }
 
-/** GET /profiles/{id} and the profile inside a home kit order: every field. */
-export function toFullProfile(profile: ProfileRecord) {
+export function toFullProfile(profile: ProfileRecord): Profile {
   return { ...toEmbeddedProfile(profile), transactional_emails_enabled: profile.transactional_emails_enabled };
 }

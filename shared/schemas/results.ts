@@ -1,9 +1,76 @@
 /** Result representations (SPEC "Appointment results"). */
+import * as v from 'valibot';
+import { VALUE_OPERATORS } from '../domain/results';
+import { ReferenceRange, Variant } from '../events/lab-results-reported';
 import type { GeneticResultRecord } from '../store/appointments';
+import { date, uuid } from './fields';
 
-export function toGeneticResult(result: GeneticResultRecord) {
+const biomarkerId = v.pipe(v.number(), v.integer());
+const describedBiomarker = { biomarker_id: biomarkerId, biomarker_name: v.string(), category: v.string() };
+
+/** A planned clinical test the lab has not reported yet: its value fields are null. */
+export const PlannedClinicalResult = v.object({
+  status: v.literal('planned'),
+  ...describedBiomarker,
+  value: v.null(),
+  value_operator: v.null(),
+  unit_id: v.null(),
+  unit: v.null(),
+  reference_range_lab: v.null(),
+  reference_range_service: v.nullable(ReferenceRange),
+  tested_at: v.null(),
+  comment: v.null(),
+});
+
+export const ReceivedClinicalResult = v.object({
+  status: v.literal('received'),
+  ...describedBiomarker,
+  value: v.number(),
+  value_operator: v.pipe(
+    v.picklist(VALUE_OPERATORS),
+    v.description('eq: the value as measured; lt/le/gt/ge: below/above a detection limit'),
+  ),
+  unit_id: v.nullable(biomarkerId),
+  unit: v.nullable(v.string()),
+  reference_range_lab: v.pipe(v.nullable(ReferenceRange), v.description("the lab's range for this sample")),
+  reference_range_service: v.pipe(v.nullable(ReferenceRange), v.description("the service's own range")),
+  tested_at: date,
+  comment: v.nullable(v.string()),
+});
+
+export const GeneticResultItem = v.object({
+  status: v.literal('received'),
+  biomarker_id: biomarkerId,
+  gene: v.string(),
+  genotype: v.string(),
+  clinical_significance: v.pipe(v.string(), v.description('e.g. moderate_risk')),
+  risk_description: v.string(),
+  tested_at: date,
+  comment: v.nullable(v.string()),
+  variants: v.array(Variant),
+});
+export type GeneticResultItem = v.InferOutput<typeof GeneticResultItem>;
+
+export const AppointmentResults = v.object({
+  status: v.pipe(
+    v.picklist(['in_progress', 'completed']),
+    v.description('completed once the appointment is completed and every planned test is received'),
+  ),
+  clinical_results: v.pipe(
+    v.array(v.variant('status', [ReceivedClinicalResult, PlannedClinicalResult])),
+    v.description('one item per planned clinical biomarker (received or planned), then received results that were not planned'),
+  ),
+  genetic_results: v.array(GeneticResultItem),
+  documents: v.pipe(
+    v.array(v.object({ id: uuid, file_name: v.string() })),
+    v.description('lab report files: download each with GET /api/v1/documents/{id}'),
+  ),
+});
+export type AppointmentResults = v.InferOutput<typeof AppointmentResults>;
+
+export function toGeneticResult(result: GeneticResultRecord): GeneticResultItem {
   return {
-    status: 'received' as const,
+    status: 'received',
     biomarker_id: result.biomarker_id,
     gene: result.gene,
     genotype: result.genotype,

@@ -1,18 +1,24 @@
 /** Shipment requests and representations (SPEC "Shipment", "Shipments"). */
 import * as v from 'valibot';
-import { isCalendarDate } from '../domain/calendar';
-import { isZonedDateTime, toUtcInstant } from '../domain/instant';
 import { isClockTime } from '../domain/pickup-window';
-import { PROVIDER_STATUSES, SHIPMENT_REFERENCE } from '../domain/shipment';
+import { LOGISTICS_PROVIDERS, PROVIDER_STATUSES, SHIPMENT_REFERENCE, SHIPMENT_STATUSES } from '../domain/shipment';
 import type { ShipmentRecord } from '../store/shipments';
-import { uuid } from './fields';
+import { zonedDateTime } from './appointments';
+import { calendarDate, date, instant, uuid } from './fields';
 
-const pickupDate = v.pipe(v.string(), v.check(isCalendarDate, 'must be a real date (YYYY-MM-DD)'));
-const clockTime = v.pipe(v.string(), v.check(isClockTime, 'must be a time HH:MM (24-hour)'));
+const pickupDate = v.pipe(calendarDate, v.description('a weekday, today or later (Europe/Berlin); no same-day pickup from 16:00'));
+const clockTime = v.pipe(
+  v.string(),
+  v.metadata({ pattern: '^([01]\\d|2[0-3]):[0-5]\\d$', description: 'HH:MM (24-hour), within 09:00–17:00' }),
+  v.check(isClockTime, 'must be a time HH:MM (24-hour)'),
+);
+const shipmentReference = v.pipe(
+  v.string(),
+  v.regex(SHIPMENT_REFERENCE, 'must be a shipment reference P-<6 digits>-<4 digits>'),
+  v.description('the shipment reference, e.g. P-261123-0001'),
+);
 
-export const ShipmentParams = v.object({
-  id: v.pipe(v.string(), v.regex(SHIPMENT_REFERENCE, 'must be a shipment reference P-<6 digits>-<4 digits>')),
-});
+export const ShipmentParams = v.object({ id: shipmentReference });
 
 export const CreateShipmentBody = v.strictObject({
   location_id: uuid,
@@ -34,17 +40,57 @@ export const UpdateShipmentBody = v.pipe(
 export const ProviderUpdateBody = v.strictObject({
   status: v.picklist(PROVIDER_STATUSES, `must be one of ${PROVIDER_STATUSES.join(', ')}`),
   tracking_number: v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z0-9-]{4,64}$/, 'must be 4–64 letters, digits or hyphens'))),
-  occurred_at: v.optional(
-    v.pipe(
-      v.string(),
-      v.check(isZonedDateTime, 'must be an ISO 8601 date-time with a timezone (Z or an offset such as +02:00)'),
-      v.transform((value) => toUtcInstant(value)),
-    ),
-  ),
+  occurred_at: v.optional(zonedDateTime),
 });
 
+// Responses.
+
+/** The spec's address object: a shipment's origin (the location's pickup address) and destination (the lab). */
+export const Address = v.object({
+  name: v.string(),
+  street: v.string(),
+  house_number: v.string(),
+  postal_code: v.string(),
+  city: v.string(),
+  country: v.pipe(v.string(), v.description('ISO 3166-1 alpha-2')),
+  phone: v.nullable(v.string()),
+  email: v.nullable(v.string()),
+});
+
+const createdEntries = {
+  id: shipmentReference,
+  status: v.pipe(
+    v.picklist(SHIPMENT_STATUSES),
+    v.description('pending → shipped → in_transit → delivered; pending/shipped/in_transit → fault; pending → cancelled'),
+  ),
+  logistics_provider: v.picklist(LOGISTICS_PROVIDERS),
+  tracking_number: v.nullable(v.string()),
+  origin: v.nullable(Address),
+  destination: v.nullable(Address),
+  notes: v.nullable(v.string()),
+  shipped_at: v.nullable(instant),
+  arrived_at: v.nullable(instant),
+};
+const shipmentEntries = {
+  ...createdEntries,
+  pickup_date: date,
+  pickup_time_from: v.pipe(v.string(), v.description('HH:MM')),
+  pickup_time_till: v.pipe(v.string(), v.description('HH:MM')),
+  created_at: instant,
+  updated_at: v.nullable(instant),
+};
+
 /** The Create Shipment response: the spec's fields without created_at and updated_at. */
-export function toCreatedShipment(shipment: ShipmentRecord) {
+export const CreatedShipment = v.object(createdEntries);
+export type CreatedShipment = v.InferOutput<typeof CreatedShipment>;
+/** Every other response: with timestamps, and (beyond the spec) the pickup window it was booked for. */
+export const Shipment = v.object(shipmentEntries);
+export type Shipment = v.InferOutput<typeof Shipment>;
+/** GET /shipments/{id}: also the appointments it carries that the reading key may see. */
+export const ShipmentWithAppointments = v.object({ ...shipmentEntries, appointment_ids: v.array(uuid) });
+export type ShipmentWithAppointments = v.InferOutput<typeof ShipmentWithAppointments>;
+
+export function toCreatedShipment(shipment: ShipmentRecord): CreatedShipment {
   return {
     id: shipment.id,
     status: shipment.status,
@@ -58,8 +104,7 @@ export function toCreatedShipment(shipment: ShipmentRecord) {
   };
 }
 
-/** Every other response: with timestamps, and (beyond the spec) the pickup window it was booked for. */
-export function toShipment(shipment: ShipmentRecord) {
+export function toShipment(shipment: ShipmentRecord): Shipment {
   return {
     ...toCreatedShipment(shipment),
     pickup_date: shipment.pickup_date,

@@ -16,8 +16,10 @@
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { type AppointmentStatus, assertCancellable, assertEditable, decideConfirm } from '../domain/appointment';
+import type { ValueOperator } from '../domain/results';
 import { linkedShipmentId } from '../domain/shipment';
 import { outboxPut } from '../events/outbox';
+import type { Variant } from '../events/lab-results-reported';
 import type { DomainEvent } from '../events/publisher';
 import { Conflict, NotFound } from '../http/errors';
 import { dynamo, tableName } from './client';
@@ -63,7 +65,7 @@ export interface ShipmentLink {
 export interface ClinicalResultRecord {
   biomarker_id: number;
   value: number;
-  value_operator: string;
+  value_operator: ValueOperator;
   unit_id: number | null;
   unit: string | null;
   reference_range_lab: ReferenceRange | null;
@@ -80,7 +82,7 @@ export interface GeneticResultRecord {
   risk_description: string;
   tested_at: string;
   comment: string | null;
-  variants: unknown[];
+  variants: Variant[];
   reported_at: string;
 }
 

@@ -23,7 +23,8 @@ export interface ProfileRecord {
   last_name: string | null;
   email: string | null;
   phone: string | null;
-  sex: number | null;
+  /** ISO/IEC 5218 */
+  sex: 0 | 1 | 2 | null;
   date_of_birth: string | null;
   height: number | null;
   weight: number | null;

@@ -9,8 +9,11 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import createClient, { type Middleware } from 'openapi-fetch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { paths } from '../../docs/lab-api';
 import { freePort } from '../../infra/local/free-port';
+import { assertDocumented, recordContractChecks } from '../support/contract';
 
 const run = promisify(execFile);
 
@@ -81,8 +84,22 @@ async function call(stack: Stack, method: string, path: string, key: string, bod
     headers: { 'x-api-key': key, ...(body ? { 'content-type': 'application/json' } : {}) },
     body: body ? JSON.stringify(body) : undefined,
   });
-  return { status: response.status, body: (await response.json()) as any }; // eslint-disable-line @typescript-eslint/no-explicit-any
+  const parsed = (await response.json()) as any; // eslint-disable-line @typescript-eslint/no-explicit-any
+  assertDocumented(method, path, { status: response.status, headers: response.headers, body: parsed });
+  return { status: response.status, body: parsed };
 }
+
+/** openapi-fetch's hook on every response: checked against docs/openapi.json like any other. */
+const checkedAgainstContract: Middleware = {
+  async onResponse({ request, response }) {
+    const type = response.headers.get('content-type') ?? '';
+    const copy = response.clone();
+    const body = type.startsWith('application/json') ? await copy.json() : Buffer.from(await copy.arrayBuffer());
+    assertDocumented(request.method, new URL(request.url).pathname, { status: response.status, headers: response.headers, body });
+  },
+};
+
+recordContractChecks('e2e');
 
 beforeAll(async () => {
   ports = { PORT: String(await freePort()), DYNAMODB_PORT: String(await freePort()), S3_PORT: String(await freePort()) };
@@ -141,8 +158,41 @@ describe('npm start', () => {
     const results = await call(first, 'GET', `/api/v1/appointments/${appointmentId}/results`, devKey);
     expect(results.body.clinical_results.map((r: { status: string }) => r.status)).toEqual(['received', 'received']);
     const pdf = await fetch(`${first.baseUrl}/api/v1/documents/${results.body.documents[0].id}`, { headers: { 'x-api-key': devKey } });
+    const bytes = Buffer.from(await pdf.arrayBuffer());
+    assertDocumented('GET', '/api/v1/documents/x', { status: pdf.status, headers: pdf.headers, body: bytes });
     expect(pdf.headers.get('content-type')).toBe('application/pdf');
-    expect(Buffer.from(await pdf.arrayBuffer()).subarray(0, 4).toString()).toBe('%PDF');
+    expect(bytes.subarray(0, 4).toString()).toBe('%PDF');
+  });
+
+  it('walks booking → confirm → pickup → results → PDF through the client typed from docs/openapi.json', async () => {
+    const client = createClient<paths>({ baseUrl: first.baseUrl, headers: { 'x-api-key': devKey } });
+    client.use(checkedAgainstContract);
+    const profile = await client.POST('/api/v1/profiles', {
+      body: { profile_group_slug: 'demo-clinic', first_name: 'Grace', last_name: 'Typed', date_of_birth: '1985-12-09' },
+      headers: { 'Idempotency-Key': `e2e-${randomBytes(8).toString('hex')}` },
+    });
+    if (!profile.data) throw new Error(`create profile answered ${profile.response.status}`);
+    const booked = await client.POST('/api/v1/appointments', {
+      body: {
+        profile_id: profile.data.id,
+        location_id: '5a1f3c2e-8b4d-4e6f-9a7b-1c2d3e4f5a01',
+        scheduled_at: new Date(Date.now() + 86_400_000).toISOString(),
+      },
+    });
+    if (!booked.data) throw new Error(`book answered ${booked.response.status}`);
+    const id = booked.data.id;
+    const withId = { params: { path: { id } } };
+    await client.POST('/api/v1/appointments/{id}/panels', { ...withId, body: { panel_ids: ['7c0e4b1a-2f3d-4c5e-8a9b-0d1e2f3a4b03'] } });
+    const confirmed = await client.POST('/api/v1/appointments/{id}/confirm', { ...withId, body: { barcode: 'E2E-TYPED-01' } });
+    expect(confirmed.data?.success).toBe(true);
+    const picked = await client.POST('/api/v1/appointments/pickup', { body: { appointment_ids: [id] } });
+    expect(picked.data?.success).toBe(true);
+    await run('npm', ['run', '--silent', 'lab', '--', 'report', id], { env: { ...process.env, ...ports, LAB_DATA_DIR: dataDir } });
+    const results = await client.GET('/api/v1/appointments/{id}/results', withId);
+    expect(results.data?.status).toBe('completed');
+    const documentId = results.data?.documents[0]?.id as string;
+    const pdf = await client.GET('/api/v1/documents/{id}', { params: { path: { id: documentId } }, parseAs: 'arrayBuffer' });
+    expect(Buffer.from(pdf.data as ArrayBuffer).subarray(0, 4).toString()).toBe('%PDF');
   });
 
   it('npm run lab exits with code 2 for an id that is not an appointment id', async () => {

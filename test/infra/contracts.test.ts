@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { DOCUMENTS_PREFIX, INCOMING_PREFIX } from '../../infra/bucket-layout';
 import { MISSING_KEY_MESSAGE } from '../../infra/lab-api-stack';
 import { OUTBOX_RELAYED_LOG } from '../../infra/monitoring';
-import { DOCUMENT_READERS } from '../../infra/route-classes';
+import { DOCUMENT_READERS, PACKAGE_FILES, STATIC_ROUTES } from '../../infra/route-classes';
 import { readSettings, stageOf } from '../../infra/settings';
 import { routes } from '../../shared/routes';
 import { testApp } from './synth';
@@ -23,8 +23,10 @@ beforeAll(() => {
 
 describe('per-route lists of infra/', () => {
   it('name only routes of the routes table', () => {
-    expect(DOCUMENT_READERS.filter((name) => !(name in routes))).toEqual([]);
-    expect(DOCUMENT_READERS.length).toBeGreaterThan(0);
+    for (const list of [DOCUMENT_READERS, STATIC_ROUTES, Object.keys(PACKAGE_FILES)]) {
+      expect(list.filter((name) => !(name in routes))).toEqual([]);
+      expect(list.length).toBeGreaterThan(0);
+    }
   });
 });
 
@@ -37,6 +39,11 @@ describe('what the stack assumes about the code', () => {
     const document = { file_name: 'r.pdf', content_type: 'application/pdf' };
     expect(safeParse(ReportedDocument, { ...document, s3_key: `${INCOMING_PREFIX}r.pdf` }).success).toBe(true);
     expect(safeParse(ReportedDocument, { ...document, s3_key: `${DOCUMENTS_PREFIX}r.pdf` }).success).toBe(false);
+  });
+
+  it('copies beside the docs asset function every swagger-ui-dist file it serves', async () => {
+    const { SWAGGER_UI_FILES } = await import('../../functions/docs/asset');
+    expect(PACKAGE_FILES.getDocsAsset?.['swagger-ui-dist']).toEqual(expect.arrayContaining([...SWAGGER_UI_FILES, 'package.json']));
   });
 
   it('answers a missing key at the gateway with the message the functions use', async () => {

@@ -5,17 +5,19 @@
  * bundling (fast); one test bundles real handlers with the same settings.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { isBuiltin } from 'node:module';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Match } from 'aws-cdk-lib/assertions';
 import { build } from 'esbuild';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ApiFunction, LAMBDA_BUNDLE, POWERTOOLS_ENVIRONMENT, REPO_ROOT } from '../../infra/api-function';
+import { ApiFunction, copyPackageFiles, LAMBDA_BUNDLE, POWERTOOLS_ENVIRONMENT, REPO_ROOT } from '../../infra/api-function';
 import { ACCESS_LOG_FIELDS, API_KEY_HEADER, MISSING_KEY_MESSAGE } from '../../infra/lab-api-stack';
 import { METRICS_PER_ALARM, OUTBOX_RELAYED_LOG, OUTBOX_RELAYED_METRIC } from '../../infra/monitoring';
-import { FUNCTION_SIZES, type FunctionClass, routeClassOf } from '../../infra/route-classes';
+import { FUNCTION_SIZES, type FunctionClass, PACKAGE_FILES, routeClassOf } from '../../infra/route-classes';
 import { DEFAULT_THROTTLE } from '../../infra/settings';
 import { type RouteName, routeEntries, routes } from '../../shared/routes';
 import { tableDefinition, TTL_ATTRIBUTE } from '../../shared/store/table';
@@ -101,7 +103,7 @@ describe('the LabApi stack (prod): functions', () => {
     expect(POWERTOOLS_ENVIRONMENT).toMatchObject({ POWERTOOLS_LOGGER_LOG_EVENT: 'false', POWERTOOLS_TRACER_CAPTURE_RESPONSE: 'false' });
   });
 
-  it('sizes each function by its class: reads, writes, the document route, the relay and ingest', () => {
+  it('sizes each function by its class: static routes, reads, writes, the document route, the relay and ingest', () => {
     const expectSize = (route: RouteName | FunctionClass, cls: FunctionClass) =>
       expect(fnProps(route), route).toMatchObject({
         MemorySize: FUNCTION_SIZES[cls].memorySize,
@@ -113,8 +115,9 @@ describe('the LabApi stack (prod): functions', () => {
     expect(routesOfClass('read').length).toBeGreaterThan(0);
     expect(routesOfClass('write').length).toBeGreaterThan(0);
     expect(routeClassOf('getDocument', routes.getDocument)).toBe('document');
+    expect(routesOfClass('static').map(([name]) => name).sort()).toEqual(['getDocsAsset', 'getDocsPage', 'getOpenApiDocument', 'health']);
     // Every API function answers within API Gateway's 29 s integration timeout.
-    for (const cls of ['read', 'write', 'document'] as const) expect(FUNCTION_SIZES[cls].timeout.toSeconds()).toBeLessThan(29);
+    for (const cls of ['static', 'read', 'write', 'document'] as const) expect(FUNCTION_SIZES[cls].timeout.toSeconds()).toBeLessThan(29);
   });
 
   it('traces every function with X-Ray and logs it to its own log group, kept a year and retained', () => {
@@ -137,6 +140,13 @@ describe('the LabApi stack (prod): functions', () => {
 });
 
 describe('the LabApi stack (prod): least privilege', () => {
+  it('gives the static routes (health, the OpenAPI document, the docs page and its files) no right but their logs and X-Ray', () => {
+    for (const [name] of routesOfClass('static')) {
+      const actions = prod.allowedActions(functionOf(name).role).filter((action) => !/^(logs|xray):/.test(action));
+      expect(actions, name).toEqual([]);
+    }
+  });
+
   it('lets read-only routes GetItem, Query and BatchGetItem the table (and its indexes) and nothing else', () => {
     const [tableId] = prod.onlyOfType('AWS::DynamoDB::Table');
     for (const [name] of [...routesOfClass('read'), ...routesOfClass('document')]) {
@@ -501,6 +511,38 @@ describe('the LabApi stack (prod): outputs', () => {
   });
 });
 
+/** What shared/config.ts needs to load; nothing here talks to AWS. */
+const FUNCTION_ENVIRONMENT = {
+  PATH: process.env.PATH,
+  TABLE_NAME: 'lab-table',
+  DOCUMENTS_BUCKET: 'lab-documents',
+  EVENT_BUS_NAME: 'lab-bus',
+  AWS_REGION: 'eu-central-1',
+  POWERTOOLS_LOG_LEVEL: 'SILENT',
+};
+
+/** A handler bundled with the construct's settings (LAMBDA_BUNDLE), as `outdir/index.mjs`. */
+async function bundle(handler: string, outdir: string) {
+  const outfile = join(outdir, 'index.mjs');
+  const result = await build({
+    entryPoints: [join(REPO_ROOT, handler)],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: LAMBDA_BUNDLE.format,
+    target: LAMBDA_BUNDLE.target,
+    minify: LAMBDA_BUNDLE.minify,
+    sourcemap: LAMBDA_BUNDLE.sourceMap,
+    sourcesContent: LAMBDA_BUNDLE.sourcesContent,
+    external: [...LAMBDA_BUNDLE.externalModules],
+    mainFields: [...LAMBDA_BUNDLE.mainFields],
+    banner: { js: LAMBDA_BUNDLE.banner },
+    metafile: true,
+    logLevel: 'silent',
+  });
+  return { outfile, result };
+}
+
 describe('a Lambda bundle', () => {
   it.each([
     ['getProfile', routes.getProfile.handler],
@@ -510,23 +552,7 @@ describe('a Lambda bundle', () => {
     await mkdir(join(REPO_ROOT, 'node_modules/.cache'), { recursive: true });
     const outdir = await mkdtemp(join(REPO_ROOT, 'node_modules/.cache/lambda-bundle-'));
     try {
-      const outfile = join(outdir, 'index.mjs');
-      const result = await build({
-        entryPoints: [join(REPO_ROOT, handler)],
-        outfile,
-        bundle: true,
-        platform: 'node',
-        format: LAMBDA_BUNDLE.format,
-        target: LAMBDA_BUNDLE.target,
-        minify: LAMBDA_BUNDLE.minify,
-        sourcemap: LAMBDA_BUNDLE.sourceMap,
-        sourcesContent: LAMBDA_BUNDLE.sourcesContent,
-        external: [...LAMBDA_BUNDLE.externalModules],
-        mainFields: [...LAMBDA_BUNDLE.mainFields],
-        banner: { js: LAMBDA_BUNDLE.banner },
-        metafile: true,
-        logLevel: 'silent',
-      });
+      const { outfile, result } = await bundle(handler, outdir);
       const { size } = await stat(outfile);
       console.info(`${name} bundle: ${size} bytes (${(size / 1024).toFixed(1)} KiB)`);
       expect(size).toBeLessThan(1024 * 1024);
@@ -540,12 +566,74 @@ describe('a Lambda bundle', () => {
       const url = JSON.stringify(pathToFileURL(outfile).href);
       const load = `const m = await import(${url}); if (typeof m.handler !== 'function') process.exit(3);`;
       execFileSync(process.execPath, ['--input-type=module', '-e', load], {
-        env: { PATH: process.env.PATH, TABLE_NAME: 'lab-table', DOCUMENTS_BUCKET: 'lab-documents', EVENT_BUS_NAME: 'lab-bus', AWS_REGION: 'eu-central-1' },
+        env: FUNCTION_ENVIRONMENT,
         stdio: 'pipe',
       });
     } finally {
       await rm(outdir, { recursive: true, force: true });
     }
   });
-});
 
+  it('of getOpenApiDocument carries docs/openapi.json and names the API the request reached, stage included, as its server', async () => {
+    const outdir = await mkdtemp(join(tmpdir(), 'lambda-bundle-'));
+    try {
+      const { outfile } = await bundle(routes.getOpenApiDocument.handler, outdir);
+      // As API Gateway invokes it on the prod stage: requestContext.path carries the stage, path does not.
+      const invoke = `
+        const { handler } = await import(${JSON.stringify(pathToFileURL(outfile).href)});
+        const headers = { Host: 'abc123.execute-api.eu-central-1.amazonaws.com', 'X-Forwarded-Proto': 'https' };
+        const r = await handler({ httpMethod: 'GET', path: '/api/v1/openapi.json', headers,
+          requestContext: { path: '/prod/api/v1/openapi.json', requestId: 'test' } }, { awsRequestId: 'test' });
+        console.log('RESULT ' + JSON.stringify(r));`;
+      const output = execFileSync(process.execPath, ['--input-type=module', '-e', invoke], { env: FUNCTION_ENVIRONMENT, encoding: 'utf8' });
+      const answer = JSON.parse(output.split('\n').find((line) => line.startsWith('RESULT '))!.slice(7));
+      expect(answer).toMatchObject({
+        statusCode: 200,
+        headers: { 'Content-Type': 'application/json', 'Cache-Control': 'public, max-age=300' },
+      });
+      const document = JSON.parse(answer.body);
+      const committed = JSON.parse(await readFile(join(REPO_ROOT, 'docs/openapi.json'), 'utf8'));
+      expect(document).toEqual({ ...committed, servers: [{ url: 'https://abc123.execute-api.eu-central-1.amazonaws.com/prod' }] });
+    } finally {
+      await rm(outdir, { recursive: true, force: true });
+    }
+  });
+
+  it('of getDocsAsset carries the swagger-ui-dist files it serves, and answers them from that copy', async () => {
+    // Outside the repository, so that Node can find the package in the copy beside the bundle only.
+    const outdir = await mkdtemp(join(tmpdir(), 'lambda-bundle-'));
+    try {
+      const { outfile } = await bundle(routes.getDocsAsset.handler, outdir);
+      // The commands the construct's afterBundling hook runs, with the repository as the bundler's input.
+      execFileSync('bash', ['-c', copyPackageFiles(PACKAGE_FILES.getDocsAsset!, REPO_ROOT, outdir).join(' && ')]);
+      const copied = (await readdir(join(outdir, 'node_modules/swagger-ui-dist'))).sort();
+      expect(copied).toEqual(['LICENSE', 'NOTICE', 'package.json', 'swagger-ui-bundle.js', 'swagger-ui.css']);
+
+      // Invoked as API Gateway invokes it: the script plain, then gzipped; the answers' headers and digests.
+      const invoke = `
+        const { handler } = await import(${JSON.stringify(pathToFileURL(outfile).href)});
+        const { createHash } = await import('node:crypto');
+        const { gunzipSync } = await import('node:zlib');
+        const answer = async (file, headers) => {
+          const r = await handler({ httpMethod: 'GET', path: '/docs/assets/' + file, headers, pathParameters: { file },
+            requestContext: { path: '/prod/docs/assets/' + file, requestId: 'test' } }, { awsRequestId: 'test' });
+          let bytes = Buffer.from(r.body, r.isBase64Encoded ? 'base64' : 'utf8');
+          if (r.headers['Content-Encoding'] === 'gzip') bytes = gunzipSync(bytes);
+          return { status: r.statusCode, headers: r.headers, sha256: createHash('sha256').update(bytes).digest('hex') };
+        };
+        const plain = await answer('swagger-ui-bundle.js', {});
+        const gzipped = await answer('swagger-ui-bundle.js', { 'accept-encoding': 'gzip, deflate, br' });
+        console.log('RESULT ' + JSON.stringify({ plain, gzipped }));`;
+      const output = execFileSync(process.execPath, ['--input-type=module', '-e', invoke], { env: FUNCTION_ENVIRONMENT, encoding: 'utf8' });
+      const { plain, gzipped } = JSON.parse(output.split('\n').find((line) => line.startsWith('RESULT '))!.slice(7));
+      const expected = createHash('sha256')
+        .update(await readFile(join(REPO_ROOT, 'node_modules/swagger-ui-dist/swagger-ui-bundle.js')))
+        .digest('hex');
+      expect(plain).toMatchObject({ status: 200, sha256: expected, headers: { 'Content-Type': 'text/javascript; charset=utf-8' } });
+      expect(plain.headers['Content-Encoding']).toBeUndefined();
+      expect(gzipped).toMatchObject({ status: 200, sha256: expected, headers: { 'Content-Encoding': 'gzip', Vary: 'Accept-Encoding' } });
+    } finally {
+      await rm(outdir, { recursive: true, force: true });
+    }
+  });
+});

@@ -3,6 +3,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { objectSize } from '../../shared/documents/s3';
 import { useApi } from '../support/api';
+import { assertDocumented } from '../support/contract';
 import { mockEventBridge } from '../support/event-bridge';
 import { apiKey, seedDemoData, UNKNOWN_ID } from '../support/fixtures';
 import { deliver, report, uploadIncoming } from '../support/lab';
@@ -95,5 +96,8 @@ describe('GET /api/v1/documents/{id}', () => {
 
 async function fetchRaw(path: string) {
   const response = await fetch(`${api.url()}${path}`, { headers: { 'x-api-key': key }, redirect: 'manual' });
-  return { status: response.status, headers: response.headers, bytes: Buffer.from(await response.arrayBuffer()) };
+  const bytes = Buffer.from(await response.arrayBuffer());
+  const isJson = response.headers.get('content-type')?.startsWith('application/json');
+  assertDocumented('GET', path, { status: response.status, headers: response.headers, body: isJson ? JSON.parse(bytes.toString()) : bytes });
+  return { status: response.status, headers: response.headers, bytes };
 }

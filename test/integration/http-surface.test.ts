@@ -30,6 +30,17 @@ describe('authentication', () => {
     expect(res.body).toEqual({ error: 'Missing x-api-key header' });
   });
 
+  it('answers an empty x-api-key header as a missing one', async () => {
+    const res = await api.get('/api/v1/locations', '');
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual({ error: 'Missing x-api-key header' });
+  });
+
+  it('answers a wrong method 405 before asking for a key, as API Gateway does', async () => {
+    const res = await api.request('DELETE', '/api/v1/locations');
+    expect(res.status).toBe(405);
+  });
+
   it('answers 401 for a key that was never issued', async () => {
     const res = await api.get('/api/v1/locations', 'lab_not-a-real-key');
     expect(res.status).toBe(401);
@@ -156,14 +167,21 @@ describe('routing', () => {
   it('answers 404 with an error body for an unknown path', async () => {
     const res = await api.get('/api/v1/nothing-here', key);
     expect(res.status).toBe(404);
-    expect(res.body).toEqual({ error: 'No route for /api/v1/nothing-here' });
+    expect(res.body).toEqual({ error: 'Not found' });
   });
 
   it('answers 405 with the allowed methods for a known path and a wrong method', async () => {
     const res = await api.request('DELETE', '/api/v1/locations', { key });
     expect(res.status).toBe(405);
     expect(res.headers.get('allow')).toBe('GET');
-    expect(res.body.error).toContain('not allowed');
+    expect(res.body).toEqual({ error: 'Method DELETE not allowed; allowed: GET' });
+  });
+
+  it('lists every method of a path with several in the 405 answer', async () => {
+    const res = await api.request('POST', '/api/v1/shipments/x1', { key });
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toBe('GET, PATCH, DELETE');
+    expect(res.body).toEqual({ error: 'Method POST not allowed; allowed: GET, PATCH, DELETE' });
   });
 
   it('answers 400 for a path parameter that is not percent-encoded correctly', async () => {

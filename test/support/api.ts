@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll } from 'vitest';
 import { type LocalApi, startLocalApi } from '../../infra/local/server';
+import { assertDocumented, recordContractChecks } from './contract';
 
 export interface ApiResponse {
   status: number;
@@ -28,9 +29,13 @@ export interface TestApi {
   patch(path: string, body: unknown, key?: string): Promise<ApiResponse>;
 }
 
-/** Registers beforeAll/afterAll hooks and returns the client to call the server with. */
+/**
+ * Registers beforeAll/afterAll hooks and returns the client to call the server with. Every response is
+ * checked against docs/openapi.json (test/support/contract.ts).
+ */
 export function useApi(): TestApi {
   let server: LocalApi | undefined;
+  recordContractChecks('integration');
   beforeAll(async () => {
     server = await startLocalApi(0);
   });
@@ -51,7 +56,9 @@ export function useApi(): TestApi {
     const text = await response.text();
     let parsed: unknown = text;
     if (response.headers.get('content-type')?.includes('application/json') && text) parsed = JSON.parse(text);
-    return { status: response.status, headers: response.headers, body: parsed };
+    const received = { status: response.status, headers: response.headers, body: parsed };
+    assertDocumented(method, path, received);
+    return received;
   }
 
   return {

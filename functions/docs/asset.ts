@@ -1,0 +1,66 @@
+// GET /docs/assets/{file} — no key: the docs page's script, style sheet and initializer, gzipped when accepted.
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import * as v from 'valibot';
+import { NotFound } from '../../shared/http/errors';
+import { httpHandler } from '../../shared/http/handler';
+import type { BinaryBody, Reply } from '../../shared/http/responses';
+import { gzipWhenAccepted, staticFile } from '../../shared/http/static-responses';
+
+/**
+ * The files of swagger-ui-dist this route serves, read from the installed package: node_modules locally,
+ * and in the Lambda a copy beside the bundle (infra/route-classes.ts PACKAGE_FILES has the CDK copy them).
+ */
+export const SWAGGER_UI_FILES = ['swagger-ui-bundle.js', 'swagger-ui.css'] as const;
+
+/** The page's initializer: a file rather than an inline script, so that the page's CSP allows no inline code. */
+const INITIALIZER = `window.ui = SwaggerUIBundle({
+  url: 'api/v1/openapi.json',
+  dom_id: '#swagger-ui',
+  deepLinking: true,
+  validatorUrl: null,
+  presets: [SwaggerUIBundle.presets.apis],
+  plugins: [SwaggerUIBundle.plugins.DownloadUrl],
+  layout: 'BaseLayout',
+});
+`;
+
+const JS = 'text/javascript; charset=utf-8';
+const CSS = 'text/css; charset=utf-8';
+const ONE_DAY = 86_400;
+
+const packageDir = () => dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+
+/** A file of the package, without its source map comment: the map is not served, so a browser must not ask. */
+async function swaggerUiFile(name: (typeof SWAGGER_UI_FILES)[number]): Promise<Buffer> {
+  const text = await readFile(join(packageDir(), name), 'utf8');
+  return Buffer.from(text.replace(/\/\*# sourceMappingURL=[^*]*\*\/\s*$|\/\/# sourceMappingURL=\S*\s*$/, ''));
+}
+
+const ASSETS = new Map<string, { contentType: string; read: () => Promise<Buffer> }>([
+  ['swagger-ui-bundle.js', { contentType: JS, read: () => swaggerUiFile('swagger-ui-bundle.js') }],
+  ['swagger-ui.css', { contentType: CSS, read: () => swaggerUiFile('swagger-ui.css') }],
+  ['docs.js', { contentType: JS, read: async () => Buffer.from(INITIALIZER) }],
+]);
+
+const NO_SUCH_ASSET = `No such file; the docs page uses ${[...ASSETS.keys()].join(', ')}`;
+
+/** Read once per container: the same files answer every request. */
+const replies = new Map<string, Reply<200, BinaryBody>>();
+
+export const handler = httpHandler({
+  route: 'getDocsAsset',
+  params: v.object({ file: v.string() }),
+  async run({ params }) {
+    const asset = ASSETS.get(params.file);
+    if (!asset) throw new NotFound(NO_SUCH_ASSET);
+    let reply = replies.get(params.file);
+    if (!reply) {
+      reply = staticFile(await asset.read(), asset.contentType, ONE_DAY);
+      replies.set(params.file, reply);
+    }
+    return reply;
+  },
+});
+handler.use(gzipWhenAccepted());

@@ -1,0 +1,16 @@
+// GET /api/v1/openapi.json — no key: the API's contract (docs/openapi.json, generated from the code's schemas).
+import document from '../../docs/openapi.json' with { type: 'json' };
+import { httpHandler } from '../../shared/http/handler';
+import { json } from '../../shared/http/responses';
+import { cacheFor, serversOfRequest } from '../../shared/http/static-responses';
+
+const FIVE_MINUTES = 300;
+
+export const handler = httpHandler({
+  route: 'getOpenApiDocument',
+  async run() {
+    return json(200, document, { 'Cache-Control': cacheFor(FIVE_MINUTES) });
+  },
+});
+// `servers` becomes the API this request reached (stage included), so that "Try it out" calls that one.
+handler.use(serversOfRequest());

@@ -1,0 +1,294 @@
+/**
+ * docs/openapi.json, generated, never hand-written: the routes table (where, who), each handler's own
+ * input schemas (what it accepts: the very schemas that validate requests) and shared/contract/operations.ts
+ * (what it answers), converted with @valibot/to-json-schema. Also writes docs/lab-api.d.ts, the TypeScript
+ * types openapi-typescript derives from the document, for openapi-fetch clients.
+ *
+ *   npm run openapi     rewrites both files (test/unit/openapi.test.ts fails while they are stale)
+ */
+import { writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { type ConversionConfig, type JsonSchema, toJsonSchema, toJsonSchemaDefs } from '@valibot/to-json-schema';
+import type { GenericSchema } from 'valibot';
+import { SCOPES } from '../../shared/auth/scopes';
+import { type OperationDoc, operations, TAGS } from '../../shared/contract/operations';
+import type { HandlerContract } from '../../shared/http/handler';
+import { type Route, type RouteName, routes } from '../../shared/routes';
+import * as appointments from '../../shared/schemas/appointments';
+import * as catalog from '../../shared/schemas/catalog';
+import { ErrorBody, Success } from '../../shared/schemas/fields';
+import * as homeKitOrders from '../../shared/schemas/home-kit-orders';
+import * as locations from '../../shared/schemas/locations';
+import { PageQuery } from '../../shared/schemas/pagination';
+import * as profiles from '../../shared/schemas/profiles';
+import * as results from '../../shared/schemas/results';
+import * as shipments from '../../shared/schemas/shipments';
+import { ReferenceRange, Variant } from '../../shared/events/lab-results-reported';
+import { PUBLISHED_EVENTS } from '../local/event-schemas';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+export const OPENAPI_FILE = join(ROOT, 'docs/openapi.json');
+export const CLIENT_TYPES_FILE = join(ROOT, 'docs/lab-api.d.ts');
+export const LOCAL_SERVER = 'http://127.0.0.1:3000';
+
+type Json = Record<string, unknown>;
+
+const isSchema = (value: unknown): value is GenericSchema =>
+  typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'schema';
+
+/**
+ * Named schemas: every object or union a schemas module exports under a capitalised name becomes
+ * `#/components/schemas/<Name>` and is referenced wherever it appears. Field helpers (uuid, text) stay inline.
+ */
+function components(): Record<string, GenericSchema> {
+  const named: Record<string, GenericSchema> = { Error: ErrorBody, Success, ReferenceRange, Variant };
+  for (const module of [profiles, appointments, catalog, locations, results, shipments, homeKitOrders]) {
+    for (const [name, value] of Object.entries(module)) {
+      if (/^[A-Z]/.test(name) && isSchema(value) && ['object', 'strict_object', 'union', 'variant'].includes(value.type)) {
+        named[name] = value;
+      }
+    }
+  }
+  // Params and queries become parameters, not schemas; the parsing wrapper of a delivery address is documented by its shape.
+  for (const name of ['ShipmentParams', 'DeliveryAddressSchema']) delete named[name];
+  // Sorted: the key order of a module namespace differs between loaders (tsx, vitest), the file must not.
+  return Object.fromEntries(Object.entries(named).sort(([a], [b]) => a.localeCompare(b)));
+}
+
+function converter(definitions: Record<string, GenericSchema>): ConversionConfig {
+  return {
+    target: 'draft-2020-12',
+    // Requests are documented as clients send them (before a transform); custom checks are described in words.
+    typeMode: 'input',
+    errorMode: 'ignore',
+    definitions,
+    overrideRef: ({ referenceId }) => `#/components/schemas/${referenceId}`,
+    overrideSchema: ({ valibotSchema }) =>
+      valibotSchema === homeKitOrders.DeliveryAddressSchema ? { $ref: '#/components/schemas/DeliveryAddress' } : undefined,
+  };
+}
+
+/** One converted schema, without the draft declaration and the definitions the document holds once. */
+function convert(schema: GenericSchema, config: ConversionConfig): Json {
+  const { $schema: _draft, $defs: _defs, ...rest } = toJsonSchema(schema, config) as Json;
+  return rest;
+}
+
+const errorResponse = (description: string) => ({
+  description,
+  content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+});
+
+/** Errors that follow from a route's kind, documented once under components.responses. */
+const GENERIC_ERRORS = {
+  400: ['BadRequest', 'Invalid input: the message names the field and the rule.'],
+  401: ['Unauthorized', 'Missing or unknown API key.'],
+  403: ['Forbidden', 'The key lacks the scope, or the resource is outside its access context.'],
+  409: ['IdempotencyKeyInProgress', 'A request with this Idempotency-Key is still in progress: retry later.'],
+  415: ['UnsupportedMediaType', 'The body is not application/json.'],
+  422: ['IdempotencyKeyReused', 'This Idempotency-Key was already used for a different request.'],
+  500: ['ServerError', 'An unexpected error, logged with the request id.'],
+} as const;
+
+/** Which generic errors a route can answer: from its inputs, its scopes and its Idempotency-Key support. */
+function genericStatuses(route: Route, contract: HandlerContract): (keyof typeof GENERIC_ERRORS)[] {
+  const statuses: (keyof typeof GENERIC_ERRORS)[] = [];
+  if (contract.params || contract.query || contract.body) statuses.push(400);
+  if (route.scopes.length > 0) statuses.push(401, 403);
+  if (contract.idempotent) statuses.push(409, 422);
+  if (contract.body) statuses.push(415);
+  statuses.push(500);
+  return statuses;
+}
+
+/** Error answers: the route's own (with when they happen), then the generic ones by reference. */
+function errorResponses(route: Route, contract: HandlerContract, doc: OperationDoc): Json {
+  const answers: Json = {};
+  const own: Record<string, string> = doc.errors ?? {};
+  for (const [status, when] of Object.entries(own)) answers[status] = errorResponse(when);
+  for (const status of genericStatuses(route, contract)) {
+    const [name, description] = GENERIC_ERRORS[status];
+    answers[status] = own[status]
+      ? errorResponse(`${own[status]}; or: ${description}`)
+      : { $ref: `#/components/responses/${name}` };
+  }
+  return answers;
+}
+
+function parameters(contract: HandlerContract, config: ConversionConfig): Json[] {
+  const list: Json[] = [];
+  for (const [where, schema] of [['path', contract.params], ['query', contract.query]] as const) {
+    if (!schema) continue;
+    const object = convert(schema, config) as { properties?: Record<string, Json>; required?: string[] };
+    for (const [name, property] of Object.entries(object.properties ?? {})) {
+      const { description, ...rest } = property;
+      // Query values arrive as text; an integer parameter's default is documented as the number it means.
+      if (rest.type === 'integer' && typeof rest.default === 'string') rest.default = Number(rest.default);
+      list.push({
+        name,
+        in: where,
+        required: where === 'path' || (object.required ?? []).includes(name),
+        ...(description ? { description } : {}),
+        schema: rest,
+      });
+    }
+  }
+  if (contract.query === PageQuery) {
+    for (const parameter of list) {
+      if (parameter.name === 'cursor') parameter.description = 'The X-Next-Cursor header of the previous page.';
+      if (parameter.name === 'limit') parameter.description = 'Items per page.';
+    }
+  }
+  if (contract.idempotent) {
+    list.push({
+      name: 'Idempotency-Key',
+      in: 'header',
+      required: false,
+      description:
+        'Makes a retry safe: the same key with the same body within one hour answers the first response again instead of creating twice.',
+      schema: { type: 'string' },
+    });
+  }
+  return list;
+}
+
+function responses(doc: OperationDoc, route: Route, contract: HandlerContract, config: ConversionConfig): Json {
+  const answers: Json = {};
+  for (const [status, response] of Object.entries(doc.responses)) {
+    const media = response.schema
+      ? { 'application/json': { schema: convert(response.schema, config), ...(response.example ? { example: response.example } : {}) } }
+      : response.content
+        ? { [response.content.type]: { schema: response.content.schema } }
+        : undefined;
+    answers[status] = {
+      description: response.description,
+      ...(response.headers
+        ? {
+            headers: Object.fromEntries(
+              Object.entries(response.headers).map(([name, header]) => [
+                name,
+                { description: header.description, required: header.required ?? false, schema: { type: 'string' } },
+              ]),
+            ),
+          }
+        : {}),
+      ...(media ? { content: media } : {}),
+    };
+  }
+  return { ...answers, ...errorResponses(route, contract, doc) };
+}
+
+function operation(name: RouteName, contract: HandlerContract, config: ConversionConfig): Json {
+  const route: Route = routes[name];
+  const doc: OperationDoc = operations[name];
+  const scopes = route.scopes.length
+    ? `\n\nScopes (any one suffices): ${route.scopes.map((scope) => `\`${scope}\``).join(', ')}.`
+    : '';
+  const body = contract.body
+    ? {
+        requestBody: {
+          required: true,
+          content: {
+            'application/json': {
+              schema: convert(contract.body, config),
+              ...(doc.requestExample ? { example: doc.requestExample } : {}),
+            },
+          },
+        },
+      }
+    : {};
+  const params = parameters(contract, config);
+  return {
+    operationId: name,
+    tags: [doc.tag],
+    summary: doc.summary,
+    description: doc.description + scopes,
+    ...(route.scopes.length ? { 'x-scopes': route.scopes, security: [{ apiKey: [] }] } : { security: [] }),
+    ...(params.length ? { parameters: params } : {}),
+    ...body,
+    responses: responses(doc, route, contract, config),
+  };
+}
+
+/** Every handler's contract, read from the handler module the routes table names. */
+export async function handlerContracts(): Promise<Map<RouteName, HandlerContract>> {
+  // Importing a handler reads its configuration; these values are never used (nothing is called).
+  process.env.TABLE_NAME ??= 'openapi-generator';
+  process.env.DOCUMENTS_BUCKET ??= 'openapi-generator';
+  process.env.EVENT_BUS_NAME ??= 'openapi-generator';
+  process.env.AWS_REGION ??= 'eu-central-1';
+  const contracts = new Map<RouteName, HandlerContract>();
+  for (const [name, route] of Object.entries(routes) as [RouteName, Route][]) {
+    const module = (await import(pathToFileURL(join(ROOT, route.handler)).href)) as { handler: { contract: HandlerContract } };
+    contracts.set(name, module.handler.contract);
+  }
+  return contracts;
+}
+
+export async function openApiDocument(): Promise<Json> {
+  const definitions = components();
+  const config = converter(definitions);
+  const contracts = await handlerContracts();
+  const paths: Record<string, Json> = {};
+  for (const [name, route] of Object.entries(routes) as [RouteName, Route][]) {
+    (paths[route.path] ??= {})[route.method.toLowerCase()] = operation(name, contracts.get(name)!, config);
+  }
+  const { definitions: _named, ...defsConfig } = config;
+  const schemas = toJsonSchemaDefs(definitions, defsConfig) as Record<string, JsonSchema>;
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Lab Testing Service API',
+      version: '1.0.0',
+      summary: 'Patient profiles, test locations, blood-draw appointments, home test kits, courier shipments and lab results.',
+      description: [
+        'Every request carries the `x-api-key` header, except the Service routes. Each operation lists the scopes it',
+        'accepts (any one suffices) in its description and in `x-scopes`; a key sees only the profiles and locations',
+        'of its access context (others answer 403). Errors are `{"error": "..."}` with the status saying what kind.',
+        '',
+        'Paged lists answer a JSON array; the cursor of the next page is the `X-Next-Cursor` header.',
+        'Creates accept an `Idempotency-Key` header that makes retries safe.',
+        '',
+        'Events (Amazon EventBridge): their contracts are JSON Schemas of the `detail`, published beside this',
+        'document in the repository (`docs/events/`, generated like it from the code):',
+        ...PUBLISHED_EVENTS.map((event) => `- \`docs/events/${event.file}\`: ${event.detailType} (source \`${event.source}\`).`),
+      ].join('\n'),
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
+      contact: { name: 'Lab Testing Service API team' },
+    },
+    servers: [{ url: LOCAL_SERVER, description: 'the local stack (npm start); the deployed API serves this document with its own URL' }],
+    tags: Object.entries(TAGS).map(([name, description]) => ({ name, description })),
+    security: [{ apiKey: [] }],
+    paths,
+    components: {
+      securitySchemes: {
+        apiKey: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'x-api-key',
+          description: `An API key issued per client, with scopes among ${SCOPES.join(', ')} and an access context (profile groups, location groups).`,
+        },
+      },
+      schemas,
+      responses: Object.fromEntries(Object.values(GENERIC_ERRORS).map(([name, description]) => [name, errorResponse(description)])),
+    },
+  };
+}
+
+export const documentText = async () => `${JSON.stringify(await openApiDocument(), null, 2)}\n`;
+
+/** The types openapi-typescript generates from a document text. */
+export async function clientTypesText(documentJson: string): Promise<string> {
+  const { default: openapiTS, astToString } = await import('openapi-typescript');
+  // defaultNonNullable off: a request field with a default (language) stays optional for the caller.
+  const ast = await openapiTS(documentJson, { alphabetize: false, defaultNonNullable: false });
+  return `/* Generated by npm run openapi from docs/openapi.json with openapi-typescript: do not edit. */\n${astToString(ast)}`;
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const text = await documentText();
+  writeFileSync(OPENAPI_FILE, text);
+  writeFileSync(CLIENT_TYPES_FILE, await clientTypesText(text));
+  console.log(`wrote docs/openapi.json (${text.length} bytes) and docs/lab-api.d.ts`);
+}

@@ -1,0 +1,369 @@
+/**
+ * What each route of the routes table answers, in the spec's words: the second half of the contract.
+ * shared/routes.ts says where a route lives and who may call it; each handler declares what it accepts
+ * (its params, query and body schemas); this table says what it answers. infra/contract/openapi.ts joins
+ * the three into docs/openapi.json, and shared/http/handler.ts types every handler's return value by its
+ * row here, so a handler cannot answer a status or body that is not documented.
+ *
+ * Only successes and route-specific errors are listed: 400, 401, 403, 415, the idempotency refusals and 500
+ * follow from the route's inputs, scopes and Idempotency-Key support (the generator adds them).
+ */
+import * as v from 'valibot';
+import type { RouteName } from '../routes';
+import { Appointment, AppointmentSummary, CreatedAppointment } from '../schemas/appointments';
+import { Biomarker, Panel } from '../schemas/catalog';
+import { Success } from '../schemas/fields';
+import { HomeKitOrder } from '../schemas/home-kit-orders';
+import { Location } from '../schemas/locations';
+import { CreatedProfile, EmbeddedProfile, Profile } from '../schemas/profiles';
+import { AppointmentResults } from '../schemas/results';
+import { CreatedShipment, Shipment, ShipmentWithAppointments } from '../schemas/shipments';
+import * as examples from './examples';
+
+export const TAGS = {
+  Profiles: 'The people tested: names, birth date, contact data. Each belongs to one profile group.',
+  Locations: 'Test locations (clinics, labs) where blood is drawn.',
+  Catalog: 'Panels and biomarkers that can be ordered.',
+  Appointments: 'Blood-draw appointments: booking, tests, the draw (confirm), courier pickup.',
+  Results: 'Lab results of an appointment and the lab report files.',
+  Shipments: 'Courier shipments of samples from a location to the lab.',
+  'Home kit orders': 'Home test kits: ordered, dispatched, activated with the sample barcode.',
+  Service: 'Health, this document and its docs page: no API key needed.',
+} as const;
+
+export interface ResponseDoc {
+  readonly description: string;
+  /** The JSON body; absent for a body of another content type. */
+  readonly schema?: v.GenericSchema;
+  /** A body that is not JSON: its content type and a JSON Schema of it. */
+  readonly content?: { readonly type: string; readonly schema: object };
+  readonly headers?: { readonly [name: string]: { readonly description: string; readonly required?: boolean } };
+  readonly example?: unknown;
+}
+
+export interface OperationDoc {
+  readonly tag: keyof typeof TAGS;
+  readonly summary: string;
+  readonly description: string;
+  /** The answers a handler returns, by status. */
+  readonly responses: { readonly [status: number]: ResponseDoc };
+  /** The errors this route adds to the generic ones, by status: when they happen. */
+  readonly errors?: { readonly [status: number]: string };
+  readonly requestExample?: unknown;
+}
+
+const list = <S extends v.GenericSchema>(item: S) => v.array(item);
+const success = { description: 'Done.', schema: Success } as const;
+const PAGE = {
+  headers: {
+    'X-Next-Cursor': { description: 'The cursor of the next page (pass it as `cursor`); absent on the last page.' },
+  },
+} as const;
+const CHANGED_MEANWHILE = 'a concurrent request changed the resource meanwhile: retry';
+
+export const operations = {
+  health: {
+    tag: 'Service',
+    summary: 'Health check',
+    description: 'Tells a load balancer or a developer that the API answers. No key needed.',
+    responses: { 200: { description: 'The API answers.', schema: v.object({ status: v.string() }) } },
+  },
+  getOpenApiDocument: {
+    tag: 'Service',
+    summary: 'This OpenAPI document',
+    description: 'The contract of the API, generated from the code that validates requests. No key needed.',
+    responses: {
+      200: { description: 'The OpenAPI 3.1 document, with this server as `servers`.', schema: v.record(v.string(), v.unknown()) },
+    },
+  },
+  getDocsPage: {
+    tag: 'Service',
+    summary: 'Docs page',
+    description: 'An HTML page rendering this document (Swagger UI, served by the API itself). No key needed.',
+    responses: { 200: { description: 'The page.', content: { type: 'text/html', schema: { type: 'string' } } } },
+  },
+  getDocsAsset: {
+    tag: 'Service',
+    summary: 'A file of the docs page',
+    description: "The docs page's script and style sheet. No key needed.",
+    responses: {
+      200: { description: 'The file, gzip-encoded when the client accepts it.', content: { type: '*/*', schema: { type: 'string' } } },
+    },
+    errors: { 404: 'no such file' },
+  },
+
+  createProfile: {
+    tag: 'Profiles',
+    summary: 'Create a profile',
+    description:
+      'Creates a profile and assigns it to a profile group. first_name, last_name and date_of_birth (in the past) are required.',
+    responses: { 201: { description: 'The profile, without timestamps.', schema: CreatedProfile, example: examples.createdProfile } },
+    errors: { 404: 'profile group not found' },
+    requestExample: examples.createProfileBody,
+  },
+  getProfile: {
+    tag: 'Profiles',
+    summary: 'Get a profile',
+    description: 'The profile with all fields, created_at, updated_at and transactional_emails_enabled included.',
+    responses: { 200: { description: 'The profile.', schema: Profile } },
+    errors: { 404: 'profile not found' },
+  },
+  updateProfile: {
+    tag: 'Profiles',
+    summary: 'Update a profile',
+    description: 'Partial update: only the fields sent change; null clears an optional field.',
+    responses: { 200: { description: 'The full updated profile including created_at and updated_at.', schema: EmbeddedProfile } },
+    errors: { 404: 'profile not found' },
+  },
+
+  listLocations: {
+    tag: 'Locations',
+    summary: 'List test locations',
+    description: 'The active locations accessible to the key. The id of a location is used when creating an appointment or a shipment.',
+    responses: { 200: { description: 'Locations, by name.', schema: list(Location) } },
+  },
+  getLocation: {
+    tag: 'Locations',
+    summary: 'Get a test location',
+    description: 'One active location accessible to the key.',
+    responses: { 200: { description: 'The location.', schema: Location } },
+    errors: { 404: 'location not found or inactive' },
+  },
+
+  listPanels: {
+    tag: 'Catalog',
+    summary: 'List panels',
+    description: 'Every panel that can be attached to an appointment or a home kit order, with its biomarkers.',
+    responses: { 200: { description: 'Panels, by name.', schema: list(Panel) } },
+  },
+  listBiomarkers: {
+    tag: 'Catalog',
+    summary: 'List biomarkers',
+    description: 'Every biomarker that can be attached individually, clinical and genetic.',
+    responses: { 200: { description: 'Biomarkers, by id.', schema: list(Biomarker) } },
+  },
+
+  createAppointment: {
+    tag: 'Appointments',
+    summary: 'Book an appointment',
+    description: 'Books a blood draw for a profile at a location; scheduled_at must be in the future. Status on creation: scheduled.',
+    responses: {
+      201: { description: 'The appointment, the profile embedded without timestamps.', schema: CreatedAppointment, example: examples.createdAppointment },
+    },
+    errors: { 404: 'profile or location not found (a location also when inactive)' },
+    requestExample: examples.createAppointmentBody,
+  },
+  getAppointment: {
+    tag: 'Appointments',
+    summary: 'Get an appointment',
+    description: 'The appointment with embedded profile, panels, individual_biomarkers and shipments.',
+    responses: { 200: { description: 'The appointment.', schema: Appointment } },
+    errors: { 404: 'appointment not found' },
+  },
+  updateAppointment: {
+    tag: 'Appointments',
+    summary: 'Reschedule an appointment',
+    description:
+      'Changes scheduled_at (with a timezone designator, in the future) and/or location_id (an existing, active location) until the blood draw is confirmed.',
+    responses: { 200: { description: 'The updated appointment as in Get Appointment.', schema: Appointment } },
+    errors: {
+      404: 'appointment, or location not found or inactive',
+      409: 'blood draw already confirmed, or appointment cancelled; or ' + CHANGED_MEANWHILE,
+    },
+  },
+  attachAppointmentPanels: {
+    tag: 'Appointments',
+    summary: 'Attach panels to an appointment',
+    description: 'Adds panels until the blood draw is confirmed; a panel attached twice is kept once.',
+    responses: { 200: success },
+    errors: { 404: 'appointment or one or more panels not found', 409: 'blood draw already confirmed, or appointment cancelled' },
+  },
+  attachAppointmentBiomarkers: {
+    tag: 'Appointments',
+    summary: 'Attach individual biomarkers to an appointment',
+    description: 'Adds biomarkers until the blood draw is confirmed; a biomarker attached twice is kept once.',
+    responses: { 200: success },
+    errors: { 404: 'appointment or one or more biomarkers not found', 409: 'blood draw already confirmed, or appointment cancelled' },
+  },
+  confirmAppointment: {
+    tag: 'Appointments',
+    summary: 'Confirm the blood draw',
+    description:
+      'Records the blood draw with the sample barcode (status blood_drawn) and triggers the lab order (LabOrderRequested). Confirming again with the same barcode is a safe retry.',
+    responses: { 200: { ...success, description: 'The draw is recorded and the lab order triggered.' } },
+    errors: {
+      404: 'appointment not found',
+      409: 'appointment cancelled, already confirmed with another barcode, or the barcode is used by another sample',
+    },
+    requestExample: examples.confirmBody,
+  },
+  cancelAppointment: {
+    tag: 'Appointments',
+    summary: 'Cancel an appointment',
+    description: 'Cancels a scheduled appointment with a reason.',
+    responses: { 200: { description: 'The cancelled appointment.', schema: Appointment } },
+    errors: { 404: 'appointment not found', 409: 'the appointment is not scheduled (already cancelled, or the draw confirmed)' },
+  },
+  pickupAppointments: {
+    tag: 'Appointments',
+    summary: 'Hand samples to the courier',
+    description:
+      'Moves appointments with status blood_drawn to in_transit; appointments already in transit or completed are silently skipped. With shipment_id, links them to that shipment.',
+    responses: { 200: success },
+    errors: {
+      404: 'one or more appointments, or the shipment, not found',
+      409: "one or more appointments not eligible (draw not confirmed, or drawn elsewhere than the shipment's location); the shipment is final; or " +
+        CHANGED_MEANWHILE,
+    },
+    requestExample: examples.pickupBody,
+  },
+  listProfileAppointments: {
+    tag: 'Appointments',
+    summary: "List a profile's appointments",
+    description: 'Newest first, paged.',
+    responses: { 200: { description: 'A page of appointments.', schema: list(AppointmentSummary), ...PAGE } },
+    errors: { 404: 'profile not found' },
+  },
+
+  getAppointmentResults: {
+    tag: 'Results',
+    summary: "Get an appointment's results",
+    description: 'Planned tests appear with status planned, next to received clinical and genetic results and the lab report documents.',
+    responses: { 200: { description: 'The results.', schema: AppointmentResults, example: examples.appointmentResults } },
+    errors: { 404: 'appointment not found' },
+  },
+  getDocument: {
+    tag: 'Results',
+    summary: 'Download a lab report document',
+    description:
+      'The raw file bytes with their Content-Type (application/pdf). The id comes from the documents array of the results. A file above 4 MiB is answered with a 303 to a presigned URL valid for 60 seconds.',
+    responses: {
+      200: {
+        description: 'The file.',
+        content: { type: 'application/pdf', schema: { type: 'string', contentMediaType: 'application/pdf' } },
+        headers: { 'Content-Disposition': { description: 'attachment with the file name', required: true } },
+      },
+      303: {
+        description: 'A large file: fetch it from Location (valid 60 seconds, no API key).',
+        schema: v.object({ url: v.pipe(v.string(), v.url()) }),
+        headers: { Location: { description: 'the presigned download URL', required: true } },
+      },
+    },
+    errors: { 404: 'document not found' },
+  },
+
+  createShipment: {
+    tag: 'Shipments',
+    summary: 'Book a courier pickup',
+    description:
+      'Books a shipment from a location to the lab: pickup_date a weekday, today or later, no same-day pickup after 16:00 Europe/Berlin; a window within 09:00–17:00 of at least 2 hours.',
+    responses: { 201: { description: 'The shipment, without timestamps.', schema: CreatedShipment, example: examples.createdShipment } },
+    errors: {
+      404: 'location not found or inactive',
+      409: 'no courier serves this location',
+      503: "the day's shipment references are used up: retry tomorrow",
+    },
+    requestExample: examples.createShipmentBody,
+  },
+  listShipments: {
+    tag: 'Shipments',
+    summary: 'List shipments',
+    description: 'Shipments of the locations accessible to the key, newest first, paged.',
+    responses: { 200: { description: 'A page of shipments.', schema: list(Shipment), ...PAGE } },
+  },
+  getShipment: {
+    tag: 'Shipments',
+    summary: 'Get a shipment',
+    description: 'The shipment (the id is its reference) and the appointments it carries that the key may see.',
+    responses: { 200: { description: 'The shipment.', schema: ShipmentWithAppointments } },
+    errors: { 404: 'shipment not found' },
+  },
+  updateShipment: {
+    tag: 'Shipments',
+    summary: 'Change the pickup window',
+    description: 'Modifies pickup_date, pickup_time_from and/or pickup_time_till before pickup; the create-time rules apply to the result.',
+    responses: { 200: { description: 'The updated shipment including created_at and updated_at.', schema: Shipment } },
+    errors: { 404: 'shipment not found', 409: 'shipment already picked up or cancelled; or ' + CHANGED_MEANWHILE },
+  },
+  cancelShipment: {
+    tag: 'Shipments',
+    summary: 'Cancel a shipment',
+    description: 'Cancels a shipment before pickup.',
+    responses: { 200: { description: 'The shipment with status cancelled.', schema: Shipment } },
+    errors: { 404: 'shipment not found', 409: 'already picked up, delivered or cancelled; or ' + CHANGED_MEANWHILE },
+  },
+  updateShipmentStatus: {
+    tag: 'Shipments',
+    summary: 'Courier status update',
+    description:
+      "The logistics provider reports a shipment's progress (shipped, in_transit, delivered, fault). An update older than the last one, or one that changes nothing, answers the shipment unchanged.",
+    responses: { 200: { description: 'The shipment.', schema: Shipment } },
+    errors: { 404: 'shipment not found', 409: 'a transition the shipment cannot make; or ' + CHANGED_MEANWHILE },
+  },
+
+  createHomeKitOrder: {
+    tag: 'Home kit orders',
+    summary: 'Order a home kit',
+    description: 'Orders a home test kit for a profile, delivered to a test location or an inline address (exactly one of the two).',
+    responses: {
+      201: { description: 'The order: status pending, updated_at null, no tests yet.', schema: HomeKitOrder },
+    },
+    errors: { 404: 'profile, or the delivery location, not found' },
+    requestExample: examples.createHomeKitOrderBody,
+  },
+  getHomeKitOrder: {
+    tag: 'Home kit orders',
+    summary: 'Get a home kit order',
+    description: 'The order with its embedded profile and attached tests.',
+    responses: { 200: { description: 'The order.', schema: HomeKitOrder } },
+    errors: { 404: 'order not found' },
+  },
+  cancelHomeKitOrder: {
+    tag: 'Home kit orders',
+    summary: 'Cancel a home kit order',
+    description: 'Sets the status of a pending or dispatched order to cancelled.',
+    responses: { 200: { description: 'The cancelled order with embedded profile.', schema: HomeKitOrder } },
+    errors: { 404: 'order not found', 409: 'the order is activated or already cancelled; or ' + CHANGED_MEANWHILE },
+  },
+  attachHomeKitOrderPanels: {
+    tag: 'Home kit orders',
+    summary: 'Attach panels to a home kit order',
+    description: 'Adds panels while the order is pending (at most 90 tests per kit).',
+    responses: { 200: { description: 'The order.', schema: HomeKitOrder } },
+    errors: { 404: 'order or one or more panels not found', 409: 'the order is no longer pending; or ' + CHANGED_MEANWHILE },
+  },
+  attachHomeKitOrderBiomarkers: {
+    tag: 'Home kit orders',
+    summary: 'Attach individual biomarkers to a home kit order',
+    description: 'Adds biomarkers while the order is pending (at most 90 tests per kit).',
+    responses: { 200: { description: 'The order.', schema: HomeKitOrder } },
+    errors: { 404: 'order or one or more biomarkers not found', 409: 'the order is no longer pending; or ' + CHANGED_MEANWHILE },
+  },
+  dispatchHomeKitOrder: {
+    tag: 'Home kit orders',
+    summary: 'Dispatch a home kit',
+    description: 'Records that the kit left the warehouse, with its tracking number.',
+    responses: { 200: { description: 'The dispatched order.', schema: HomeKitOrder } },
+    errors: { 404: 'order not found', 409: 'the order is not pending, or has no tests; or ' + CHANGED_MEANWHILE },
+  },
+  activateHomeKitOrder: {
+    tag: 'Home kit orders',
+    summary: 'Activate a home kit',
+    description:
+      "The person registers the kit's sample barcode: the order becomes activated and an appointment (test_method home, status blood_drawn) carries its tests to the lab. Activating again with the same barcode is a safe retry.",
+    responses: { 200: { description: 'The activated order, with appointment_id.', schema: HomeKitOrder } },
+    errors: {
+      404: 'order not found',
+      409: 'the kit is not dispatched, is activated with another barcode, or the barcode is used by another sample',
+    },
+  },
+  listProfileHomeKitOrders: {
+    tag: 'Home kit orders',
+    summary: "List a profile's home kit orders",
+    description: 'Newest first, paged.',
+    responses: { 200: { description: 'A page of orders.', schema: list(HomeKitOrder), ...PAGE } },
+    errors: { 404: 'profile not found' },
+  },
+} as const satisfies Record<RouteName, OperationDoc>;
+
+export type Operations = typeof operations;

@@ -1,0 +1,31 @@
+/**
+ * The answers API Gateway gives by itself, before any function runs: an unknown path, a known path with
+ * another method, a keyed route without an `x-api-key` header. They are named once here because two
+ * sides must give them identically (issue #12): the CDK stack configures the gateway with them and the
+ * local server answers with them, so a client sees the same status, `Allow` header and body locally and
+ * deployed. The functions' own 401 for a missing key uses the same message. Pure: imports nothing.
+ */
+
+export interface GatewayAnswer {
+  readonly statusCode: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: { readonly error: string };
+}
+
+export const API_KEY_HEADER = 'x-api-key';
+export const MISSING_KEY_MESSAGE = 'Missing x-api-key header';
+
+/** A path no route has (API Gateway: no method on that resource). */
+export const unknownPath: GatewayAnswer = { statusCode: 404, headers: {}, body: { error: 'Not found' } };
+
+/** A keyed route called without an `x-api-key` header, or with an empty one. */
+export const missingKey: GatewayAnswer = { statusCode: 401, headers: {}, body: { error: MISSING_KEY_MESSAGE } };
+
+/**
+ * A known path called with a method it has no route for. `method` is what the client sent; the stack
+ * passes `$context.httpMethod`, which API Gateway fills in per request.
+ */
+export function wrongMethod(method: string, allowed: readonly string[]): GatewayAnswer {
+  const allow = allowed.join(', ');
+  return { statusCode: 405, headers: { Allow: allow }, body: { error: `Method ${method} not allowed; allowed: ${allow}` } };
+}

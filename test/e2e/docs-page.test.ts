@@ -1,0 +1,137 @@
+/**
+ * The docs page in a real browser: `npm start` as a user runs it, and http://127.0.0.1:<port>/docs opened
+ * in headless Chromium (the machine's own, driven by playwright-core; CI installs Debian's `chromium`).
+ * One browser and one page load for the whole file; each test reads what that load did.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../infra/local/free-port';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const SCREENSHOT = fileURLToPath(new URL('../../test-output/docs-page.png', import.meta.url));
+
+const dataDir = mkdtempSync(join(tmpdir(), 'lab-docs-'));
+let stack: ChildProcess | undefined;
+let baseUrl: string;
+let browser: Browser | undefined;
+let page: Page;
+/** Everything that went wrong while the page loaded: console errors, exceptions, failed requests. */
+const problems: string[] = [];
+
+async function startStack(): Promise<void> {
+  const ports = { PORT: String(await freePort()), DYNAMODB_PORT: String(await freePort()), S3_PORT: String(await freePort()) };
+  let output = '';
+  stack = spawn('npm', ['start'], {
+    env: { ...process.env, ...ports, LAB_DATA_DIR: dataDir, DEV_API_KEY: 'lab_docs_page_test' },
+    detached: true, // its own process group: SIGINT reaches all of it, as Ctrl-C does
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  stack.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  stack.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const deadline = Date.now() + 60_000;
+  while (!output.includes('Lab API ready at')) {
+    if (stack.exitCode !== null) throw new Error(`npm start exited early:\n${output}`);
+    if (Date.now() > deadline) throw new Error(`npm start was not ready within 60 s:\n${output}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  baseUrl = `http://127.0.0.1:${ports.PORT}`;
+}
+
+async function stopStack(): Promise<void> {
+  const group = stack?.pid;
+  if (group === undefined || stack?.exitCode !== null) return;
+  process.kill(-group, 'SIGINT');
+  const alive = () => {
+    try {
+      return process.kill(-group, 0);
+    } catch {
+      return false;
+    }
+  };
+  for (const deadline = Date.now() + 20_000; alive() && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 100));
+}
+
+function launchChromium(): Promise<Browser> {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(
+      `No Chromium at ${CHROMIUM}. Install it (Debian/Ubuntu: sudo apt-get install chromium) ` +
+        'or set CHROMIUM_PATH to a Chromium or Chrome executable.',
+    );
+  }
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    // As root in a container: no sandbox, no GPU, and /tmp instead of a small /dev/shm.
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run', '--no-default-browser-check'],
+  });
+}
+
+beforeAll(async () => {
+  [browser] = await Promise.all([launchChromium(), startStack()]);
+  page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(`console error: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => problems.push(`uncaught: ${error.message}`));
+  page.on('requestfailed', (request) => problems.push(`failed: ${request.url()} (${request.failure()?.errorText})`));
+  page.on('response', (response) => {
+    if (response.status() >= 400) problems.push(`${response.status()}: ${response.url()}`);
+  });
+  await page.goto(`${baseUrl}/docs`, { waitUntil: 'networkidle' });
+  // Swagger UI has rendered the document once the operations are on the page.
+  await page.locator('.opblock').first().waitFor();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await stopStack();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('the docs page (GET /docs)', () => {
+  it('loads with no console error, no uncaught exception and no failed request', () => {
+    expect(problems).toEqual([]);
+  });
+
+  it('shows every operation of the OpenAPI document the API serves', async () => {
+    const document = (await (await fetch(`${baseUrl}/api/v1/openapi.json`)).json()) as { paths: Record<string, object> };
+    const documented = Object.entries(document.paths).flatMap(([path, item]) =>
+      Object.keys(item)
+        .filter((method) => ['get', 'post', 'put', 'patch', 'delete'].includes(method))
+        .map((method) => `${method} ${path}`),
+    );
+    const shown = await page.$$eval('.opblock', (blocks) =>
+      blocks
+        .filter((block) => block.checkVisibility())
+        .map((block) => {
+          const method = block.querySelector('.opblock-summary-method')?.textContent?.toLowerCase();
+          return `${method} ${block.querySelector('.opblock-summary-path')?.getAttribute('data-path')}`;
+        }),
+    );
+    expect(documented.length).toBeGreaterThan(0);
+    expect(shown.sort()).toEqual(documented.sort());
+  });
+
+  it('offers the server it was loaded from for "Try it out"', async () => {
+    const servers = await page.$$eval('.servers select option', (options) => options.map((option) => option.getAttribute('value')));
+    expect(servers).toEqual([baseUrl]);
+  });
+
+  it('answers a file the page does not use with 404 and an {error} body', async () => {
+    const response = await fetch(`${baseUrl}/docs/assets/index.html`);
+    expect(response.status).toBe(404);
+    expect(await response.json()).toEqual({ error: expect.stringContaining('swagger-ui-bundle.js') });
+  });
+
+  it('is captured in test-output/docs-page.png (git-ignored) for a reviewer to look at', async () => {
+    mkdirSync(join(SCREENSHOT, '..'), { recursive: true });
+    await page.screenshot({ path: SCREENSHOT, fullPage: true });
+    const png = readFileSync(SCREENSHOT);
+    expect(png.subarray(1, 4).toString()).toBe('PNG');
+    expect(png.length).toBeGreaterThan(20_000);
+  });
+});
