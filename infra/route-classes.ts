@@ -76,5 +76,5 @@ export const FUNCTION_SIZES: Record<FunctionClass, FunctionSize> = {
 export const PACKAGE_FILES: Partial<Record<RouteName, Readonly<Record<string, readonly string[]>>>> = {
   // What functions/docs/asset.ts serves (SWAGGER_UI_FILES), its manifest (resolved to find the folder),
   // and the license notices that must travel with the code.
-  getDocsAsset: { 'swagger-ui-dist': ['swagger-ui-bundle.js', 'swagger-ui.css', 'package.json', 'LICENSE', 'NOTICE'] },
+  getDocsAsset: { 'swagger-ui-dist': ['swagger-ui-bundle.js', 'swagger-ui.css', 'package.json', 'LICENSE', 'NOTICE', 'swagger-ui-bundle.js.LICENSE.txt'] },
 };

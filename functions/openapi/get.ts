@@ -9,7 +9,8 @@ const FIVE_MINUTES = 300;
 export const handler = httpHandler({
   route: 'getOpenApiDocument',
   async run() {
-    return json(200, document, { 'Cache-Control': cacheFor(FIVE_MINUTES) });
+    // Vary: the `servers` entry depends on the address the request was sent to.
+    return json(200, document, { 'Cache-Control': cacheFor(FIVE_MINUTES), Vary: 'Host, X-Forwarded-Proto' });
   },
 });
 // `servers` becomes the API this request reached (stage included), so that "Try it out" calls that one.

@@ -60,12 +60,11 @@ function converter(definitions: Record<string, GenericSchema>): ConversionConfig
   return {
     target: 'draft-2020-12',
     // Requests are documented as clients send them (before a transform); custom checks are described in words.
+    // Response schemas have no transforms, so for them input and output are the same.
     typeMode: 'input',
     errorMode: 'ignore',
     definitions,
     overrideRef: ({ referenceId }) => `#/components/schemas/${referenceId}`,
-    overrideSchema: ({ valibotSchema }) =>
-      valibotSchema === homeKitOrders.DeliveryAddressSchema ? { $ref: '#/components/schemas/DeliveryAddress' } : undefined,
   };
 }
 
@@ -83,6 +82,8 @@ const errorResponse = (description: string) => ({
 /** Errors that follow from a route's kind, documented once under components.responses. */
 const GENERIC_ERRORS = {
   400: ['BadRequest', 'Invalid input: the message names the field and the rule.'],
+  413: ['PayloadTooLarge', 'The body is larger than the API accepts.'],
+  429: ['TooManyRequests', 'The stage is throttled (API Gateway): retry after a pause.'],
   401: ['Unauthorized', 'Missing or unknown API key.'],
   403: ['Forbidden', 'The key lacks the scope, or the resource is outside its access context.'],
   409: ['IdempotencyKeyInProgress', 'A request with this Idempotency-Key is still in progress: retry later.'],
@@ -97,9 +98,9 @@ function genericStatuses(route: Route, contract: HandlerContract): (keyof typeof
   if (contract.params || contract.query || contract.body) statuses.push(400);
   if (route.scopes.length > 0) statuses.push(401, 403);
   if (contract.idempotent) statuses.push(409, 422);
-  if (contract.body) statuses.push(415);
-  statuses.push(500);
-  return statuses;
+  if (contract.body) statuses.push(413, 415);
+  statuses.push(429, 500);
+  return statuses.sort((a, b) => a - b);
 }
 
 /** Error answers: the route's own (with when they happen), then the generic ones by reference. */

@@ -1,5 +1,5 @@
 /**
- * Examples of the main bodies for docs/openapi.json. Invented people and places only. Spectral checks each
+ * Examples of the main bodies for docs/openapi.json. Invented people and places only (the phone number is in the range German broadcasters reserve for fiction). Spectral checks each
  * example against its schema (oas3-valid-media-example), so an example cannot drift from the contract.
  */
 
@@ -14,7 +14,7 @@ export const createProfileBody = {
   date_of_birth: '1984-08-12',
   sex: 2,
   email: 'erika@example.org',
-  phone: '+4930123456',
+  phone: '+493023125001',
   language: 'de',
 };
 
@@ -24,7 +24,7 @@ export const createdProfile = {
   first_name: 'Erika',
   last_name: 'Mustermann',
   email: 'erika@example.org',
-  phone: '+4930123456',
+  phone: '+493023125001',
   sex: 2,
   date_of_birth: '1984-08-12',
   height: null,

@@ -2,8 +2,10 @@
  * What each route of the routes table answers, in the spec's words: the second half of the contract.
  * shared/routes.ts says where a route lives and who may call it; each handler declares what it accepts
  * (its params, query and body schemas); this table says what it answers. infra/contract/openapi.ts joins
- * the three into docs/openapi.json, and shared/http/handler.ts types every handler's return value by its
- * row here, so a handler cannot answer a status or body that is not documented.
+ * the three into docs/openapi.json. shared/http/handler.ts types every handler's return value by its row
+ * here (a success status and body type the row does not document do not compile); errors are thrown, so
+ * the tests check them: every response the suites receive is validated against the document
+ * (test/support/contract.ts), an undocumented status or field included.
  *
  * Only successes and route-specific errors are listed: 400, 401, 403, 415, the idempotency refusals and 500
  * follow from the route's inputs, scopes and Idempotency-Key support (the generator adds them).
@@ -176,14 +178,14 @@ export const operations = {
     summary: 'Attach panels to an appointment',
     description: 'Adds panels until the blood draw is confirmed; a panel attached twice is kept once.',
     responses: { 200: success },
-    errors: { 404: 'appointment or one or more panels not found', 409: 'blood draw already confirmed, or appointment cancelled' },
+    errors: { 404: 'appointment or one or more panels not found', 409: 'blood draw already confirmed, or appointment cancelled; or ' + CHANGED_MEANWHILE },
   },
   attachAppointmentBiomarkers: {
     tag: 'Appointments',
     summary: 'Attach individual biomarkers to an appointment',
     description: 'Adds biomarkers until the blood draw is confirmed; a biomarker attached twice is kept once.',
     responses: { 200: success },
-    errors: { 404: 'appointment or one or more biomarkers not found', 409: 'blood draw already confirmed, or appointment cancelled' },
+    errors: { 404: 'appointment or one or more biomarkers not found', 409: 'blood draw already confirmed, or appointment cancelled; or ' + CHANGED_MEANWHILE },
   },
   confirmAppointment: {
     tag: 'Appointments',
@@ -193,7 +195,7 @@ export const operations = {
     responses: { 200: { ...success, description: 'The draw is recorded and the lab order triggered.' } },
     errors: {
       404: 'appointment not found',
-      409: 'appointment cancelled, already confirmed with another barcode, or the barcode is used by another sample',
+      409: 'appointment cancelled, already confirmed with another barcode, or the barcode is used by another sample; or ' + CHANGED_MEANWHILE,
     },
     requestExample: examples.confirmBody,
   },
@@ -202,7 +204,7 @@ export const operations = {
     summary: 'Cancel an appointment',
     description: 'Cancels a scheduled appointment with a reason.',
     responses: { 200: { description: 'The cancelled appointment.', schema: Appointment } },
-    errors: { 404: 'appointment not found', 409: 'the appointment is not scheduled (already cancelled, or the draw confirmed)' },
+    errors: { 404: 'appointment not found', 409: 'the appointment is not scheduled (already cancelled, or the draw confirmed); or ' + CHANGED_MEANWHILE },
   },
   pickupAppointments: {
     tag: 'Appointments',
@@ -354,7 +356,7 @@ export const operations = {
     responses: { 200: { description: 'The activated order, with appointment_id.', schema: HomeKitOrder } },
     errors: {
       404: 'order not found',
-      409: 'the kit is not dispatched, is activated with another barcode, or the barcode is used by another sample',
+      409: 'the kit is not dispatched, is activated with another barcode, or the barcode is used by another sample; or ' + CHANGED_MEANWHILE,
     },
   },
   listProfileHomeKitOrders: {

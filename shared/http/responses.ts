@@ -3,8 +3,9 @@
  * cached.
  *
  * A `Reply<Status, Body>` is an API Gateway result that remembers, in its type only, which status and body
- * it carries. shared/http/handler.ts requires each handler to return one of the replies its operation
- * documents (shared/contract/operations.ts), so a handler cannot answer a body the contract does not show.
+ * it carries. shared/http/handler.ts requires each handler to return one of the success replies its
+ * operation documents (shared/contract/operations.ts): another status or body type does not compile. (A
+ * body with extra fields still does; the tests' contract check refuses those.)
  */
 import type { APIGatewayProxyResult } from 'aws-lambda';
 

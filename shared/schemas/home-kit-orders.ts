@@ -32,6 +32,8 @@ export const DeliveryAddress = v.union([LocationReference, InlineAddress]);
 /** Exactly one shape: a location reference, or an inline address — never both mixed. */
 export const DeliveryAddressSchema = v.pipe(
   v.unknown(),
+  // docs/openapi.json shows the shape above; the parsing below gives the clearer messages.
+  v.metadata({ $ref: '#/components/schemas/DeliveryAddress' }),
   v.rawTransform(({ dataset, addIssue, NEVER }) => {
     const value = dataset.value;
     if (!isJsonObject(value)) {

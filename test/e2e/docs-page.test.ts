@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../infra/local/free-port';
+import { assertDocumented, recordContractChecks } from '../support/contract';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SCREENSHOT = fileURLToPath(new URL('../../test-output/docs-page.png', import.meta.url));
@@ -20,8 +21,23 @@ let stack: ChildProcess | undefined;
 let baseUrl: string;
 let browser: Browser | undefined;
 let page: Page;
-/** Everything that went wrong while the page loaded: console errors, exceptions, failed requests. */
+/** Everything that went wrong while the page loaded: console errors, exceptions, failed requests, answers off the contract. */
 const problems: string[] = [];
+const contractChecks: Promise<void>[] = [];
+recordContractChecks('e2e');
+
+/** Checks a response against docs/openapi.json like every other the suites receive. */
+async function checkAgainstContract(method: string, url: string, status: number, headers: Headers, bytes: Buffer): Promise<void> {
+  const body = headers.get('content-type')?.startsWith('application/json') ? JSON.parse(bytes.toString()) : bytes;
+  assertDocumented(method, new URL(url).pathname, { status, headers, body });
+}
+
+async function fetchChecked(path: string): Promise<{ status: number; body: unknown }> {
+  const response = await fetch(`${baseUrl}${path}`);
+  const bytes = Buffer.from(await response.arrayBuffer());
+  await checkAgainstContract('GET', response.url, response.status, response.headers, bytes);
+  return { status: response.status, body: JSON.parse(bytes.toString()) };
+}
 
 async function startStack(): Promise<void> {
   const ports = { PORT: String(await freePort()), DYNAMODB_PORT: String(await freePort()), S3_PORT: String(await freePort()) };
@@ -80,10 +96,18 @@ beforeAll(async () => {
   page.on('requestfailed', (request) => problems.push(`failed: ${request.url()} (${request.failure()?.errorText})`));
   page.on('response', (response) => {
     if (response.status() >= 400) problems.push(`${response.status()}: ${response.url()}`);
+    if (!response.url().startsWith(baseUrl)) return;
+    contractChecks.push(
+      response
+        .body()
+        .then((bytes) => checkAgainstContract(response.request().method(), response.url(), response.status(), new Headers(response.headers()), bytes))
+        .catch((error: Error) => void problems.push(`off the contract: ${error.message}`)),
+    );
   });
   await page.goto(`${baseUrl}/docs`, { waitUntil: 'networkidle' });
   // Swagger UI has rendered the document once the operations are on the page.
   await page.locator('.opblock').first().waitFor();
+  await Promise.all(contractChecks);
 });
 
 afterAll(async () => {
@@ -98,7 +122,7 @@ describe('the docs page (GET /docs)', () => {
   });
 
   it('shows every operation of the OpenAPI document the API serves', async () => {
-    const document = (await (await fetch(`${baseUrl}/api/v1/openapi.json`)).json()) as { paths: Record<string, object> };
+    const document = (await fetchChecked('/api/v1/openapi.json')).body as { paths: Record<string, object> };
     const documented = Object.entries(document.paths).flatMap(([path, item]) =>
       Object.keys(item)
         .filter((method) => ['get', 'post', 'put', 'patch', 'delete'].includes(method))
@@ -122,9 +146,9 @@ describe('the docs page (GET /docs)', () => {
   });
 
   it('answers a file the page does not use with 404 and an {error} body', async () => {
-    const response = await fetch(`${baseUrl}/docs/assets/index.html`);
+    const response = await fetchChecked('/docs/assets/index.html');
     expect(response.status).toBe(404);
-    expect(await response.json()).toEqual({ error: expect.stringContaining('swagger-ui-bundle.js') });
+    expect(response.body).toEqual({ error: expect.stringContaining('swagger-ui-bundle.js') });
   });
 
   it('is captured in test-output/docs-page.png (git-ignored) for a reviewer to look at', async () => {

@@ -607,7 +607,7 @@ describe('a Lambda bundle', () => {
       // The commands the construct's afterBundling hook runs, with the repository as the bundler's input.
       execFileSync('bash', ['-c', copyPackageFiles(PACKAGE_FILES.getDocsAsset!, REPO_ROOT, outdir).join(' && ')]);
       const copied = (await readdir(join(outdir, 'node_modules/swagger-ui-dist'))).sort();
-      expect(copied).toEqual(['LICENSE', 'NOTICE', 'package.json', 'swagger-ui-bundle.js', 'swagger-ui.css']);
+      expect(copied).toEqual(['LICENSE', 'NOTICE', 'package.json', 'swagger-ui-bundle.js', 'swagger-ui-bundle.js.LICENSE.txt', 'swagger-ui.css']);
 
       // Invoked as API Gateway invokes it: the script plain, then gzipped; the answers' headers and digests.
       const invoke = `

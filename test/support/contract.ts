@@ -51,10 +51,12 @@ const templates = Object.keys(document.paths)
   .map((path) => ({ path, pattern: new RegExp(`^${path.replace(/\{[^}]+\}/g, '[^/]+')}$`), params: path.split('{').length }))
   .sort((a, b) => a.params - b.params);
 
+/** The operation a request reaches, matched as the gateway and the local server do: a literal segment wins over a {param}. */
 function operationOf(method: string, url: string): { path: string; operation: OperationDoc } | undefined {
   const pathname = new URL(url, 'http://x').pathname;
-  for (const template of templates) {
-    if (!template.pattern.test(pathname)) continue;
+  const matching = templates.filter((template) => template.pattern.test(pathname));
+  const fewest = Math.min(...matching.map((template) => template.params));
+  for (const template of matching.filter((candidate) => candidate.params === fewest)) {
     const operation = (document.paths as Record<string, Record<string, OperationDoc>>)[template.path]?.[method.toLowerCase()];
     if (operation) return { path: template.path, operation };
   }
@@ -77,13 +79,24 @@ export interface ReceivedResponse {
   body: unknown;
 }
 
+/** What the gateway answers before any operation runs (shared/http/gateway-responses.ts), always an {error}. */
+const GATEWAY_STATUSES = [401, 404, 405, 413];
+
 /**
- * Throws when the response does not match the operation's documented answer. Requests that match no
- * operation (an unknown path, a wrong method: the gateway's own answers) are not operations and pass.
+ * Throws when the response does not match the operation's documented answer. A request that reaches no
+ * operation (an unknown path, a wrong method) must get one of the gateway's {error} answers.
  */
 export function assertDocumented(method: string, url: string, response: ReceivedResponse): void {
   const match = operationOf(method, url);
-  if (!match) return;
+  if (!match) {
+    const validate = ajv.getSchema(`${DOCUMENT_ID}#/components/schemas/Error`)!;
+    if (!GATEWAY_STATUSES.includes(response.status) || !validate(response.body)) {
+      throw new Error(`${method} ${url} reaches no operation, yet answered ${response.status} ${JSON.stringify(response.body)}`);
+    }
+    validated += 1;
+    observed.add(`(gateway) ${response.status}`);
+    return;
+  }
   const { operation, path } = match;
   const where = `${operation.operationId} (${method} ${path}) answered ${response.status}`;
   const documented = operation.responses[String(response.status)];

@@ -62,7 +62,14 @@ describe('the contract check of test responses', () => {
     ).toThrow('without its documented Location header');
   });
 
-  it('matches a literal path before a template: /appointments/pickup is not /appointments/{id}', () => {
-    expect(() => assertDocumented('POST', '/api/v1/appointments/pickup', { status: 200, headers: json(), body: { success: true } })).not.toThrow();
+  it('matches a literal path before a template: GET /appointments/pickup is a wrong method, not getAppointment', () => {
+    const wrongMethod = { status: 405, headers: json({ allow: 'POST' }), body: { error: 'Method GET not allowed; allowed: POST' } };
+    expect(() => assertDocumented('GET', '/api/v1/appointments/pickup', wrongMethod)).not.toThrow();
+  });
+
+  it('refuses a gateway answer for an unknown path that is not an {error}', () => {
+    expect(() => assertDocumented('GET', '/api/v1/nothing', { status: 404, headers: json(), body: 'Not found' })).toThrow(
+      'reaches no operation, yet answered 404',
+    );
   });
 });

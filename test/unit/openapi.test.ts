@@ -21,6 +21,19 @@ describe('docs/openapi.json', () => {
     expect(readFileSync(CLIENT_TYPES_FILE, 'utf8')).toBe(await clientTypesText(committed));
   }, 30_000);
 
+  it('gives every schema in it a shape: no empty schema that would accept anything', () => {
+    const empty: string[] = [];
+    const walk = (value: unknown, at: string): void => {
+      if (typeof value !== 'object' || value === null) return;
+      if (at.endsWith('/schema') || /\/properties\/[^/]+$/.test(at) || at.endsWith('/items')) {
+        if (Object.keys(value).length === 0) empty.push(at);
+      }
+      for (const [key, inner] of Object.entries(value)) walk(inner, `${at}/${key}`);
+    };
+    walk(JSON.parse(committed), '#');
+    expect(empty).toEqual([]);
+  });
+
   it('documents every route of the routes table, and nothing else', () => {
     const documented = Object.entries(document.paths).flatMap(([path, methods]) =>
       Object.entries(methods).map(([method, operation]) => `${operation.operationId} ${method.toUpperCase()} ${path}`),
