@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LocalApi, startLocalApi } from '../../infra/local/server';
 import { API_KEY_HEADER } from '../../shared/http/gateway-responses';
 import { routeEntries } from '../../shared/routes';
-import { type Ref, Synthesized, labApiStack, testApp } from './synth';
+import { Synthesized, labApiStack, testApp } from './synth';
 
 interface Answer {
   status: number;
@@ -64,24 +64,9 @@ function gatewayResponse(type: string): Answer {
   return { status: Number(StatusCode), allow: null, body: JSON.parse(ResponseTemplates['application/json']!) };
 }
 
-/** Every API Gateway method with its path, rebuilt by walking each resource's PathPart and ParentId. */
-function apiMethods() {
-  const parentOf = (ref: unknown) => (ref as Ref).Ref; // undefined: the API's root resource
-  const pathOf = (resourceId: string | undefined): string => {
-    if (resourceId === undefined) return '';
-    const resource = prod.resources[resourceId]!.Properties;
-    return `${pathOf(parentOf(resource.ParentId))}/${String(resource.PathPart)}`;
-  };
-  return prod.ofType('AWS::ApiGateway::Method').map(([, method]) => ({
-    method: String(method.Properties.HttpMethod),
-    path: pathOf(parentOf(method.Properties.ResourceId)) || '/',
-    properties: method.Properties,
-  }));
-}
-
 /** What the mock ANY method of a path answers to `method`: API Gateway fills in $context.httpMethod. */
 function wrongMethodAtGateway(path: string, method: string): Answer {
-  const any = apiMethods().find((m) => m.method === 'ANY' && m.path === path);
+  const any = prod.apiMethods().find((m) => m.method === 'ANY' && m.path === path);
   expect(any, path).toBeDefined();
   const integration = any!.properties.Integration as MockIntegration;
   expect(integration.Type).toBe('MOCK');
@@ -126,7 +111,7 @@ describe('the local server and API Gateway', () => {
   it('answer a keyed route called without an x-api-key header alike, before any function runs', async () => {
     const gateway = gatewayResponse('BAD_REQUEST_PARAMETERS');
     expect(gateway).toEqual({ status: 401, allow: null, body: { error: 'Missing x-api-key header' } });
-    const methods = apiMethods();
+    const methods = prod.apiMethods();
     for (const [name, route] of keyedRoutes) {
       // The gateway answers BAD_REQUEST_PARAMETERS because the method requires the header.
       const { properties } = methods.find((m) => m.method === route.method && m.path === route.path)!;

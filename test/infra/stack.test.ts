@@ -47,22 +47,7 @@ function functionOf(route: RouteName | FunctionClass) {
 
 const fnProps = (route: RouteName | FunctionClass) => prod.resources[functionOf(route).fn]!.Properties;
 const routesOfClass = (cls: FunctionClass) => routeEntries.filter(([name, route]) => routeClassOf(name, route) === cls);
-
-/** Every API Gateway method with its path, rebuilt by walking each resource's PathPart and ParentId. */
-function apiMethods() {
-  const parentOf = (ref: unknown) => (ref as Ref).Ref; // undefined: the API's root resource
-  const pathOf = (resourceId: string | undefined): string => {
-    if (resourceId === undefined) return '';
-    const resource = prod.resources[resourceId]!.Properties;
-    return `${pathOf(parentOf(resource.ParentId))}/${String(resource.PathPart)}`;
-  };
-  return prod.ofType('AWS::ApiGateway::Method').map(([, method]) => ({
-    method: String(method.Properties.HttpMethod),
-    path: pathOf(parentOf(method.Properties.ResourceId)) || '/',
-    integration: method.Properties.Integration as Integration,
-    properties: method.Properties,
-  }));
-}
+const apiMethods = () => prod.apiMethods().map((m) => ({ ...m, integration: m.properties.Integration as Integration }));
 
 /** Attribute definitions or indexes in name order: CloudFormation does not care about their order. */
 function sortedByName<T extends { AttributeName?: string; IndexName?: string }>(items: readonly T[] | undefined): T[] {

@@ -75,6 +75,21 @@ export class Synthesized {
     return this.stack.getLogicalId(construct.node.defaultChild as CfnElement);
   }
 
+  /** Every API Gateway method with its path, rebuilt by walking each resource's PathPart and ParentId. */
+  apiMethods(): { method: string; path: string; properties: Record<string, unknown> }[] {
+    const parentOf = (ref: unknown) => (ref as Ref).Ref; // undefined: the API's root resource
+    const pathOf = (resourceId: string | undefined): string => {
+      if (resourceId === undefined) return '';
+      const resource = this.resources[resourceId]!.Properties;
+      return `${pathOf(parentOf(resource.ParentId))}/${String(resource.PathPart)}`;
+    };
+    return this.ofType('AWS::ApiGateway::Method').map(([, method]) => ({
+      method: String(method.Properties.HttpMethod),
+      path: pathOf(parentOf(method.Properties.ResourceId)) || '/',
+      properties: method.Properties,
+    }));
+  }
+
   /** The statements of the IAM policies attached to a role. */
   statementsOf(roleId: string): Statement[] {
     return this.ofType('AWS::IAM::Policy')
