@@ -724,17 +724,8 @@ export interface components {
             created_at: string;
             updated_at: string | null;
             profile: components["schemas"]["EmbeddedProfile"];
-            panels: {
-                /** Format: uuid */
-                panel_id: string;
-                /** Format: date-time */
-                added_at: string;
-            }[];
-            individual_biomarkers: {
-                biomarker_id: number;
-                /** Format: date-time */
-                added_at: string;
-            }[];
+            panels: components["schemas"]["AttachedPanel"][];
+            individual_biomarkers: components["schemas"]["AttachedBiomarker"][];
             /** @description oldest link first */
             shipments: {
                 /** @description the shipment reference without hyphens */

@@ -17,7 +17,7 @@ import type { HandlerContract } from '../../shared/http/handler';
 import { type Route, type RouteName, routes } from '../../shared/routes';
 import * as appointments from '../../shared/schemas/appointments';
 import * as catalog from '../../shared/schemas/catalog';
-import { ErrorBody, Success } from '../../shared/schemas/fields';
+import { AttachedBiomarker, AttachedPanel, ErrorBody, Success } from '../../shared/schemas/fields';
 import * as homeKitOrders from '../../shared/schemas/home-kit-orders';
 import * as locations from '../../shared/schemas/locations';
 import { PageQuery } from '../../shared/schemas/pagination';
@@ -42,7 +42,7 @@ const isSchema = (value: unknown): value is GenericSchema =>
  * `#/components/schemas/<Name>` and is referenced wherever it appears. Field helpers (uuid, text) stay inline.
  */
 function components(): Record<string, GenericSchema> {
-  const named: Record<string, GenericSchema> = { Error: ErrorBody, Success, ReferenceRange, Variant };
+  const named: Record<string, GenericSchema> = { Error: ErrorBody, Success, AttachedPanel, AttachedBiomarker, ReferenceRange, Variant };
   for (const module of [profiles, appointments, catalog, locations, results, shipments, homeKitOrders]) {
     for (const [name, value] of Object.entries(module)) {
       if (/^[A-Z]/.test(name) && isSchema(value) && ['object', 'strict_object', 'union', 'variant'].includes(value.type)) {

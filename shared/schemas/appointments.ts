@@ -1,20 +1,11 @@
 /** Appointment requests and representations (SPEC "Appointment", "Appointments"). */
 import * as v from 'valibot';
 import { APPOINTMENT_STATUSES } from '../domain/appointment';
-import { isZonedDateTime, toUtcInstant } from '../domain/instant';
 import { SHIPMENT_REFERENCE } from '../domain/shipment';
 import type { ProfileRecord } from '../store/profiles';
 import type { AppointmentAggregate, AppointmentRecord } from '../store/appointments';
-import { instant, text, uuid } from './fields';
+import { AttachedBiomarker, AttachedPanel, instant, text, uuid, zonedDateTime } from './fields';
 import { CreatedProfile, EmbeddedProfile, toCreatedProfile, toEmbeddedProfile } from './profiles';
-
-/** ISO 8601 with Z or an offset; normalised to the UTC instant the API stores and answers. */
-export const zonedDateTime = v.pipe(
-  v.string(),
-  v.metadata({ format: 'date-time', description: 'ISO 8601 with Z or an offset (+02:00); answered as the UTC instant' }),
-  v.check(isZonedDateTime, 'must be an ISO 8601 date-time with a timezone (Z or an offset such as +02:00)'),
-  v.transform((value) => toUtcInstant(value)),
-);
 
 /** 1–max distinct ids; duplicates are counted once. */
 const idList = <T extends v.GenericSchema>(item: T, max: number) =>
@@ -99,8 +90,8 @@ export type AppointmentSummary = v.InferOutput<typeof AppointmentSummary>;
 export const Appointment = v.object({
   ...summaryEntries,
   profile: EmbeddedProfile,
-  panels: v.array(v.object({ panel_id: uuid, added_at: instant })),
-  individual_biomarkers: v.array(v.object({ biomarker_id: v.pipe(v.number(), v.integer()), added_at: instant })),
+  panels: v.array(AttachedPanel),
+  individual_biomarkers: v.array(AttachedBiomarker),
   shipments: v.pipe(
     v.array(v.object({ id: v.pipe(v.string(), v.description('the shipment reference without hyphens')), added_at: instant })),
     v.description('oldest link first'),
@@ -108,26 +99,23 @@ export const Appointment = v.object({
 });
 export type Appointment = v.InferOutput<typeof Appointment>;
 
+/** The fields of createdEntries: what every representation of an appointment starts with. */
+const createdFields = (appointment: AppointmentRecord) => ({
+  id: appointment.id,
+  profile_id: appointment.profile_id,
+  location_id: appointment.location_id,
+  scheduled_at: appointment.scheduled_at,
+  status: appointment.status,
+  test_method: appointment.test_method,
+});
+
 export function toCreatedAppointment(appointment: AppointmentRecord, profile: ProfileRecord): CreatedAppointment {
-  return {
-    id: appointment.id,
-    profile_id: appointment.profile_id,
-    location_id: appointment.location_id,
-    scheduled_at: appointment.scheduled_at,
-    status: appointment.status,
-    test_method: appointment.test_method,
-    profile: toCreatedProfile(profile),
-  };
+  return { ...createdFields(appointment), profile: toCreatedProfile(profile) };
 }
 
 export function toAppointmentSummary(appointment: AppointmentRecord): AppointmentSummary {
   return {
-    id: appointment.id,
-    profile_id: appointment.profile_id,
-    location_id: appointment.location_id,
-    scheduled_at: appointment.scheduled_at,
-    status: appointment.status,
-    test_method: appointment.test_method,
+    ...createdFields(appointment),
     cancellation_reason: appointment.cancellation_reason,
     created_at: appointment.created_at,
     updated_at: appointment.updated_at,

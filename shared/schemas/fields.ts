@@ -6,6 +6,7 @@
  */
 import * as v from 'valibot';
 import { isCalendarDate } from '../domain/calendar';
+import { isZonedDateTime, toUtcInstant } from '../domain/instant';
 
 export const uuid = v.pipe(v.string(), v.uuid('must be a valid UUID'));
 
@@ -24,6 +25,14 @@ export const calendarDate = v.pipe(
   v.string(),
   v.isoDate('must be a real date (YYYY-MM-DD)'),
   v.check(isCalendarDate, 'must be a real date (YYYY-MM-DD)'),
+);
+
+/** ISO 8601 with Z or an offset; normalised to the UTC instant the API stores and answers. */
+export const zonedDateTime = v.pipe(
+  v.string(),
+  v.metadata({ format: 'date-time', description: 'ISO 8601 with Z or an offset (+02:00); answered as the UTC instant' }),
+  v.check(isZonedDateTime, 'must be an ISO 8601 date-time with a timezone (Z or an offset such as +02:00)'),
+  v.transform((value) => toUtcInstant(value)),
 );
 
 export const e164Phone = v.pipe(
@@ -57,6 +66,10 @@ export const numberBetween = (min: number, max: number, unit: string) =>
 export const instant = v.pipe(v.string(), v.isoTimestamp());
 /** A calendar date YYYY-MM-DD. */
 export const date = v.pipe(v.string(), v.isoDate());
+
+/** A panel or biomarker attached to an appointment or a home kit order, and when it was first attached. */
+export const AttachedPanel = v.object({ panel_id: uuid, added_at: instant });
+export const AttachedBiomarker = v.object({ biomarker_id: v.pipe(v.number(), v.integer()), added_at: instant });
 
 /** `{"success": true}`: the spec's answer to operations that return no resource. */
 export const Success = v.object({ success: v.literal(true) });

@@ -6,7 +6,7 @@ import { HOME_KIT_ORDER_STATUSES } from '../domain/home-kit-order';
 import { isJsonObject, parseNested } from '../http/validation';
 import type { ProfileRecord } from '../store/profiles';
 import type { HomeKitOrderRecord } from '../store/home-kit-orders';
-import { e164Phone, email, instant, text, uuid } from './fields';
+import { AttachedBiomarker, AttachedPanel, e164Phone, email, instant, text, uuid } from './fields';
 import { Profile, toFullProfile } from './profiles';
 
 export const LocationReference = v.strictObject({ location_id: uuid });
@@ -63,10 +63,6 @@ export const DispatchBody = v.strictObject({
 });
 
 // Responses.
-
-const addedAt = { added_at: instant };
-export const AttachedPanel = v.object({ panel_id: uuid, ...addedAt });
-export const AttachedBiomarker = v.object({ biomarker_id: v.pipe(v.number(), v.integer()), ...addedAt });
 
 /** Every response: the order with its embedded profile (transactional_emails_enabled included) and attachments. */
 export const HomeKitOrder = v.object({

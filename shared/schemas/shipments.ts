@@ -3,8 +3,7 @@ import * as v from 'valibot';
 import { isClockTime } from '../domain/pickup-window';
 import { LOGISTICS_PROVIDERS, PROVIDER_STATUSES, SHIPMENT_REFERENCE, SHIPMENT_STATUSES } from '../domain/shipment';
 import type { ShipmentRecord } from '../store/shipments';
-import { zonedDateTime } from './appointments';
-import { calendarDate, date, instant, uuid } from './fields';
+import { calendarDate, date, instant, uuid, zonedDateTime } from './fields';
 
 const pickupDate = v.pipe(calendarDate, v.description('a weekday, today or later (Europe/Berlin); no same-day pickup from 16:00'));
 const clockTime = v.pipe(
