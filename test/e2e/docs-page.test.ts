@@ -3,7 +3,6 @@
  * in headless Chromium (the machine's own, driven by playwright-core; CI installs Debian's `chromium`).
  * One browser and one page load for the whole file; each test reads what that load did.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,12 +11,13 @@ import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../infra/local/free-port';
 import { assertDocumented, recordContractChecks } from '../support/contract';
+import { interrupt, type NpmStart, npmStart } from '../support/npm-start';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SCREENSHOT = fileURLToPath(new URL('../../test-output/docs-page.png', import.meta.url));
 
 const dataDir = mkdtempSync(join(tmpdir(), 'lab-docs-'));
-let stack: ChildProcess | undefined;
+let stack: NpmStart | undefined;
 let baseUrl: string;
 let browser: Browser | undefined;
 let page: Page;
@@ -39,39 +39,6 @@ async function fetchChecked(path: string): Promise<{ status: number; body: unkno
   return { status: response.status, body: JSON.parse(bytes.toString()) };
 }
 
-async function startStack(): Promise<void> {
-  const ports = { PORT: String(await freePort()), DYNAMODB_PORT: String(await freePort()), S3_PORT: String(await freePort()) };
-  let output = '';
-  stack = spawn('npm', ['start'], {
-    env: { ...process.env, ...ports, LAB_DATA_DIR: dataDir, DEV_API_KEY: 'lab_docs_page_test' },
-    detached: true, // its own process group: SIGINT reaches all of it, as Ctrl-C does
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  stack.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  stack.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const deadline = Date.now() + 60_000;
-  while (!output.includes('Lab API ready at')) {
-    if (stack.exitCode !== null) throw new Error(`npm start exited early:\n${output}`);
-    if (Date.now() > deadline) throw new Error(`npm start was not ready within 60 s:\n${output}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  baseUrl = `http://127.0.0.1:${ports.PORT}`;
-}
-
-async function stopStack(): Promise<void> {
-  const group = stack?.pid;
-  if (group === undefined || stack?.exitCode !== null) return;
-  process.kill(-group, 'SIGINT');
-  const alive = () => {
-    try {
-      return process.kill(-group, 0);
-    } catch {
-      return false;
-    }
-  };
-  for (const deadline = Date.now() + 20_000; alive() && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 100));
-}
-
 function launchChromium(): Promise<Browser> {
   if (!existsSync(CHROMIUM)) {
     throw new Error(
@@ -87,7 +54,9 @@ function launchChromium(): Promise<Browser> {
 }
 
 beforeAll(async () => {
-  [browser] = await Promise.all([launchChromium(), startStack()]);
+  const ports = { PORT: String(await freePort()), DYNAMODB_PORT: String(await freePort()), S3_PORT: String(await freePort()) };
+  [browser, stack] = await Promise.all([launchChromium(), npmStart({ ...ports, LAB_DATA_DIR: dataDir, DEV_API_KEY: 'lab_docs_page_test' })]);
+  baseUrl = stack.baseUrl;
   page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   page.on('console', (message) => {
     if (message.type() === 'error') problems.push(`console error: ${message.text()}`);
@@ -112,7 +81,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  await stopStack();
+  if (stack) await interrupt(stack);
   rmSync(dataDir, { recursive: true, force: true });
 });
 

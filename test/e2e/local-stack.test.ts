@@ -2,7 +2,7 @@
  * Black-box test of `npm start`: the README's command, started as a user would, called over HTTP,
  * stopped as Ctrl-C stops it (SIGINT to the whole process group), started again on the same data.
  */
-import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { promisify } from 'node:util';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -14,56 +14,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { paths } from '../../docs/lab-api';
 import { freePort } from '../../infra/local/free-port';
 import { assertDocumented, recordContractChecks } from '../support/contract';
+import { interrupt, type NpmStart, npmStart } from '../support/npm-start';
 
 const run = promisify(execFile);
-
-interface Stack {
-  process: ChildProcess;
-  output: () => string;
-  baseUrl: string;
-}
 
 const dataDir = mkdtempSync(join(tmpdir(), 'lab-e2e-'));
 const devKey = `lab_e2e_${randomBytes(16).toString('hex')}`;
 let ports: { PORT: string; DYNAMODB_PORT: string; S3_PORT: string };
 
-async function startStack(extraEnv: Record<string, string>): Promise<Stack> {
-  let output = '';
-  const child = spawn('npm', ['start'], {
-    env: { ...process.env, ...ports, LAB_DATA_DIR: dataDir, ...extraEnv },
-    detached: true, // its own process group, so a signal reaches it the way Ctrl-C in a terminal does
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const deadline = Date.now() + 60_000;
-  while (!output.includes('Lab API ready at')) {
-    if (child.exitCode !== null) throw new Error(`npm start exited early:\n${output}`);
-    if (Date.now() > deadline) throw new Error(`npm start was not ready within 60 s:\n${output}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return { process: child, output: () => output, baseUrl: `http://127.0.0.1:${ports.PORT}` };
-}
-
-/** Ctrl-C: SIGINT to the whole process group. Resolves once no process of that group is left. */
-async function interrupt(stack: Stack): Promise<void> {
-  const groupId = stack.process.pid as number;
-  process.kill(-groupId, 'SIGINT');
-  const deadline = Date.now() + 20_000;
-  while (groupAlive(groupId)) {
-    if (Date.now() > deadline) throw new Error(`processes of npm start still running 20 s after SIGINT:\n${stack.output()}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-function groupAlive(groupId: number): boolean {
-  try {
-    process.kill(-groupId, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
+const startStack = (extraEnv: Record<string, string>) => npmStart({ ...ports, LAB_DATA_DIR: dataDir, ...extraEnv });
 
 function portOpen(port: string): Promise<boolean> {
   return new Promise((resolve) => {
@@ -78,7 +37,7 @@ function javaProcessesOnPort(port: string): string[] {
   return table.split('\n').filter((line) => line.includes('DynamoDBLocal') && line.includes(`-port ${port}`));
 }
 
-async function call(stack: Stack, method: string, path: string, key: string, body?: unknown) {
+async function call(stack: NpmStart, method: string, path: string, key: string, body?: unknown) {
   const response = await fetch(`${stack.baseUrl}${path}`, {
     method,
     headers: { 'x-api-key': key, ...(body ? { 'content-type': 'application/json' } : {}) },
@@ -110,8 +69,8 @@ afterAll(() => {
 });
 
 describe('npm start', () => {
-  let first: Stack;
-  let second: Stack;
+  let first: NpmStart;
+  let second: NpmStart;
   let profileId: string;
   let appointmentId: string;
 
