@@ -5,7 +5,8 @@ import { httpHandler } from '../../shared/http/handler';
 import { ok } from '../../shared/http/responses';
 import { AttachBiomarkersBody } from '../../shared/schemas/appointments';
 import { IdParams } from '../../shared/schemas/fields';
-import { attachTests, getAppointmentAggregateOrThrow } from '../../shared/store/appointments';
+import { getAppointmentAggregateOrThrow } from '../../shared/store/appointments/reads';
+import { attachTests } from '../../shared/store/appointments/writes';
 import { assertBiomarkersExist } from '../../shared/store/catalog';
 
 export const handler = httpHandler({

@@ -4,7 +4,7 @@ import { httpHandler } from '../../shared/http/handler';
 import { ok } from '../../shared/http/responses';
 import { toAppointment } from '../../shared/schemas/appointments';
 import { IdParams } from '../../shared/schemas/fields';
-import { getAppointmentAggregateOrThrow } from '../../shared/store/appointments';
+import { getAppointmentAggregateOrThrow } from '../../shared/store/appointments/reads';
 import { getExistingProfile } from '../../shared/store/profiles';
 
 export const handler = httpHandler({

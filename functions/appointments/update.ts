@@ -1,12 +1,13 @@
 // PATCH /api/v1/appointments/{id} — reschedule and/or relocate, only while the draw is not confirmed.
 import { assertLocationGroupAccess, assertProfileResourceAccess } from '../../shared/auth/access';
 import { assertBookableInstant, assertEditable } from '../../shared/domain/appointment';
-import { NotFound } from '../../shared/http/errors';
+import { NotFound } from '../../shared/errors';
 import { httpHandler } from '../../shared/http/handler';
 import { ok } from '../../shared/http/responses';
 import { toAppointment, UpdateAppointmentBody } from '../../shared/schemas/appointments';
 import { IdParams } from '../../shared/schemas/fields';
-import { changeSchedule, getAppointmentAggregateOrThrow } from '../../shared/store/appointments';
+import { getAppointmentAggregateOrThrow } from '../../shared/store/appointments/reads';
+import { changeSchedule } from '../../shared/store/appointments/writes';
 import { getLocation, LOCATION_NOT_FOUND } from '../../shared/store/locations';
 import { getExistingProfile } from '../../shared/store/profiles';
 

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import * as v from 'valibot';
-import { NotFound } from '../../shared/http/errors';
+import { NotFound } from '../../shared/errors';
 import { httpHandler } from '../../shared/http/handler';
 import type { BinaryBody, Reply } from '../../shared/http/responses';
 import { gzipWhenAccepted, staticFile } from '../../shared/http/static-responses';

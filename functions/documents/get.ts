@@ -1,7 +1,7 @@
 // GET /api/v1/documents/{id} — the lab report file itself; above 4 MiB a 303 to a presigned URL (60 s).
 import { assertProfileGroupAccess } from '../../shared/auth/access';
 import { contentDisposition, presignDownload, readObject } from '../../shared/documents/s3';
-import { NotFound } from '../../shared/http/errors';
+import { NotFound } from '../../shared/errors';
 import { httpHandler } from '../../shared/http/handler';
 import { binary, seeOther } from '../../shared/http/responses';
 import { IdParams } from '../../shared/schemas/fields';

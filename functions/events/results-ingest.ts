@@ -8,7 +8,7 @@ import * as v from 'valibot';
 import { now } from '../../shared/config';
 import { LabResultsReportedDetail } from '../../shared/events/lab-results-reported';
 import { logger } from '../../shared/logger';
-import { ingestLabReport, ReportRejected } from '../../shared/store/lab-reports';
+import { ingestLabReport, ReportRejected } from '../../shared/usecases/ingest-lab-report';
 
 export const handler = async (event: EventBridgeEvent<string, unknown>): Promise<{ outcome: 'stored' | 'duplicate' }> => {
   const parsed = v.safeParse(LabResultsReportedDetail, event.detail);

@@ -1,6 +1,6 @@
 // GET /api/v1/locations/{id} — one location; an inactive one is "not found", as the spec's 404 says.
 import { assertLocationGroupAccess } from '../../shared/auth/access';
-import { NotFound } from '../../shared/http/errors';
+import { NotFound } from '../../shared/errors';
 import { httpHandler } from '../../shared/http/handler';
 import { ok } from '../../shared/http/responses';
 import { IdParams } from '../../shared/schemas/fields';

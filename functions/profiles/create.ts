@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { canSeeProfileGroup } from '../../shared/auth/access';
 import { assertPastDate } from '../../shared/domain/profile';
-import { Forbidden, NotFound } from '../../shared/http/errors';
+import { NotPermitted, NotFound } from '../../shared/errors';
 import { httpHandler } from '../../shared/http/handler';
 import { idempotentCreate } from '../../shared/http/idempotency';
 import { created } from '../../shared/http/responses';
@@ -19,7 +19,7 @@ export const handler = httpHandler({
     // 404 before 403: a group outside the key's context is only refused once we know it exists.
     if (!canSeeProfileGroup(access, profile_group_slug)) {
       if (!(await profileGroupExists(profile_group_slug))) throw new NotFound(PROFILE_GROUP_NOT_FOUND);
-      throw new Forbidden('This API key has no access to this profile group');
+      throw new NotPermitted('This API key has no access to this profile group');
     }
     const profile = {
       id: randomUUID(),

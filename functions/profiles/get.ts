@@ -1,6 +1,6 @@
 // GET /api/v1/profiles/{id} — the profile with every field, transactional_emails_enabled included.
 import { assertProfileGroupAccess } from '../../shared/auth/access';
-import { NotFound } from '../../shared/http/errors';
+import { NotFound } from '../../shared/errors';
 import { httpHandler } from '../../shared/http/handler';
 import { ok } from '../../shared/http/responses';
 import { IdParams } from '../../shared/schemas/fields';

@@ -1,12 +1,12 @@
 // GET /api/v1/profiles/{id}/appointments — the profile's appointments, newest scheduled_at first.
 import { assertProfileGroupAccess } from '../../shared/auth/access';
-import { NotFound } from '../../shared/http/errors';
+import { NotFound } from '../../shared/errors';
 import { httpHandler } from '../../shared/http/handler';
 import { okPage } from '../../shared/http/responses';
 import { PageQuery } from '../../shared/schemas/pagination';
 import { toAppointmentSummary } from '../../shared/schemas/appointments';
 import { IdParams } from '../../shared/schemas/fields';
-import { listAppointmentsOfProfile } from '../../shared/store/appointments';
+import { listAppointmentsOfProfile } from '../../shared/store/appointments/reads';
 import { getProfile, PROFILE_NOT_FOUND } from '../../shared/store/profiles';
 
 export const handler = httpHandler({

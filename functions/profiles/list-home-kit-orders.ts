@@ -1,6 +1,6 @@
 // GET /api/v1/profiles/{id}/home-kit-orders — the profile's kit orders, newest first, in one Query.
 import { assertProfileGroupAccess } from '../../shared/auth/access';
-import { NotFound } from '../../shared/http/errors';
+import { NotFound } from '../../shared/errors';
 import { httpHandler } from '../../shared/http/handler';
 import { okPage } from '../../shared/http/responses';
 import { PageQuery } from '../../shared/schemas/pagination';

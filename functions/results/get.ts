@@ -5,7 +5,7 @@ import { httpHandler } from '../../shared/http/handler';
 import { ok } from '../../shared/http/responses';
 import { IdParams } from '../../shared/schemas/fields';
 import { toGeneticResult } from '../../shared/schemas/results';
-import { getAppointmentAggregateOrThrow } from '../../shared/store/appointments';
+import { getAppointmentAggregateOrThrow } from '../../shared/store/appointments/reads';
 import { loadCatalog, plannedBiomarkers } from '../../shared/store/catalog';
 
 export const handler = httpHandler({

@@ -13,7 +13,14 @@ import { LAB_ORDER_REQUESTED, LabOrderRequestedDetail } from '../../shared/event
 import { EVENT_SOURCE } from '../../shared/events/event-source';
 import { LAB_RESULTS_AVAILABLE, LabResultsAvailableDetail } from '../../shared/events/lab-results-available';
 import { LAB_PARTNER_SOURCE, LAB_RESULTS_REPORTED, LabResultsReportedDetail } from '../../shared/events/lab-results-reported';
-import { SHIPMENT_STATUS_CHANGED, ShipmentStatusChangedDetail } from '../../shared/events/shipment-status-changed';
+import {
+  APPOINTMENT_STATUS_CHANGED,
+  AppointmentStatusChangedDetail,
+  HOME_KIT_ORDER_STATUS_CHANGED,
+  HomeKitOrderStatusChangedDetail,
+  SHIPMENT_STATUS_CHANGED,
+  ShipmentStatusChangedDetail,
+} from '../../shared/events/status-changed';
 
 export const EVENTS_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../docs/events');
 
@@ -43,10 +50,31 @@ export const PUBLISHED_EVENTS: PublishedEvent[] = [
     detail: LabResultsAvailableDetail,
   },
   {
+    file: 'appointment-status-changed.schema.json',
+    source: EVENT_SOURCE,
+    detailType: APPOINTMENT_STATUS_CHANGED,
+    description:
+      'An appointment changed status (created scheduled, or blood_drawn by a home kit activation; blood_drawn, in_transit, ' +
+      'completed, cancelled): one event per entry of GET /api/v1/appointments/{id}/history, written in the same transaction. ' +
+      'Ids and statuses only. Delivered at least once: drop duplicates by event_id.',
+    detail: AppointmentStatusChangedDetail,
+  },
+  {
+    file: 'home-kit-order-status-changed.schema.json',
+    source: EVENT_SOURCE,
+    detailType: HOME_KIT_ORDER_STATUS_CHANGED,
+    description:
+      'A home kit order changed status (created pending; dispatched, activated, cancelled): one event per entry of ' +
+      'GET /api/v1/home-kit-orders/{id}/history. Ids and statuses only. Delivered at least once.',
+    detail: HomeKitOrderStatusChangedDetail,
+  },
+  {
     file: 'shipment-status-changed.schema.json',
     source: EVENT_SOURCE,
     detailType: SHIPMENT_STATUS_CHANGED,
-    description: 'A courier update moved a shipment (shipped, in_transit, delivered or fault). Delivered at least once.',
+    description:
+      'A shipment changed status (created pending; shipped, in_transit, delivered or fault by the courier; cancelled): one ' +
+      'event per entry of GET /api/v1/shipments/{id}/history. Delivered at least once.',
     detail: ShipmentStatusChangedDetail,
   },
   {

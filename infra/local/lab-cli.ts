@@ -45,7 +45,7 @@ async function main(argv: string[]): Promise<void> {
 
   Object.assign(process.env, localFunctionEnvironment(localSettings()));
   process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN'; // the simulator prints its own summary
-  const { getAppointmentAggregate } = await import('../../shared/store/appointments');
+  const { getAppointmentAggregate } = await import('../../shared/store/appointments/reads');
   const { loadCatalog, plannedBiomarkers } = await import('../../shared/store/catalog');
   const { getExistingProfile } = await import('../../shared/store/profiles');
   const { PutObjectCommand } = await import('@aws-sdk/client-s3');

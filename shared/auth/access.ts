@@ -5,7 +5,7 @@
  * Profile → its profile group. Location → its location group. Appointment and home kit order → their
  * profile's group. Shipment → its location's group. Document → the profile that owns it.
  */
-import { Forbidden } from '../http/errors';
+import { NotPermitted } from '../errors';
 import type { Scope } from './scopes';
 
 export interface AccessContext {
@@ -22,7 +22,7 @@ export function hasAnyScope(access: AccessContext, required: readonly Scope[]): 
 
 export function assertAnyScope(access: AccessContext, required: readonly Scope[]): void {
   if (!hasAnyScope(access, required)) {
-    throw new Forbidden(`This API key lacks the required scope (one of: ${required.join(', ')})`);
+    throw new NotPermitted(`This API key lacks the required scope (one of: ${required.join(', ')})`);
   }
 }
 
@@ -37,13 +37,13 @@ export function canSeeLocationGroup(access: AccessContext, locationGroup: string
 /** `resource` names what was refused ("profile", "profile group"), so the client knows which id to check. */
 export function assertProfileGroupAccess(access: AccessContext, profileGroup: string, resource: string): void {
   if (!canSeeProfileGroup(access, profileGroup)) {
-    throw new Forbidden(`This API key has no access to this ${resource}`);
+    throw new NotPermitted(`This API key has no access to this ${resource}`);
   }
 }
 
 export function assertLocationGroupAccess(access: AccessContext, locationGroup: string, resource: string): void {
   if (!canSeeLocationGroup(access, locationGroup)) {
-    throw new Forbidden(`This API key has no access to this ${resource}`);
+    throw new NotPermitted(`This API key has no access to this ${resource}`);
   }
 }
 

@@ -4,8 +4,8 @@
  * at most 60 s, so a revocation takes effect within a minute.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { Unauthorized } from '../http/errors';
-import { MISSING_KEY_MESSAGE } from '../http/gateway-responses';
+import { NotAuthenticated } from '../errors';
+import { MISSING_KEY_MESSAGE } from './api-key-header';
 import { type ApiKeyRecord, findApiKeyByHash, putApiKey } from '../store/api-keys';
 import type { AccessContext } from './access';
 import type { Scope } from './scopes';
@@ -28,7 +28,7 @@ export function toAccessContext(record: ApiKeyRecord): AccessContext {
 
 /** The access context of the `x-api-key` header value; 401 when it is missing, unknown or revoked. */
 export async function authenticate(plaintext: string | undefined, nowMs: number = Date.now()): Promise<AccessContext> {
-  if (!plaintext) throw new Unauthorized(MISSING_KEY_MESSAGE);
+  if (!plaintext) throw new NotAuthenticated(MISSING_KEY_MESSAGE);
   const sha256 = hashApiKey(plaintext);
   const cached = cache.get(sha256);
   let record = cached && nowMs - cached.fetchedAt < CACHE_TTL_MS ? cached.record : undefined;
@@ -36,7 +36,7 @@ export async function authenticate(plaintext: string | undefined, nowMs: number 
     record = await findApiKeyByHash(sha256);
     if (record) cache.set(sha256, { record, fetchedAt: nowMs });
   }
-  if (!record || record.revoked) throw new Unauthorized('Invalid or revoked API key');
+  if (!record || record.revoked) throw new NotAuthenticated('Invalid or revoked API key');
   return toAccessContext(record);
 }
 

@@ -7,7 +7,7 @@
  * The spec's `pending` is `scheduled` and its `confirmed` is `blood_drawn`. Changes to the schedule,
  * location or attached tests are only possible while `scheduled`.
  */
-import { BadRequest, Conflict } from '../http/errors';
+import { InvalidInput, Conflict } from '../errors';
 
 export const APPOINTMENT_STATUSES = ['scheduled', 'blood_drawn', 'in_transit', 'completed', 'cancelled'] as const;
 export type AppointmentStatus = (typeof APPOINTMENT_STATUSES)[number];
@@ -17,9 +17,9 @@ export const BOOKING_HORIZON_DAYS = 365;
 
 export function assertBookableInstant(field: string, instant: string, now: Date): void {
   const at = Date.parse(instant);
-  if (at <= now.getTime()) throw new BadRequest(`${field} must be in the future`);
+  if (at <= now.getTime()) throw new InvalidInput(`${field} must be in the future`);
   if (at > now.getTime() + BOOKING_HORIZON_DAYS * 86_400_000) {
-    throw new BadRequest(`${field} must be at most ${BOOKING_HORIZON_DAYS} days ahead`);
+    throw new InvalidInput(`${field} must be at most ${BOOKING_HORIZON_DAYS} days ahead`);
   }
 }
 

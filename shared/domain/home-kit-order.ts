@@ -7,7 +7,7 @@
  * Activation is the patient registering the kit's barcode: it creates an appointment (test_method home,
  * no location, no time, status blood_drawn) and starts the lab order pipeline.
  */
-import { BadRequest, Conflict } from '../http/errors';
+import { InvalidInput, Conflict } from '../errors';
 
 export const HOME_KIT_ORDER_STATUSES = ['pending', 'dispatched', 'activated', 'cancelled'] as const;
 export type HomeKitOrderStatus = (typeof HOME_KIT_ORDER_STATUSES)[number];
@@ -49,6 +49,6 @@ export function assertKitCapacity(
   const panels = new Set([...Object.keys(order.panels), ...(adding.panelIds ?? [])]);
   const biomarkers = new Set([...Object.keys(order.biomarkers), ...(adding.biomarkerIds ?? []).map(String)]);
   if (panels.size + biomarkers.size > MAX_KIT_TESTS) {
-    throw new BadRequest(`A kit holds at most ${MAX_KIT_TESTS} panels and biomarkers together`);
+    throw new InvalidInput(`A kit holds at most ${MAX_KIT_TESTS} panels and biomarkers together`);
   }
 }

@@ -3,7 +3,7 @@
  * rules and the same-day cutoff are evaluated in Europe/Berlin, whatever the server's zone and whatever
  * the season (CET/CEST). `now` is always passed in.
  */
-import { BadRequest } from '../http/errors';
+import { InvalidInput } from '../errors';
 import { isCalendarDate } from './calendar';
 
 export const PICKUP_TIME_ZONE = 'Europe/Berlin';
@@ -46,19 +46,19 @@ function isWeekday(date: string): boolean {
 /** Throws 400 naming the first rule the window breaks. Formats are checked by the schema before. */
 export function assertValidPickupWindow(window: PickupWindow, now: Date): void {
   const { pickup_date: date, pickup_time_from: from, pickup_time_till: till } = window;
-  if (!isCalendarDate(date)) throw new BadRequest('pickup_date must be a real date (YYYY-MM-DD)');
-  if (!isWeekday(date)) throw new BadRequest('pickup_date must be a weekday (Monday to Friday)');
+  if (!isCalendarDate(date)) throw new InvalidInput('pickup_date must be a real date (YYYY-MM-DD)');
+  if (!isWeekday(date)) throw new InvalidInput('pickup_date must be a weekday (Monday to Friday)');
   const berlin = berlinDateTime(now);
-  if (date < berlin.date) throw new BadRequest('pickup_date must be today or later (Europe/Berlin)');
+  if (date < berlin.date) throw new InvalidInput('pickup_date must be today or later (Europe/Berlin)');
   if (date === berlin.date && berlin.time >= SAME_DAY_CUTOFF) {
-    throw new BadRequest(`same-day pickup is unavailable after ${SAME_DAY_CUTOFF} Europe/Berlin; choose a later pickup_date`);
+    throw new InvalidInput(`same-day pickup is unavailable after ${SAME_DAY_CUTOFF} Europe/Berlin; choose a later pickup_date`);
   }
   for (const [field, time] of [['pickup_time_from', from], ['pickup_time_till', till]] as const) {
     if (time < EARLIEST_PICKUP || time > LATEST_PICKUP) {
-      throw new BadRequest(`${field} must be between ${EARLIEST_PICKUP} and ${LATEST_PICKUP}`);
+      throw new InvalidInput(`${field} must be between ${EARLIEST_PICKUP} and ${LATEST_PICKUP}`);
     }
   }
   if (minutes(till) - minutes(from) < MIN_WINDOW_MINUTES) {
-    throw new BadRequest('pickup_time_till must be at least 2 hours after pickup_time_from');
+    throw new InvalidInput('pickup_time_till must be at least 2 hours after pickup_time_from');
   }
 }

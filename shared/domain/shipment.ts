@@ -8,7 +8,7 @@
  * A reference is `P-<YYMMDD>-<NNNN>`: the Berlin date the shipment was created and that day's sequence
  * number (0001–9999) from an atomic counter. Inside an appointment it shows without hyphens.
  */
-import { Conflict } from '../http/errors';
+import { Conflict } from '../errors';
 
 export const SHIPMENT_STATUSES = ['pending', 'shipped', 'in_transit', 'delivered', 'fault', 'cancelled'] as const;
 export type ShipmentStatus = (typeof SHIPMENT_STATUSES)[number];

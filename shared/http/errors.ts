@@ -1,8 +1,11 @@
 /**
- * The errors a request can end with, named once. Anything may throw them; the error stage of the Middy
- * stack (shared/http/error-responses.ts) turns each into `{ "error": message }` with its status.
- * Messages are read by API clients: say what was wrong and what is allowed, never echo patient data.
+ * The HTTP side of errors. The operations throw the transport-neutral errors of shared/errors.ts; this
+ * module says which status each one answers, and adds the few refusals only HTTP has (a content type,
+ * an Idempotency-Key reused or still running). The error stage (shared/http/middlewares.ts) uses both.
  */
+import { Conflict, InvalidInput, type LabError, NotAuthenticated, NotFound, NotPermitted, Unavailable } from '../errors';
+
+/** A refusal that exists only at the HTTP edge, with its status. */
 export class HttpError extends Error {
   constructor(
     readonly statusCode: number,
@@ -13,44 +16,24 @@ export class HttpError extends Error {
   }
 }
 
-export class BadRequest extends HttpError {
-  constructor(message: string) {
-    super(400, message);
-  }
-}
-
-export class Unauthorized extends HttpError {
-  constructor(message = 'A valid x-api-key header is required') {
-    super(401, message);
-  }
-}
-
-export class Forbidden extends HttpError {
-  constructor(message: string) {
-    super(403, message);
-  }
-}
-
-export class NotFound extends HttpError {
-  constructor(message: string) {
-    super(404, message);
-  }
-}
-
-export class Conflict extends HttpError {
-  constructor(message: string) {
-    super(409, message);
-  }
-}
-
 export class UnsupportedMediaType extends HttpError {
   constructor(message = 'Content-Type must be application/json') {
     super(415, message);
   }
 }
 
-export class ServiceUnavailable extends HttpError {
-  constructor(message: string) {
-    super(503, message);
-  }
+const STATUS_OF = new Map<abstract new (message: string) => LabError, number>([
+  [InvalidInput, 400],
+  [NotAuthenticated, 401],
+  [NotPermitted, 403],
+  [NotFound, 404],
+  [Conflict, 409],
+  [Unavailable, 503],
+]);
+
+/** The status a transport-neutral error answers; undefined for an error that is not one of ours. */
+export function statusOf(error: unknown): number | undefined {
+  if (error instanceof HttpError) return error.statusCode;
+  for (const [kind, status] of STATUS_OF) if (error instanceof kind) return status;
+  return undefined;
 }

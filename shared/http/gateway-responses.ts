@@ -3,8 +3,10 @@
  * another method, a keyed route without an `x-api-key` header. They are named once here because two
  * sides must give them identically (issue #12): the CDK stack configures the gateway with them and the
  * local server answers with them, so a client sees the same status, `Allow` header and body locally and
- * deployed. The functions' own 401 for a missing key uses the same message. Pure: imports nothing.
+ * deployed. The functions' own 401 for a missing key uses the same message (named in shared/auth/api-key-header.ts).
  */
+
+import { MISSING_KEY_MESSAGE } from '../auth/api-key-header';
 
 export interface GatewayAnswer {
   readonly statusCode: number;
@@ -12,8 +14,7 @@ export interface GatewayAnswer {
   readonly body: { readonly error: string };
 }
 
-export const API_KEY_HEADER = 'x-api-key';
-export const MISSING_KEY_MESSAGE = 'Missing x-api-key header';
+export { API_KEY_HEADER, MISSING_KEY_MESSAGE } from '../auth/api-key-header';
 
 /** A path no route has (API Gateway: no method on that resource). */
 export const unknownPath: GatewayAnswer = { statusCode: 404, headers: {}, body: { error: 'Not found' } };

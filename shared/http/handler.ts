@@ -3,7 +3,7 @@
  * It may import auth/ and store/ (for the key lookup) but never a handler.
  *
  * `httpHandler` builds that stack once for a row of the routes table. Order, outermost first:
- *   (access log: plugin hooks around it all) error responses → Powertools context → header normalizer → API key (401) → scopes (403)
+ *   (access log: plugin hooks around it all) error stage (@middy/http-error-handler, then our mapping) → Powertools context → header normalizer → API key (401) → scopes (403)
  *   → [JSON content type (415) → JSON body parser (400)] → valibot input (400) → handler.
  * The key and scope come before the body, so an unauthenticated caller learns nothing about the input
  * rules (the spec's order of checks: 401, 403, then 400).
@@ -23,7 +23,7 @@ import { type RouteName, routes } from '../routes';
 import {
   accessLog,
   authenticateApiKey,
-  errorResponses,
+  errorStage,
   type LabContext,
   requireJsonContentType,
   requireScopes,
@@ -85,7 +85,7 @@ export function httpHandler<
   const isPublic = route.scopes.length === 0;
 
   const stack = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, LabContext>(accessLog(definition.route))
-    .use(errorResponses())
+    .use(errorStage())
     .use(injectLambdaContext(logger, { resetKeys: true }))
     .use(httpHeaderNormalizer());
   if (!isPublic) stack.use(authenticateApiKey()).use(requireScopes(route.scopes));

@@ -3,13 +3,15 @@
  * the order they run in is the spec's order of checks: key (401) → scope (403) → input (400) → handler.
  */
 import type { MiddlewareObj, Request } from '@middy/core';
+import httpErrorHandler from '@middy/http-error-handler';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type { GenericSchema } from 'valibot';
 import { type AccessContext, assertAnyScope } from '../auth/access';
 import { authenticate } from '../auth/api-keys';
 import type { Scope } from '../auth/scopes';
 import { logger } from '../logger';
-import { BadRequest, HttpError, UnsupportedMediaType } from './errors';
+import { InvalidInput } from '../errors';
+import { HttpError, statusOf, UnsupportedMediaType } from './errors';
 import { baseHeaders } from './responses';
 import { isJsonObject, parseOrBadRequest } from './validation';
 
@@ -22,11 +24,15 @@ export interface LabContext extends Context {
 type LabRequest = Request<APIGatewayProxyEvent, APIGatewayProxyResult, Error, LabContext>;
 type LabMiddleware = MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, LabContext>;
 
-const errorBody = (statusCode: number, message: string): APIGatewayProxyResult => ({
+/** What an error answers: `{ "error": message }`, JSON no cache may keep. */
+const httpError = (statusCode: number, message: string) => ({
   statusCode,
+  expose: true,
+  message: JSON.stringify({ error: message }),
   headers: { ...baseHeaders },
-  body: JSON.stringify({ error: message }),
 });
+
+const INTERNAL_ERROR = 'Internal server error';
 
 /** Powertools Idempotency's refusals, by name (its classes are bundled only into the create handlers). */
 const IDEMPOTENCY_ERRORS: Record<string, HttpError> = {
@@ -37,7 +43,7 @@ const IDEMPOTENCY_ERRORS: Record<string, HttpError> = {
 /** Middy's own HTTP errors (body parser): malformed JSON is a 400 here, as the spec's errors table says. */
 function fromMiddyError(error: { statusCode: number; message: string }): HttpError {
   if (error.statusCode === 415) return new UnsupportedMediaType();
-  if (error.statusCode === 422) return new BadRequest('Request body must be valid JSON');
+  if (error.statusCode === 422) return new HttpError(400, 'Request body must be valid JSON');
   return new HttpError(error.statusCode, error.message);
 }
 
@@ -47,32 +53,43 @@ function hasClientStatus(error: unknown): error is { statusCode: number; message
 }
 
 /**
- * Last stage of every request: every error becomes `{ "error": message }` with its status. Unknown
- * errors become 500 "Internal server error" and are logged by name and stack only: an AWS error
- * message may quote stored values, and those can be patient data.
+ * Our mapping, in front of @middy/http-error-handler: every error becomes the HTTP error it answers
+ * (shared/http/errors.ts says which status a transport-neutral error is), with `{ "error": message }`
+ * as its body. Unknown errors become 500 "Internal server error" and are logged by name and stack only:
+ * an AWS error message may quote stored values, and those can be patient data.
  */
 export function errorResponses(): LabMiddleware {
   return {
     onError: (request: LabRequest) => {
       const error = request.error;
+      const status = statusOf(error);
       const idempotencyRefusal = error ? IDEMPOTENCY_ERRORS[error.name] : undefined;
-      if (error instanceof HttpError) {
-        request.response = errorBody(error.statusCode, error.message);
-      } else if (idempotencyRefusal) {
-        request.response = errorBody(idempotencyRefusal.statusCode, idempotencyRefusal.message);
-      } else if (hasClientStatus(error)) {
-        const mapped = fromMiddyError(error);
-        request.response = errorBody(mapped.statusCode, mapped.message);
+      let mapped: ReturnType<typeof httpError>;
+      if (status !== undefined && error) mapped = httpError(status, error.message);
+      else if (idempotencyRefusal) mapped = httpError(idempotencyRefusal.statusCode, idempotencyRefusal.message);
+      else if (hasClientStatus(error)) {
+        const fromMiddy = fromMiddyError(error);
+        mapped = httpError(fromMiddy.statusCode, fromMiddy.message);
       } else {
         logger.error('Unhandled error', {
           errorName: error?.name ?? typeof error,
           stack: error?.stack?.split('\n').slice(1).join('\n'),
         });
-        request.response = errorBody(500, 'Internal server error');
+        mapped = httpError(500, INTERNAL_ERROR);
       }
+      request.error = Object.assign(new Error(mapped.message), mapped);
     },
   };
 }
+
+/**
+ * The error stage, outermost first: @middy/http-error-handler writes the response of the HTTP error our
+ * mapping made (it logs nothing: our mapping logged what may be logged).
+ */
+export const errorStage = (): [LabMiddleware, LabMiddleware] => [
+  httpErrorHandler({ logger: false, fallbackMessage: JSON.stringify({ error: INTERNAL_ERROR }) }) as LabMiddleware,
+  errorResponses(),
+];
 
 /**
  * One log line per request: route, status, duration and the request ids. Nothing else. Middy plugin
@@ -137,7 +154,7 @@ export function validateInput(schemas: InputSchemas): LabMiddleware {
   return {
     before: ({ event, context }) => {
       const body: unknown = event.body;
-      if (schemas.body && !isJsonObject(body)) throw new BadRequest('Request body must be a JSON object');
+      if (schemas.body && !isJsonObject(body)) throw new InvalidInput('Request body must be a JSON object');
       context.input = {
         params: schemas.params ? parseOrBadRequest(schemas.params, event.pathParameters ?? {}, 'path') : undefined,
         query: schemas.query

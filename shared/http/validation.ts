@@ -7,7 +7,7 @@
  * schemas stay short.
  */
 import * as v from 'valibot';
-import { BadRequest } from './errors';
+import { InvalidInput } from '../errors';
 
 type AnyIssue = v.BaseIssue<unknown>;
 
@@ -44,7 +44,7 @@ export function parseOrBadRequest<TSchema extends v.GenericSchema>(
   const result = v.safeParse(schema, input);
   if (result.success) return result.output;
   const messages = [...new Set(result.issues.map((issue) => describeIssue(issue, subject)))];
-  throw new BadRequest(messages.slice(0, 5).join('; '));
+  throw new InvalidInput(messages.slice(0, 5).join('; '));
 }
 
 export function isJsonObject(value: unknown): value is Record<string, unknown> {

@@ -3,7 +3,7 @@ import * as v from 'valibot';
 import { APPOINTMENT_STATUSES } from '../domain/appointment';
 import { SHIPMENT_REFERENCE } from '../domain/shipment';
 import type { ProfileRecord } from '../store/profiles';
-import type { AppointmentAggregate, AppointmentRecord } from '../store/appointments';
+import type { AppointmentAggregate, AppointmentRecord } from '../store/appointments/records';
 import { AttachedBiomarker, AttachedPanel, instant, text, uuid, zonedDateTime } from './fields';
 import { CreatedProfile, EmbeddedProfile, toCreatedProfile, toEmbeddedProfile } from './profiles';
 

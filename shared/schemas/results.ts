@@ -2,7 +2,7 @@
 import * as v from 'valibot';
 import { VALUE_OPERATORS } from '../domain/results';
 import { ReferenceRange, Variant } from '../events/lab-results-reported';
-import type { GeneticResultRecord } from '../store/appointments';
+import type { GeneticResultRecord } from '../store/lab-reports';
 import { date, uuid } from './fields';
 
 const biomarkerId = v.pipe(v.number(), v.integer());

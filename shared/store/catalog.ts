@@ -9,7 +9,7 @@
  */
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { plannedBiomarkerIds } from '../domain/appointment';
-import { NotFound } from '../http/errors';
+import { NotFound } from '../errors';
 import { dynamo, tableName } from './client';
 import { GSI1, index, keys } from './keys';
 import { batchGetAll, listByIndexPrefix, queryAll, withoutKeys } from './query';

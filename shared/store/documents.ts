@@ -9,6 +9,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo, tableName } from './client';
 import { keys } from './keys';
 import { withoutKeys } from './query';
+import { type NamedItem, named } from './transactions';
 
 export interface DocumentRecord {
   id: string;
@@ -31,10 +32,10 @@ export async function getDocument(id: string): Promise<DocumentRecord | undefine
 }
 
 /** The two items a stored document consists of, for the ingest transaction. */
-export function documentPuts(document: DocumentRecord) {
+export function documentPuts(document: DocumentRecord): NamedItem[] {
   return [
-    { Put: { TableName: tableName, Item: { ...keys.document(document.id), ...document } } },
-    {
+    named('document', { Put: { TableName: tableName, Item: { ...keys.document(document.id), ...document } } }),
+    named('document', {
       Put: {
         TableName: tableName,
         Item: {
@@ -44,6 +45,6 @@ export function documentPuts(document: DocumentRecord) {
           added_at: document.created_at,
         },
       },
-    },
+    }),
   ];
 }

@@ -7,22 +7,20 @@
  * Access patterns:
  * - an order by id ........................ GetItem        PK=KIT#<id>
  * - a profile's orders, newest first ...... Query          GSI1 PROFILE#<id> / KIT#<created_at>#<id>, descending
- * - attach / dispatch / cancel ............ UpdateItem     (status condition)
- * - activate .............................. TransactWrite  Update KIT (dispatched) + Put APPT + links + BARCODE# + OUTBOX#
+ * - attach ................................ UpdateItem     (status condition)
+ * - status changes ........................ through shared/store/transitions.ts (shared/usecases/*-home-kit-order.ts)
  */
-import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { assertAttachable, assertCancellable, assertDispatchable, type HomeKitOrderStatus } from '../domain/home-kit-order';
-import { outboxPut } from '../events/outbox';
-import type { DomainEvent } from '../events/publisher';
-import { Conflict, NotFound } from '../http/errors';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { DeliveryAddress } from '../domain/address';
-import { type AppointmentRecord, appointmentItems } from './appointments';
+import { assertAttachable, type HomeKitOrderStatus } from '../domain/home-kit-order';
+import { Conflict, NotFound } from '../errors';
+import { homeKitOrderStatusChanged } from '../events/status-changed';
 import { dynamo, tableName } from './client';
 import { isConditionFailure } from './conditions';
 import { index, keys } from './keys';
 import { type Page, type PageRequest, pageByIndexPrefix } from './pages';
 import { withoutKeys } from './query';
-import { TransactionCancelled, transactWrite } from './transactions';
+import type { Lifecycle } from './transitions';
 
 export interface HomeKitOrderRecord {
   id: string;
@@ -42,6 +40,8 @@ export interface HomeKitOrderRecord {
   appointment_id: string | null;
   created_at: string;
   updated_at: string | null;
+  /** How many history entries it has (shared/store/transitions.ts); absent before the history existed. */
+  history_seq?: number;
 }
 
 export const HOME_KIT_ORDER_NOT_FOUND = 'Home kit order not found';
@@ -59,15 +59,21 @@ export async function getHomeKitOrderOrThrow(id: string): Promise<HomeKitOrderRe
   return order;
 }
 
-export async function createHomeKitOrder(order: HomeKitOrderRecord): Promise<void> {
-  await dynamo.send(
-    new PutCommand({
-      TableName: tableName,
-      Item: { ...keys.homeKitOrder(order.id), ...index.homeKitOrderOfProfile(order.profile_id, order.created_at, order.id), ...order },
-      ConditionExpression: 'attribute_not_exists(PK)',
+export const homeKitOrderLifecycle: Lifecycle<HomeKitOrderRecord> = {
+  key: (order) => keys.homeKitOrder(order.id),
+  item: (order) => ({ ...keys.homeKitOrder(order.id), ...index.homeKitOrderOfProfile(order.profile_id, order.created_at, order.id), ...order }),
+  event: ({ before, after, actor, at }) =>
+    homeKitOrderStatusChanged({
+      occurred_at: at,
+      source: actor.source,
+      home_kit_order_id: after.id,
+      profile_id: after.profile_id,
+      profile_group_slug: after.profile_group_slug,
+      appointment_id: after.appointment_id,
+      from_status: before?.status ?? null,
+      status: after.status,
     }),
-  );
-}
+};
 
 export function listHomeKitOrdersOfProfile(profileId: string, page: PageRequest): Promise<Page<HomeKitOrderRecord>> {
   return pageByIndexPrefix<HomeKitOrderRecord>([index.homeKitOrdersOfProfile(profileId)], page);
@@ -101,7 +107,7 @@ async function updateOrder(
   }
 }
 
-const changedMeanwhile = () => new Conflict('The order changed while this request was processed; retry it');
+export const ORDER_CHANGED_MEANWHILE = 'The order changed while this request was processed; retry it';
 
 /**
  * Re-attaching keeps the first added_at (if_not_exists). Only while pending, and only if the order still
@@ -129,82 +135,7 @@ export function attachKitTests(read: HomeKitOrderRecord, tests: { panelIds?: str
     },
     (current) => {
       assertAttachable(current.status);
-      throw changedMeanwhile();
+      throw new Conflict(ORDER_CHANGED_MEANWHILE);
     },
   );
-}
-
-export const dispatchKit = (id: string, trackingNumber: string, carrier: string | null, at: string) =>
-  updateOrder(
-    id,
-    {
-      UpdateExpression: 'SET #status = :dispatched, tracking_number = :tracking, carrier = :carrier, dispatched_at = :at, updated_at = :at',
-      // An order with no test cannot be dispatched: re-checked here against a racing change.
-      ConditionExpression: '#status = :pending AND (size(panels) > :zero OR size(biomarkers) > :zero)',
-      values: { ':dispatched': 'dispatched', ':pending': 'pending', ':tracking': trackingNumber, ':carrier': carrier, ':at': at, ':zero': 0 },
-    },
-    (current) => {
-      assertDispatchable(current.status, testCount(current));
-      throw changedMeanwhile();
-    },
-  );
-
-export const cancelKit = (id: string, at: string) =>
-  updateOrder(
-    id,
-    {
-      UpdateExpression: 'SET #status = :cancelled, updated_at = :at',
-      ConditionExpression: '#status IN (:pending, :dispatched)',
-      values: { ':cancelled': 'cancelled', ':pending': 'pending', ':dispatched': 'dispatched', ':at': at },
-    },
-    (current) => {
-      assertCancellable(current.status);
-      throw changedMeanwhile();
-    },
-  );
-
-/**
- * Activation in ONE transaction: the order (still dispatched) becomes activated, and the appointment
- * with its tests, the barcode (unique across all samples) and the LabOrderRequested outbox entry appear.
- * Returns 'lost-race' when the order was no longer dispatched; throws 409 for a used barcode.
- */
-export async function activateKit(
-  order: HomeKitOrderRecord,
-  appointment: AppointmentRecord,
-  barcode: string,
-  event: DomainEvent,
-): Promise<'activated' | 'lost-race'> {
-  const at = appointment.created_at;
-  try {
-    await transactWrite([
-      {
-        Update: {
-          TableName: tableName,
-          Key: keys.homeKitOrder(order.id),
-          UpdateExpression: 'SET #status = :activated, activation_barcode = :barcode, appointment_id = :appointment, updated_at = :at',
-          ConditionExpression: '#status = :dispatched',
-          ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: { ':activated': 'activated', ':dispatched': 'dispatched', ':barcode': barcode, ':appointment': appointment.id, ':at': at },
-        },
-      },
-      {
-        Put: {
-          TableName: tableName,
-          Item: { ...keys.barcode(barcode), barcode, appointment_id: appointment.id, home_kit_order_id: order.id, created_at: at },
-          ConditionExpression: 'attribute_not_exists(PK)',
-        },
-      },
-      outboxPut(event, at),
-      ...appointmentItems(appointment, {
-        panels: Object.entries(order.panels).map(([panel_id, added_at]) => ({ panel_id, added_at })),
-        biomarkers: Object.entries(order.biomarkers).map(([id, added_at]) => ({ biomarker_id: Number(id), added_at })),
-      }),
-    ]);
-    return 'activated';
-  } catch (error) {
-    if (!(error instanceof TransactionCancelled)) throw error;
-    if (error.failedAt(0)) return 'lost-race';
-    if (error.failedAt(1)) throw new Conflict('This barcode is already used by another sample');
-    throw error;
-  }
 }

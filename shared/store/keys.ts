@@ -8,11 +8,28 @@
 export const GSI1 = 'GSI1';
 /** Sparse index of pending outbox entries only, for the relay. */
 export const GSI2 = 'GSI2';
+const PENDING_OUTBOX = 'OUTBOX';
 
 export interface ItemKey {
   PK: string;
   SK: string;
 }
+
+/**
+ * The sort keys of the items in an appointment's partition (APPT#<id>): the aggregate reader tells them
+ * apart by these prefixes.
+ */
+export const appointmentSk = {
+  appointment: 'APPT',
+  panel: 'PANEL#',
+  biomarker: 'BIOMARKER#',
+  shipment: 'SHIPMENT#',
+  clinicalResult: 'RESULT#',
+  geneticResult: 'GENETIC#',
+  document: 'DOC#',
+} as const;
+
+const HISTORY_SEQ_DIGITS = 6;
 
 export const keys = {
   profile: (id: string): ItemKey => ({ PK: `PROFILE#${id}`, SK: 'PROFILE' }),
@@ -21,17 +38,29 @@ export const keys = {
   panel: (id: string): ItemKey => ({ PK: `PANEL#${id}`, SK: 'PANEL' }),
   biomarker: (id: number): ItemKey => ({ PK: `BIOMARKER#${id}`, SK: 'BIOMARKER' }),
   apiKey: (sha256: string): ItemKey => ({ PK: `APIKEY#${sha256}`, SK: 'APIKEY' }),
-  appointment: (id: string): ItemKey => ({ PK: `APPT#${id}`, SK: 'APPT' }),
+  appointment: (id: string): ItemKey => ({ PK: `APPT#${id}`, SK: appointmentSk.appointment }),
   /** Panel and biomarker links live in the appointment's partition: one Query reads the aggregate. */
-  appointmentPanel: (id: string, panelId: string): ItemKey => ({ PK: `APPT#${id}`, SK: `PANEL#${panelId}` }),
-  appointmentBiomarker: (id: string, biomarkerId: number): ItemKey => ({ PK: `APPT#${id}`, SK: `BIOMARKER#${biomarkerId}` }),
+  appointmentPanel: (id: string, panelId: string): ItemKey => ({ PK: `APPT#${id}`, SK: `${appointmentSk.panel}${panelId}` }),
+  appointmentBiomarker: (id: string, biomarkerId: number): ItemKey => ({
+    PK: `APPT#${id}`,
+    SK: `${appointmentSk.biomarker}${biomarkerId}`,
+  }),
   /** One item per barcode: a barcode identifies one sample, whether drawn at a location or at home. */
   barcode: (barcode: string): ItemKey => ({ PK: `BARCODE#${barcode}`, SK: 'BARCODE' }),
   outbox: (eventId: string): ItemKey => ({ PK: `OUTBOX#${eventId}`, SK: 'OUTBOX' }),
   /** Results and report links of an appointment, in its partition. */
-  clinicalResult: (appointmentId: string, biomarkerId: number): ItemKey => ({ PK: `APPT#${appointmentId}`, SK: `RESULT#${biomarkerId}` }),
-  geneticResult: (appointmentId: string, biomarkerId: number): ItemKey => ({ PK: `APPT#${appointmentId}`, SK: `GENETIC#${biomarkerId}` }),
-  appointmentDocument: (appointmentId: string, documentId: string): ItemKey => ({ PK: `APPT#${appointmentId}`, SK: `DOC#${documentId}` }),
+  clinicalResult: (appointmentId: string, biomarkerId: number): ItemKey => ({
+    PK: `APPT#${appointmentId}`,
+    SK: `${appointmentSk.clinicalResult}${biomarkerId}`,
+  }),
+  geneticResult: (appointmentId: string, biomarkerId: number): ItemKey => ({
+    PK: `APPT#${appointmentId}`,
+    SK: `${appointmentSk.geneticResult}${biomarkerId}`,
+  }),
+  appointmentDocument: (appointmentId: string, documentId: string): ItemKey => ({
+    PK: `APPT#${appointmentId}`,
+    SK: `${appointmentSk.document}${documentId}`,
+  }),
   /** A document on its own: its S3 key and the profile that owns it, for GET /documents/{id}. */
   document: (id: string): ItemKey => ({ PK: `DOC#${id}`, SK: 'DOC' }),
   /** A lab report already stored: the same event_id twice stores once. */
@@ -41,8 +70,25 @@ export const keys = {
   /** The day's shipment sequence (YYMMDD in Berlin). */
   shipmentCounter: (day: string): ItemKey => ({ PK: `COUNTER#SHIPMENT#${day}`, SK: 'COUNTER' }),
   /** An appointment handed to a shipment at pickup, in the appointment's partition. */
-  appointmentShipment: (appointmentId: string, reference: string): ItemKey => ({ PK: `APPT#${appointmentId}`, SK: `SHIPMENT#${reference}` }),
+  appointmentShipment: (appointmentId: string, reference: string): ItemKey => ({
+    PK: `APPT#${appointmentId}`,
+    SK: `${appointmentSk.shipment}${reference}`,
+  }),
+  /**
+   * The n-th status history entry of a resource (appointment, kit order, shipment), in a partition of its
+   * own: the history is one Query, and reading the resource never reads its history. n is zero-padded so
+   * that the string order is the order of the changes, whatever clocks said.
+   */
+  historyEntry: (resource: ItemKey, n: number): ItemKey => ({
+    PK: `HISTORY#${resource.PK}`,
+    SK: `${HISTORY_ENTRY_PREFIX}${String(n).padStart(HISTORY_SEQ_DIGITS, '0')}`,
+  }),
 } as const;
+
+export const HISTORY_ENTRY_PREFIX = 'ENTRY#';
+
+/** The partition holding a resource's history entries. */
+export const historyOf = (resource: ItemKey) => ({ PK: `HISTORY#${resource.PK}`, skPrefix: HISTORY_ENTRY_PREFIX });
 
 export const partitions = {
   appointment: (id: string) => `APPT#${id}`,
@@ -90,5 +136,7 @@ export const index = {
   appointmentOfShipment: (reference: string, appointmentId: string) => ({ GSI1PK: `SHIPMENT#${reference}`, GSI1SK: `APPT#${appointmentId}` }),
   appointmentsOfShipment: (reference: string) => ({ GSI1PK: `SHIPMENT#${reference}`, skPrefix: 'APPT#' }),
   /** GSI2: outbox entries waiting to be published, oldest first. */
-  pendingOutbox: (createdAt: string, eventId: string) => ({ GSI2PK: 'OUTBOX', GSI2SK: `${createdAt}#${eventId}` }),
+  pendingOutbox: (createdAt: string, eventId: string) => ({ GSI2PK: PENDING_OUTBOX, GSI2SK: `${createdAt}#${eventId}` }),
+  /** Every outbox entry written before `instant`: the relay's Query. */
+  pendingOutboxBefore: (instant: string) => ({ GSI2PK: PENDING_OUTBOX, GSI2SKBefore: instant }),
 } as const;

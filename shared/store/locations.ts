@@ -11,6 +11,7 @@ import type { LogisticsProvider } from '../domain/shipment';
 import { dynamo, tableName } from './client';
 import { index, keys } from './keys';
 import { listByIndexPrefix, withoutKeys } from './query';
+import { type NamedItem, named } from './transactions';
 
 export type Weekday = 'monday' | 'tuesday' | 'wednesday' | 'thursday' | 'friday' | 'saturday' | 'sunday';
 export type OpenHours = Record<Weekday, { open: string; close: string }[]>;
@@ -64,3 +65,14 @@ export async function putLocation(location: LocationRecord): Promise<void> {
     new PutCommand({ TableName: tableName, Item: { ...keys.location(location.id), ...listed, ...location } }),
   );
 }
+
+/** A condition-check item: the location is still active (it may be deactivated meanwhile). */
+export const locationIsActive = (locationId: string): NamedItem =>
+  named('location', {
+    ConditionCheck: {
+      TableName: tableName,
+      Key: keys.location(locationId),
+      ConditionExpression: 'active = :true',
+      ExpressionAttributeValues: { ':true': true },
+    },
+  });

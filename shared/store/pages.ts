@@ -8,7 +8,7 @@
  * before use, so a forged cursor can only ask for a 400, never another partition or a 500.
  */
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { BadRequest } from '../http/errors';
+import { InvalidInput } from '../errors';
 import { dynamo, tableName } from './client';
 import { GSI1, type ItemKey } from './keys';
 import { withoutKeys } from './query';
@@ -41,7 +41,7 @@ function decodeCursor(cursor: string, lists: PagedList[]): Position[] {
   try {
     decoded = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
   } catch {
-    throw new BadRequest(INVALID_CURSOR);
+    throw new InvalidInput(INVALID_CURSOR);
   }
   const valid =
     Array.isArray(decoded) &&
@@ -57,7 +57,7 @@ function decodeCursor(cursor: string, lists: PagedList[]): Position[] {
         position.lastIndexOf('#') >= list.skPrefix.length
       );
     });
-  if (!valid) throw new BadRequest(INVALID_CURSOR);
+  if (!valid) throw new InvalidInput(INVALID_CURSOR);
   return decoded as Position[];
 }
 
@@ -89,7 +89,7 @@ export async function pageByIndexPrefix<T>(partitions: PagedList[], page: PageRe
         .catch((error: unknown) => {
           // A start key DynamoDB will not take can only come from a cursor we did not issue.
           if (typeof position === 'string' && (error as { name?: string }).name === 'ValidationException') {
-            throw new BadRequest(INVALID_CURSOR);
+            throw new InvalidInput(INVALID_CURSOR);
           }
           throw error;
         });

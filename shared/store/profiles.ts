@@ -8,7 +8,7 @@
  * - does a profile group exist ................ GetItem        PK=GROUP#<slug>
  */
 import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { Forbidden, NotFound } from '../http/errors';
+import { NotPermitted, NotFound } from '../errors';
 import { dynamo, tableName } from './client';
 import { cancellationCodes, isConditionFailure } from './conditions';
 import { keys } from './keys';
@@ -130,7 +130,7 @@ export async function updateProfile(
   } catch (error) {
     if (isConditionFailure(error)) {
       if (!error.Item) throw new NotFound(PROFILE_NOT_FOUND);
-      throw new Forbidden('This API key has no access to this profile');
+      throw new NotPermitted('This API key has no access to this profile');
     }
     throw error;
   }

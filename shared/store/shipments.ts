@@ -4,26 +4,24 @@
  * Access patterns:
  * - a shipment by reference ................. GetItem        PK=SHIPMENT#<ref>
  * - the day's next reference ................ UpdateItem     COUNTER#SHIPMENT#<YYMMDD> ADD seq (atomic, bounded)
- * - create .................................. TransactWrite  ConditionCheck active location + Put
+ * - create, cancel, courier updates ......... through shared/store/transitions.ts (shared/usecases/*shipment*.ts)
  * - shipments of a location group ........... Query          GSI1 LOCGROUP#<slug> / SHIPMENT#<created_at>#<ref>, descending, paged
  * - the appointments a shipment carries ..... Query          GSI1 SHIPMENT#<ref> / APPT#<id>
- * - change the window / cancel .............. UpdateItem     (status = pending)
- * - a provider status update ................ TransactWrite  Update (status and time order) + Put OUTBOX#
+ * - change the window ....................... UpdateItem     (status = pending)
  */
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Address } from '../domain/address';
 import type { PickupWindow } from '../domain/pickup-window';
 import { assertPending, MAX_DAILY_SEQUENCE, type LogisticsProvider, type ShipmentStatus, shipmentReference } from '../domain/shipment';
-import { outboxPut } from '../events/outbox';
-import type { DomainEvent } from '../events/publisher';
-import { Conflict, NotFound, ServiceUnavailable } from '../http/errors';
+import { shipmentStatusChanged } from '../events/status-changed';
+import { Conflict, NotFound, Unavailable } from '../errors';
 import { dynamo, tableName } from './client';
 import { isConditionFailure } from './conditions';
 import { index, keys } from './keys';
-import { LOCATION_NOT_FOUND } from './locations';
 import { type Page, type PageRequest, pageByIndexPrefix } from './pages';
 import { listByIndexPrefix, withoutKeys } from './query';
-import { TransactionCancelled, transactWrite } from './transactions';
+import { type NamedItem, named } from './transactions';
+import type { Lifecycle } from './transitions';
 import { setAttributes } from './update-expression';
 
 export interface ShipmentRecord extends PickupWindow {
@@ -43,6 +41,8 @@ export interface ShipmentRecord extends PickupWindow {
   last_status_at: string | null;
   created_at: string;
   updated_at: string | null;
+  /** How many history entries it has (shared/store/transitions.ts); absent before the history existed. */
+  history_seq?: number;
 }
 
 export const SHIPMENT_NOT_FOUND = 'Shipment not found';
@@ -75,40 +75,31 @@ export async function nextShipmentReference(berlinDate: string): Promise<string>
     return shipmentReference(berlinDate, Attributes?.seq as number);
   } catch (error) {
     if (isConditionFailure(error)) {
-      throw new ServiceUnavailable(`All ${MAX_DAILY_SEQUENCE} shipment references of ${berlinDate} are used; create the shipment tomorrow`);
+      throw new Unavailable(`All ${MAX_DAILY_SEQUENCE} shipment references of ${berlinDate} are used; create the shipment tomorrow`);
     }
     throw error;
   }
 }
 
-export async function createShipment(shipment: ShipmentRecord): Promise<void> {
-  try {
-    await transactWrite([
-      {
-        ConditionCheck: {
-          TableName: tableName,
-          Key: keys.location(shipment.location_id),
-          ConditionExpression: 'active = :true',
-          ExpressionAttributeValues: { ':true': true },
-        },
-      },
-      {
-        Put: {
-          TableName: tableName,
-          Item: {
-            ...keys.shipment(shipment.id),
-            ...index.shipmentOfLocationGroup(shipment.location_group_slug, shipment.created_at, shipment.id),
-            ...shipment,
-          },
-          ConditionExpression: 'attribute_not_exists(PK)',
-        },
-      },
-    ]);
-  } catch (error) {
-    if (error instanceof TransactionCancelled && error.failedAt(0)) throw new NotFound(LOCATION_NOT_FOUND);
-    throw error;
-  }
-}
+export const shipmentLifecycle: Lifecycle<ShipmentRecord> = {
+  key: (shipment) => keys.shipment(shipment.id),
+  item: (shipment) => ({
+    ...keys.shipment(shipment.id),
+    ...index.shipmentOfLocationGroup(shipment.location_group_slug, shipment.created_at, shipment.id),
+    ...shipment,
+  }),
+  event: ({ before, after, actor, at }) =>
+    shipmentStatusChanged({
+      occurred_at: at,
+      source: actor.source,
+      shipment_id: after.id,
+      location_id: after.location_id,
+      location_group_slug: after.location_group_slug,
+      from_status: before?.status ?? null,
+      status: after.status,
+      tracking_number: after.tracking_number,
+    }),
+};
 
 /** Shipments of the given location groups, newest first, a page at a time: one Query per group. */
 export function listShipments(locationGroups: Iterable<string>, page: PageRequest): Promise<Page<ShipmentRecord>> {
@@ -142,49 +133,11 @@ async function updatePending(reference: string, attributes: Record<string, unkno
     const status = (error.Item?.status as { S?: ShipmentStatus } | undefined)?.S;
     if (!status) throw new NotFound(SHIPMENT_NOT_FOUND);
     assertPending(status, action);
-    throw new Conflict('The shipment changed while this request was processed; retry it');
+    throw new Conflict(SHIPMENT_CHANGED_MEANWHILE);
   }
 }
 
 export const changePickupWindow = (reference: string, window: PickupWindow, at: string) =>
   updatePending(reference, { ...window, updated_at: at }, 'modified');
 
-export const cancelShipment = (reference: string, at: string) =>
-  updatePending(reference, { status: 'cancelled', updated_at: at }, 'cancelled');
-
-/**
- * Applies a provider update in one transaction with its ShipmentStatusChanged outbox entry. The
- * condition re-checks what the decision was based on: the status, and that no newer update was applied.
- */
-export async function applyProviderUpdate(
-  shipment: ShipmentRecord,
-  changes: Partial<ShipmentRecord> & { status: ShipmentStatus; updated_at: string },
-  occurredAt: string,
-  event: DomainEvent,
-): Promise<{ shipment: ShipmentRecord; applied: boolean }> {
-  const update = setAttributes({ ...changes, last_status_at: occurredAt });
-  try {
-    await transactWrite([
-      {
-        Update: {
-          TableName: tableName,
-          Key: keys.shipment(shipment.id),
-          ...update,
-          ConditionExpression: '#status = :seen AND (attribute_not_exists(last_status_at) OR last_status_at = :null OR last_status_at <= :occurred)',
-          ExpressionAttributeNames: { ...update.ExpressionAttributeNames, '#status': 'status' },
-          ExpressionAttributeValues: { ...update.ExpressionAttributeValues, ':seen': shipment.status, ':occurred': occurredAt, ':null': null },
-        },
-      },
-      outboxPut(event, changes.updated_at),
-    ]);
-  } catch (error) {
-    if (!(error instanceof TransactionCancelled && error.failedAt(0))) throw error;
-    // A racing callback won. The same move, or a newer one, makes ours a no-op, as if it came second.
-    const current = await getShipmentOrThrow(shipment.id);
-    if (current.status === changes.status || (current.last_status_at && occurredAt < current.last_status_at)) {
-      return { shipment: current, applied: false };
-    }
-    throw new Conflict('The shipment changed while this update was processed; send it again');
-  }
-  return { shipment: { ...shipment, ...changes, last_status_at: occurredAt }, applied: true };
-}
+export const SHIPMENT_CHANGED_MEANWHILE = 'The shipment changed while this request was processed; retry it';

@@ -1,32 +1,45 @@
 /**
- * TransactWriteItems with the two failure kinds told apart: a precondition that failed (the caller
- * decides what that means, item by item) and a conflict with a concurrent transaction on the same items,
- * which is retried here with jitter — the loser of a race then sees the winner's state and answers 409.
+ * TransactWriteItems with named items and the two failure kinds told apart: a precondition that failed
+ * (read by the name of its item, never by position) and a conflict with a concurrent transaction on the
+ * same items, which is retried here with jitter — the loser of a race then sees the winner's state.
  */
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from './client';
 import { cancellationCodes } from './conditions';
 
-type TransactItems = NonNullable<TransactWriteCommandInput['TransactItems']>;
+type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+
+/** A transaction item with the name its failure is read by; several items may share a name. */
+export type NamedItem = TransactItem & { name: string };
+
+export const named = (name: string, item: TransactItem): NamedItem => ({ name, ...item });
+
+/** DynamoDB's bound on the items of one transaction. */
+export const MAX_TRANSACTION_ITEMS = 100;
 
 export class TransactionCancelled extends Error {
-  constructor(readonly codes: string[]) {
+  constructor(
+    readonly names: string[],
+    readonly codes: string[],
+  ) {
     super(`Transaction cancelled: ${codes.join(', ')}`);
     this.name = 'TransactionCancelled';
   }
 
-  /** Did the precondition of the item at `index` (request order) fail? */
-  failedAt(index: number): boolean {
-    return this.codes[index] === 'ConditionalCheckFailed';
+  /** Did the precondition of an item named `name` fail? */
+  failed(name: string): boolean {
+    return this.codes.some((code, i) => code === 'ConditionalCheckFailed' && this.names[i] === name);
   }
 }
 
 const MAX_ATTEMPTS = 6;
 
-export async function transactWrite(items: TransactItems): Promise<void> {
+export async function transactWrite(items: NamedItem[]): Promise<void> {
+  const names = items.map((item) => item.name);
+  const TransactItems = items.map(({ name: _name, ...item }) => item);
   for (let attempt = 1; ; attempt += 1) {
     try {
-      await dynamo.send(new TransactWriteCommand({ TransactItems: items }));
+      await dynamo.send(new TransactWriteCommand({ TransactItems }));
       return;
     } catch (error) {
       const codes = cancellationCodes(error);
@@ -34,7 +47,7 @@ export async function transactWrite(items: TransactItems): Promise<void> {
       const conflicted = codes.includes('TransactionConflict');
       if (!conflicted || attempt >= MAX_ATTEMPTS) {
         if (conflicted) throw error;
-        throw new TransactionCancelled(codes);
+        throw new TransactionCancelled(names, codes);
       }
       await new Promise((r) => setTimeout(r, Math.random() * 20 * 2 ** attempt));
     }

@@ -9,7 +9,7 @@ vi.hoisted(() => {
   process.env.LAB_CLOCK = '2026-11-23T08:00:00Z';
 });
 
-import { ServiceUnavailable } from '../../shared/http/errors';
+import { Unavailable } from '../../shared/errors';
 import { dynamo, tableName } from '../../shared/store/client';
 import { keys } from '../../shared/store/keys';
 import { nextShipmentReference } from '../../shared/store/shipments';
@@ -112,7 +112,7 @@ describe('POST /api/v1/shipments', () => {
 
   it('refuses a 10 000th reference of a day with 503 instead of a duplicate', async () => {
     await dynamo.send(new PutCommand({ TableName: tableName, Item: { ...keys.shipmentCounter('300107'), seq: 9999 } }));
-    await expect(nextShipmentReference('2030-01-07')).rejects.toThrowError(ServiceUnavailable);
+    await expect(nextShipmentReference('2030-01-07')).rejects.toThrowError(Unavailable);
   });
 });
 
@@ -269,8 +269,11 @@ describe('POST /api/v1/shipments/{id}/status', () => {
     expect(JSON.parse(entry?.Detail as string)).toEqual({
       event_id: expect.any(String),
       occurred_at: '2026-11-23T07:30:00Z',
+      source: 'courier',
       shipment_id: id,
       location_id: BERLIN_MITTE,
+      location_group_slug: 'berlin',
+      from_status: 'pending',
       previous_status: 'pending',
       status: 'shipped',
       tracking_number: 'GX-123456',

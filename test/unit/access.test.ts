@@ -6,7 +6,7 @@ import {
   assertProfileGroupAccess,
   hasAnyScope,
 } from '../../shared/auth/access';
-import { Forbidden } from '../../shared/http/errors';
+import { NotPermitted } from '../../shared/errors';
 
 const access: AccessContext = {
   keyId: 'key_test',
@@ -26,7 +26,7 @@ describe('scopes', () => {
 
   it('throws 403 naming the scopes that would have sufficed', () => {
     expect(() => assertAnyScope(access, ['CREATE_USER'])).toThrowError(
-      new Forbidden('This API key lacks the required scope (one of: CREATE_USER)'),
+      new NotPermitted('This API key lacks the required scope (one of: CREATE_USER)'),
     );
   });
 
@@ -41,7 +41,7 @@ describe('access context', () => {
   });
 
   it('refuses a profile of another profile group with 403', () => {
-    expect(() => assertProfileGroupAccess(access, 'partner-clinic', 'profile')).toThrowError(Forbidden);
+    expect(() => assertProfileGroupAccess(access, 'partner-clinic', 'profile')).toThrowError(NotPermitted);
   });
 
   it('lets a key see a location of its own location group', () => {
@@ -55,6 +55,6 @@ describe('access context', () => {
   });
 
   it('does not confuse a profile group with a location group of the same name', () => {
-    expect(() => assertProfileGroupAccess(access, 'berlin', 'profile')).toThrowError(Forbidden);
+    expect(() => assertProfileGroupAccess(access, 'berlin', 'profile')).toThrowError(NotPermitted);
   });
 });

@@ -8,7 +8,7 @@ import {
   plannedBiomarkerIds,
 } from '../../shared/domain/appointment';
 import { isZonedDateTime, toUtcInstant } from '../../shared/domain/instant';
-import { BadRequest, Conflict } from '../../shared/http/errors';
+import { InvalidInput, Conflict } from '../../shared/errors';
 
 const now = new Date('2026-11-23T10:00:00Z');
 
@@ -30,7 +30,7 @@ describe('zoned date-times', () => {
 
 describe('booking window', () => {
   it('refuses the current instant', () => {
-    expect(() => assertBookableInstant('scheduled_at', '2026-11-23T10:00:00Z', now)).toThrowError(new BadRequest('scheduled_at must be in the future'));
+    expect(() => assertBookableInstant('scheduled_at', '2026-11-23T10:00:00Z', now)).toThrowError(new InvalidInput('scheduled_at must be in the future'));
   });
 
   it('accepts one second later', () => {
@@ -39,7 +39,7 @@ describe('booking window', () => {
 
   it('accepts exactly 365 days ahead and refuses a second more', () => {
     expect(() => assertBookableInstant('scheduled_at', '2027-11-23T10:00:00Z', now)).not.toThrow();
-    expect(() => assertBookableInstant('scheduled_at', '2027-11-23T10:00:01Z', now)).toThrowError(BadRequest);
+    expect(() => assertBookableInstant('scheduled_at', '2027-11-23T10:00:01Z', now)).toThrowError(InvalidInput);
   });
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { assertValidPickupWindow, berlinDateTime } from '../../shared/domain/pickup-window';
-import { BadRequest } from '../../shared/http/errors';
+import { InvalidInput } from '../../shared/errors';
 
 const window = (pickup_date: string, pickup_time_from = '09:00', pickup_time_till = '11:00') => ({ pickup_date, pickup_time_from, pickup_time_till });
 const check = (w: ReturnType<typeof window>, now: string) => () => assertValidPickupWindow(w, new Date(now));
@@ -14,7 +14,7 @@ describe('same-day cutoff at 16:00 Europe/Berlin', () => {
   ])('in %s accepts a same-day pickup at 15:59 and refuses it at 16:00', (_, date, before, at) => {
     expect(check(window(date, '15:00', '17:00'), before)).not.toThrow();
     expect(check(window(date, '15:00', '17:00'), at)).toThrowError(
-      new BadRequest('same-day pickup is unavailable after 16:00 Europe/Berlin; choose a later pickup_date'),
+      new InvalidInput('same-day pickup is unavailable after 16:00 Europe/Berlin; choose a later pickup_date'),
     );
   });
 
@@ -67,7 +67,7 @@ describe('pickup times', () => {
   });
 
   it('refuses an end before the start', () => {
-    expect(check(window(monday, '14:00', '10:00'), now)).toThrowError(BadRequest);
+    expect(check(window(monday, '14:00', '10:00'), now)).toThrowError(InvalidInput);
   });
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { assertAcceptsSamples, assertPending, decideProviderUpdate, linkedShipmentId, shipmentReference } from '../../shared/domain/shipment';
-import { Conflict } from '../../shared/http/errors';
+import { Conflict } from '../../shared/errors';
 
 describe('shipment references', () => {
   it('combine the Berlin creation date and the day sequence', () => {

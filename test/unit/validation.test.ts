@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import { BadRequest } from '../../shared/http/errors';
+import { InvalidInput } from '../../shared/errors';
 import { isJsonObject, parseOrBadRequest } from '../../shared/http/validation';
 
 const Body = v.strictObject({
@@ -13,10 +13,10 @@ function messageOf(input: unknown): string {
   try {
     parseOrBadRequest(Body, input, 'body');
   } catch (error) {
-    expect(error).toBeInstanceOf(BadRequest);
-    return (error as BadRequest).message;
+    expect(error).toBeInstanceOf(InvalidInput);
+    return (error as InvalidInput).message;
   }
-  throw new Error('expected a BadRequest');
+  throw new Error('expected a InvalidInput');
 }
 
 describe('validation messages', () => {

@@ -1,0 +1,82 @@
+/**
+ * Layer rules for the API (dependency-cruiser). Run: npm run lint:deps
+ *
+ * Layout: functions/<resource>/<action>.ts are the Lambda handlers (the edge); shared/ is the code they
+ * run (http/, auth/, domain/, schemas/, contract/, store/, events/, documents/, usecases/, errors.ts);
+ * infra/ is CDK and local tooling; test/ the tests.
+ *
+ * Type-only imports (`import type …`) count: tsPreCompilationDeps is on, so a cycle or a forbidden
+ * edge made only of types is reported too (such edges carry the dependency type 'type-only').
+ */
+/* global module */
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-shared-to-functions-or-infra',
+      comment: 'shared/ is what the handlers run: it must not know about handlers (functions/) or deployment/tooling code (infra/).',
+      severity: 'error',
+      from: { path: '^shared/' },
+      to: { path: '^(functions|infra)/' },
+    },
+    {
+      name: 'domain-is-pure',
+      comment:
+        'shared/domain/ is pure business logic: it may import only shared/domain/, shared/errors(.ts|/) and valibot. ' +
+        'No node builtins (node:fs, node:net, node:http, node:crypto, …), no @aws-sdk/*, no other shared/ folder.',
+      severity: 'error',
+      from: { path: '^shared/domain/' },
+      to: {
+        pathNot: ['^shared/domain/', '^shared/errors(\\.ts$|/)', '^node_modules/valibot/'],
+      },
+    },
+    {
+      name: 'no-http-below-the-edge',
+      comment:
+        'HTTP is the edge: store, domain, auth, usecases, events and documents must not import shared/http/ ' +
+        '(throw the errors of shared/errors.ts instead; shared/http maps them to responses).',
+      severity: 'error',
+      from: { path: '^shared/(store|domain|auth|usecases|events|documents)/' },
+      to: { path: '^shared/http/' },
+    },
+    {
+      name: 'usecases-above-the-store',
+      comment:
+        'A use case (shared/usecases/) combines store, domain, auth and events; none of those may call back up into one ' +
+        '(only handlers and tooling do).',
+      severity: 'error',
+      from: { path: '^shared/(store|domain|auth|events|documents|schemas|contract)/' },
+      to: { path: '^shared/usecases/' },
+    },
+    {
+      name: 'no-circular',
+      comment: 'No import cycles anywhere, type-only imports included.',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'not-to-unresolvable',
+      comment: 'This module imports something that cannot be resolved on disk: a missing npm package (add it to package.json) or a wrong path.',
+      severity: 'error',
+      from: {},
+      to: { couldNotResolve: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^cdk\\.out/' },
+    tsConfig: { fileName: 'tsconfig.json' },
+    // Parse the TypeScript sources themselves, so `import type` edges are kept (dependency type 'type-only').
+    tsPreCompilationDeps: true,
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      mainFields: ['module', 'main', 'types', 'typings'],
+    },
+    skipAnalysisNotInRules: true,
+    reporterOptions: {
+      text: { highlightFocused: true },
+    },
+  },
+};

@@ -1,0 +1,98 @@
+/**
+ * Appointments as stored: the APPT item plus its panel, biomarker and shipment links in one partition
+ * (APPT#<id>), and the lifecycle the transition writer (shared/store/transitions.ts) changes it by.
+ * Results and report documents live in the same partition; their records are in shared/store/lab-reports.ts.
+ */
+import { randomUUID } from 'node:crypto';
+import type { AppointmentStatus } from '../../domain/appointment';
+import { appointmentStatusChanged } from '../../events/status-changed';
+import { index, keys } from '../keys';
+import type { ClinicalResultRecord, DocumentLink, GeneticResultRecord } from '../lab-reports';
+import type { Lifecycle } from '../transitions';
+
+export interface AppointmentRecord {
+  id: string;
+  profile_id: string;
+  /** The profile's group, copied here: the access context of an appointment is its profile's group. */
+  profile_group_slug: string;
+  location_id: string | null;
+  scheduled_at: string | null;
+  status: AppointmentStatus;
+  test_method: 'practitioner' | 'home' | null;
+  cancellation_reason: string | null;
+  barcode: string | null;
+  blood_drawn_at: string | null;
+  picked_up_at: string | null;
+  /** When the last planned result arrived (set by the lab report that completed it). */
+  completed_at?: string;
+  created_at: string;
+  updated_at: string | null;
+  /** How many history entries it has (shared/store/transitions.ts); absent before the history existed. */
+  history_seq?: number;
+}
+
+export interface PanelLink {
+  panel_id: string;
+  added_at: string;
+}
+export interface BiomarkerLink {
+  biomarker_id: number;
+  added_at: string;
+}
+export interface ShipmentLink {
+  id: string;
+  added_at: string;
+}
+
+export interface AppointmentAggregate {
+  appointment: AppointmentRecord;
+  panels: PanelLink[];
+  biomarkers: BiomarkerLink[];
+  shipments: ShipmentLink[];
+  clinicalResults: ClinicalResultRecord[];
+  geneticResults: GeneticResultRecord[];
+  documents: DocumentLink[];
+}
+
+export const APPOINTMENT_NOT_FOUND = 'Appointment not found';
+
+/**
+ * The one factory of a new appointment: booked at a location (`scheduled`), or born of an activated home
+ * kit (`blood_drawn`, no location or time). Every other field starts empty.
+ */
+export function newAppointment(
+  fields: Pick<AppointmentRecord, 'profile_id' | 'profile_group_slug' | 'location_id' | 'scheduled_at' | 'status' | 'test_method'> &
+    Partial<Pick<AppointmentRecord, 'barcode' | 'blood_drawn_at'>>,
+  createdAt: string,
+): AppointmentRecord {
+  return {
+    id: randomUUID(),
+    cancellation_reason: null,
+    barcode: null,
+    blood_drawn_at: null,
+    picked_up_at: null,
+    created_at: createdAt,
+    updated_at: null,
+    ...fields,
+  };
+}
+
+/** Its entry in the profile's list, sorted by scheduled_at (created_at for a home kit's). */
+export const listingKeys = (appointment: AppointmentRecord) =>
+  index.appointmentOfProfile(appointment.profile_id, appointment.scheduled_at ?? appointment.created_at, appointment.id);
+
+export const appointmentLifecycle: Lifecycle<AppointmentRecord> = {
+  key: (appointment) => keys.appointment(appointment.id),
+  item: (appointment) => ({ ...keys.appointment(appointment.id), ...listingKeys(appointment), ...appointment }),
+  event: ({ before, after, actor, at }) =>
+    appointmentStatusChanged({
+      occurred_at: at,
+      source: actor.source,
+      appointment_id: after.id,
+      profile_id: after.profile_id,
+      profile_group_slug: after.profile_group_slug,
+      location_id: after.location_id,
+      from_status: before?.status ?? null,
+      status: after.status,
+    }),
+};

@@ -1,0 +1,160 @@
+/**
+ * Writing appointments, apart from status changes (those go through shared/store/transitions.ts; the
+ * use cases in shared/usecases/ assemble them with the items below). Every write is one conditional
+ * write or one transaction: two racing requests never both win.
+ *
+ * Access patterns:
+ * - reschedule / relocate .................... TransactWrite  Update (status = scheduled) [+ ConditionCheck location]
+ * - attach panels / biomarkers ............... TransactWrite  ConditionCheck (status = scheduled) + Update per link
+ * - (with a transition) claim a barcode ...... Put BARCODE#<barcode> (not yet claimed)
+ * - (with a transition) hand to a shipment ... ConditionCheck shipment + Put SHIPMENT#<ref> link per appointment
+ */
+import { assertEditable } from '../../domain/appointment';
+import { linkedShipmentId } from '../../domain/shipment';
+import { Conflict, NotFound } from '../../errors';
+import { tableName } from '../client';
+import { index, keys } from '../keys';
+import { LOCATION_NOT_FOUND, locationIsActive } from '../locations';
+import { type NamedItem, named, TransactionCancelled, transactWrite } from '../transactions';
+import { setAttributes } from '../update-expression';
+import { getAppointmentAggregateOrThrow } from './reads';
+import { type AppointmentRecord, type BiomarkerLink, listingKeys, type PanelLink } from './records';
+
+export const CHANGED_MEANWHILE = 'The appointment changed while this request was processed; retry it';
+
+/**
+ * A conditional write on a scheduled appointment failed: a racing request changed it between our read
+ * and our write. Read it again and answer the conflict its new status calls for.
+ */
+export async function explainLostRace(appointmentId: string): Promise<never> {
+  const { appointment } = await getAppointmentAggregateOrThrow(appointmentId);
+  assertEditable(appointment.status);
+  throw new Conflict(CHANGED_MEANWHILE);
+}
+
+const isScheduled = { ConditionExpression: '#status = :scheduled', names: { '#status': 'status' }, values: { ':scheduled': 'scheduled' } };
+
+/** The Puts of a new appointment's test links (a home kit's appointment is born with its tests). */
+export function testLinkPuts(appointmentId: string, links: { panels: PanelLink[]; biomarkers: BiomarkerLink[] }): NamedItem[] {
+  return [
+    ...links.panels.map((link) =>
+      named('link', { Put: { TableName: tableName, Item: { ...keys.appointmentPanel(appointmentId, link.panel_id), ...link } } }),
+    ),
+    ...links.biomarkers.map((link) =>
+      named('link', { Put: { TableName: tableName, Item: { ...keys.appointmentBiomarker(appointmentId, link.biomarker_id), ...link } } }),
+    ),
+  ];
+}
+
+/** Claims a barcode for a sample: one item per barcode, so no two samples (drawn or home kit) share one. */
+export const barcodeClaim = (barcode: string, sample: { appointment_id: string; home_kit_order_id?: string }, at: string): NamedItem =>
+  named('barcode', {
+    Put: {
+      TableName: tableName,
+      Item: { ...keys.barcode(barcode), barcode, ...sample, created_at: at },
+      ConditionExpression: 'attribute_not_exists(PK)',
+    },
+  });
+
+export const BARCODE_USED = 'This barcode is already used by another sample';
+
+/** Runs the transaction; when a precondition failed, `explain` turns that into the error to throw. */
+async function transactWriteOr(explain: (error: TransactionCancelled) => Promise<never> | never, items: NamedItem[]) {
+  try {
+    await transactWrite(items);
+  } catch (error) {
+    if (error instanceof TransactionCancelled) await explain(error);
+    throw error;
+  }
+}
+
+export interface SchedulePatch {
+  scheduled_at?: string;
+  location_id?: string;
+}
+
+/** The appointment must still be scheduled and, when relocating, the new location active. */
+export async function changeSchedule(appointment: AppointmentRecord, patch: SchedulePatch, updatedAt: string): Promise<AppointmentRecord> {
+  const next: AppointmentRecord = { ...appointment, ...patch, updated_at: updatedAt };
+  // The list's sort key follows scheduled_at; a relocation alone leaves it (and a racing reschedule) alone.
+  const update = setAttributes({ ...patch, updated_at: updatedAt, ...(patch.scheduled_at ? { GSI1SK: listingKeys(next).GSI1SK } : {}) });
+  const explain = (error: TransactionCancelled) => {
+    if (error.failed('location')) throw new NotFound(LOCATION_NOT_FOUND);
+    return explainLostRace(appointment.id);
+  };
+  await transactWriteOr(explain, [
+    named('appointment', {
+      Update: {
+        TableName: tableName,
+        Key: keys.appointment(appointment.id),
+        ...update,
+        ConditionExpression: isScheduled.ConditionExpression,
+        ExpressionAttributeNames: { ...update.ExpressionAttributeNames, ...isScheduled.names },
+        ExpressionAttributeValues: { ...update.ExpressionAttributeValues, ...isScheduled.values },
+      },
+    }),
+    ...(patch.location_id ? [locationIsActive(patch.location_id)] : []),
+  ]);
+  return next;
+}
+
+export interface Attachments {
+  panelIds?: string[];
+  biomarkerIds?: number[];
+}
+
+/** The appointment must still be scheduled. Re-attaching keeps the first added_at (if_not_exists). */
+export async function attachTests(appointmentId: string, attachments: Attachments, now: string): Promise<void> {
+  const link = (key: { PK: string; SK: string }, idName: string, id: string | number) =>
+    named('link', {
+      Update: {
+        TableName: tableName,
+        Key: key,
+        UpdateExpression: 'SET #id = :id, added_at = if_not_exists(added_at, :now)',
+        ExpressionAttributeNames: { '#id': idName },
+        ExpressionAttributeValues: { ':id': id, ':now': now },
+      },
+    });
+  await transactWriteOr(() => explainLostRace(appointmentId), [
+    named('appointment', {
+      ConditionCheck: {
+        TableName: tableName,
+        Key: keys.appointment(appointmentId),
+        ConditionExpression: isScheduled.ConditionExpression,
+        ExpressionAttributeNames: isScheduled.names,
+        ExpressionAttributeValues: isScheduled.values,
+      },
+    }),
+    ...(attachments.panelIds ?? []).map((id) => link(keys.appointmentPanel(appointmentId, id), 'panel_id', id)),
+    ...(attachments.biomarkerIds ?? []).map((id) => link(keys.appointmentBiomarker(appointmentId, id), 'biomarker_id', id)),
+  ]);
+}
+
+/** The shipment still accepts samples (it may be delivered, faulted or cancelled meanwhile). */
+export const shipmentAcceptsSamples = (reference: string): NamedItem =>
+  named('shipment', {
+    ConditionCheck: {
+      TableName: tableName,
+      Key: keys.shipment(reference),
+      ConditionExpression: '#status IN (:pending, :shipped, :transit)',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':pending': 'pending', ':shipped': 'shipped', ':transit': 'in_transit' },
+    },
+  });
+
+/** An appointment handed to a shipment at pickup: in its partition, listed by GSI1 under the shipment. */
+export const shipmentLinkPut = (appointment: AppointmentRecord, reference: string, at: string): NamedItem =>
+  named('link', {
+    Put: {
+      TableName: tableName,
+      Item: {
+        ...keys.appointmentShipment(appointment.id, reference),
+        ...index.appointmentOfShipment(reference, appointment.id),
+        id: linkedShipmentId(reference),
+        appointment_id: appointment.id,
+        // The shipment lists its appointments only to keys that may see their profiles.
+        profile_group_slug: appointment.profile_group_slug,
+        added_at: at,
+      },
+    },
+  });

@@ -1,0 +1,80 @@
+/**
+ * The patient registers the kit's barcode. In ONE transaction: the order becomes activated, the sample
+ * becomes an appointment (test_method home, blood_drawn, the order's tests), the barcode is claimed
+ * (unique across all samples) and the lab order pipeline starts (LabOrderRequested), with both
+ * resources' history entries and status events. Activating again with the same barcode is a safe retry.
+ */
+import { assertProfileResourceAccess } from '../auth/access';
+import { decideActivation } from '../domain/home-kit-order';
+import { apiActor } from '../domain/lifecycle';
+import { Conflict } from '../errors';
+import { appointmentLifecycle, newAppointment } from '../store/appointments/records';
+import { BARCODE_USED, barcodeClaim, testLinkPuts } from '../store/appointments/writes';
+import { getHomeKitOrderOrThrow, homeKitOrderLifecycle, type HomeKitOrderRecord, ORDER_CHANGED_MEANWHILE } from '../store/home-kit-orders';
+import { getExistingProfile, type ProfileRecord } from '../store/profiles';
+import { TransactionCancelled } from '../store/transactions';
+import { commit } from './commit';
+import { labOrderFor } from './lab-order';
+import type { Caller } from './request';
+
+export async function activateHomeKitOrder(
+  id: string,
+  barcode: string,
+  { access, now }: Caller,
+): Promise<{ order: HomeKitOrderRecord; profile: ProfileRecord }> {
+  const order = await getHomeKitOrderOrThrow(id);
+  assertProfileResourceAccess(access, order, 'home kit order');
+  if (decideActivation(order.status, order.activation_barcode, barcode) === 'activate') {
+    const activated = await activate(order, barcode, access.keyId, now);
+    if (activated) return { order: activated, profile: await getExistingProfile(order.profile_id) };
+  }
+  // Already activated, or a racing activation won: the same barcode is a safe retry, another a conflict.
+  const current = await getHomeKitOrderOrThrow(id);
+  if (decideActivation(current.status, current.activation_barcode, barcode) !== 'already-activated') {
+    throw new Conflict(ORDER_CHANGED_MEANWHILE);
+  }
+  return { order: current, profile: await getExistingProfile(order.profile_id) };
+}
+
+/** The activated order, or undefined when a racing request changed the order first. */
+async function activate(order: HomeKitOrderRecord, barcode: string, keyId: string, now: Date): Promise<HomeKitOrderRecord | undefined> {
+  const at = now.toISOString();
+  const appointment = newAppointment(
+    {
+      profile_id: order.profile_id,
+      profile_group_slug: order.profile_group_slug,
+      location_id: null,
+      scheduled_at: null,
+      status: 'blood_drawn',
+      test_method: 'home',
+      barcode,
+      blood_drawn_at: at,
+    },
+    at,
+  );
+  const after: HomeKitOrderRecord = { ...order, status: 'activated', activation_barcode: barcode, appointment_id: appointment.id, updated_at: at };
+  const tests = {
+    panels: Object.entries(order.panels).map(([panel_id, added_at]) => ({ panel_id, added_at })),
+    biomarkers: Object.entries(order.biomarkers).map(([biomarkerId, added_at]) => ({ biomarker_id: Number(biomarkerId), added_at })),
+  };
+  const actor = apiActor(keyId);
+  try {
+    await commit({
+      transitions: [
+        { lifecycle: homeKitOrderLifecycle, before: order, after, actor, at },
+        { lifecycle: appointmentLifecycle, before: null, after: appointment, actor, at, reason: 'home kit activated', name: 'appointment' },
+      ],
+      items: [barcodeClaim(barcode, { appointment_id: appointment.id, home_kit_order_id: order.id }, at), ...testLinkPuts(appointment.id, tests)],
+      events: [
+        await labOrderFor(appointment, barcode, { panelIds: tests.panels.map((t) => t.panel_id), biomarkerIds: tests.biomarkers.map((t) => t.biomarker_id) }, at),
+      ],
+      writtenAt: at,
+    });
+  } catch (error) {
+    if (!(error instanceof TransactionCancelled)) throw error;
+    if (error.failed('state')) return undefined;
+    if (error.failed('barcode')) throw new Conflict(BARCODE_USED);
+    throw error;
+  }
+  return { ...after, history_seq: (order.history_seq ?? 0) + 1 };
+}

@@ -1,0 +1,41 @@
+/**
+ * Records the blood draw: scheduled → blood_drawn with its barcode, and the lab order (LabOrderRequested)
+ * in the same transaction. Confirming again with the same barcode is a safe retry: nothing changes and
+ * no second event, also when a racing request with that barcode won.
+ */
+import { assertProfileResourceAccess } from '../auth/access';
+import { decideConfirm } from '../domain/appointment';
+import { apiActor } from '../domain/lifecycle';
+import { Conflict } from '../errors';
+import { getAppointmentAggregateOrThrow } from '../store/appointments/reads';
+import { appointmentLifecycle } from '../store/appointments/records';
+import { BARCODE_USED, barcodeClaim, CHANGED_MEANWHILE } from '../store/appointments/writes';
+import { TransactionCancelled } from '../store/transactions';
+import { commit } from './commit';
+import { labOrderFor } from './lab-order';
+import type { Caller } from './request';
+
+export async function confirmAppointment(id: string, barcode: string, { access, now }: Caller): Promise<void> {
+  const { appointment, panels, biomarkers } = await getAppointmentAggregateOrThrow(id);
+  assertProfileResourceAccess(access, appointment, 'appointment');
+  if (decideConfirm(appointment.status, appointment.barcode, barcode) === 'already-confirmed') return;
+  const at = now.toISOString();
+  const after = { ...appointment, status: 'blood_drawn' as const, barcode, blood_drawn_at: at, updated_at: at };
+  const tests = { panelIds: panels.map((link) => link.panel_id), biomarkerIds: biomarkers.map((link) => link.biomarker_id) };
+  try {
+    await commit({
+      transitions: [{ lifecycle: appointmentLifecycle, before: appointment, after, actor: apiActor(access.keyId), at }],
+      items: [barcodeClaim(barcode, { appointment_id: id }, at)],
+      events: [await labOrderFor(after, barcode, tests, at)],
+      writtenAt: at,
+    });
+  } catch (error) {
+    if (!(error instanceof TransactionCancelled)) throw error;
+    if (error.failed('state')) {
+      const { appointment: current } = await getAppointmentAggregateOrThrow(id);
+      if (decideConfirm(current.status, current.barcode, barcode) === 'already-confirmed') return;
+    }
+    if (error.failed('barcode')) throw new Conflict(BARCODE_USED);
+    throw new Conflict(CHANGED_MEANWHILE);
+  }
+}

@@ -1,0 +1,45 @@
+/** Orders a kit mailed to a test location or an inline address: a new order, pending (history entry 1). */
+import { randomUUID } from 'node:crypto';
+import { assertLocationGroupAccess, assertProfileGroupAccess } from '../auth/access';
+import type { DeliveryAddress } from '../domain/address';
+import { apiActor } from '../domain/lifecycle';
+import { NotFound } from '../errors';
+import { homeKitOrderLifecycle, type HomeKitOrderRecord } from '../store/home-kit-orders';
+import { getLocation, LOCATION_NOT_FOUND } from '../store/locations';
+import { getProfile, PROFILE_NOT_FOUND, type ProfileRecord } from '../store/profiles';
+import { commit } from './commit';
+import type { Caller } from './request';
+
+export async function createHomeKitOrder(
+  input: { profile_id: string; delivery_address: DeliveryAddress },
+  { access, now }: Caller,
+): Promise<{ order: HomeKitOrderRecord; profile: ProfileRecord }> {
+  const address = input.delivery_address;
+  const [profile, location] = await Promise.all([
+    getProfile(input.profile_id),
+    'location_id' in address ? getLocation(address.location_id) : undefined,
+  ]);
+  if (!profile) throw new NotFound(PROFILE_NOT_FOUND);
+  if ('location_id' in address && !location?.active) throw new NotFound(LOCATION_NOT_FOUND);
+  assertProfileGroupAccess(access, profile.profile_group_slug, 'profile');
+  if (location) assertLocationGroupAccess(access, location.location_group_slug, 'location');
+  const at = now.toISOString();
+  const order: HomeKitOrderRecord = {
+    id: randomUUID(),
+    profile_id: profile.id,
+    profile_group_slug: profile.profile_group_slug,
+    status: 'pending',
+    delivery_address: address,
+    panels: {},
+    biomarkers: {},
+    tracking_number: null,
+    carrier: null,
+    dispatched_at: null,
+    activation_barcode: null,
+    appointment_id: null,
+    created_at: at,
+    updated_at: null,
+  };
+  await commit({ transitions: [{ lifecycle: homeKitOrderLifecycle, before: null, after: order, actor: apiActor(access.keyId), at }], writtenAt: at });
+  return { order, profile };
+}
