@@ -400,6 +400,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/appointments/{id}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List an appointment's status history
+         * @description Every status change, oldest first, creation first: the new status, the one before, when, the source (api, courier, lab, system), the API key id that made it and the reason where there is one. Paged like the other lists. Each entry has its status-change event, written in the same transaction (docs/events/). Resources created before the history existed answer the changes made since.
+         *
+         *     Scopes (any one suffices): `TEST_SESSIONS_VIEW`, `TEST_SESSIONS_SCHEDULE`.
+         */
+        get: operations["listAppointmentHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/appointments/{id}/results": {
         parameters: {
             query?: never;
@@ -504,6 +526,28 @@ export interface paths {
          *     Scopes (any one suffices): `SHIPMENTS_MANAGE`.
          */
         patch: operations["updateShipment"];
+        trace?: never;
+    };
+    "/api/v1/shipments/{id}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a shipment's status history
+         * @description Every status change, oldest first, creation first: the new status, the one before, when, the source (api, courier, lab, system), the API key id that made it and the reason where there is one. Paged like the other lists. Each entry has its status-change event, written in the same transaction (docs/events/). Resources created before the history existed answer the changes made since.
+         *
+         *     Scopes (any one suffices): `SHIPMENTS_MANAGE`.
+         */
+        get: operations["listShipmentHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/v1/shipments/{id}/status": {
@@ -660,6 +704,28 @@ export interface paths {
          *     Scopes (any one suffices): `home_kit_orders_manage`.
          */
         post: operations["activateHomeKitOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/home-kit-orders/{id}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a home kit order's status history
+         * @description Every status change, oldest first, creation first: the new status, the one before, when, the source (api, courier, lab, system), the API key id that made it and the reason where there is one. Paged like the other lists. Each entry has its status-change event, written in the same transaction (docs/events/). Resources created before the history existed answer the changes made since.
+         *
+         *     Scopes (any one suffices): `home_kit_orders_manage`.
+         */
+        get: operations["listHomeKitOrderHistory"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2162,6 +2228,68 @@ export interface operations {
             500: components["responses"]["ServerError"];
         };
     };
+    listAppointmentHistory: {
+        parameters: {
+            query?: {
+                /** @description Items per page. */
+                limit?: number;
+                /** @description The X-Next-Cursor header of the previous page. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of history entries. */
+            200: {
+                headers: {
+                    /** @description The cursor of the next page (pass it as `cursor`); absent on the last page. */
+                    "X-Next-Cursor"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "scheduled" | "blood_drawn" | "in_transit" | "completed" | "cancelled";
+                        /** @description null for the first entry: the creation. */
+                        from_status: ("scheduled" | "blood_drawn" | "in_transit" | "completed" | "cancelled") | null;
+                        /**
+                         * Format: date-time
+                         * @description When it happened: the request time, or the time the courier reported.
+                         */
+                        at: string;
+                        /**
+                         * @description api: a client key; courier: the courier integration; lab; system.
+                         * @enum {string}
+                         */
+                        source: "api" | "courier" | "lab" | "system";
+                        /** @description The id of the API key that made the change (never its name); null for the lab. */
+                        actor: string | null;
+                        /** @description Why, when the change says: the cancellation reason, or "home kit activated". */
+                        reason: string | null;
+                    }[];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description appointment not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
     getAppointmentResults: {
         parameters: {
             query?: never;
@@ -2576,6 +2704,69 @@ export interface operations {
             500: components["responses"]["ServerError"];
         };
     };
+    listShipmentHistory: {
+        parameters: {
+            query?: {
+                /** @description Items per page. */
+                limit?: number;
+                /** @description The X-Next-Cursor header of the previous page. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description the shipment reference, e.g. P-261123-0001 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of history entries. */
+            200: {
+                headers: {
+                    /** @description The cursor of the next page (pass it as `cursor`); absent on the last page. */
+                    "X-Next-Cursor"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "pending" | "shipped" | "in_transit" | "delivered" | "fault" | "cancelled";
+                        /** @description null for the first entry: the creation. */
+                        from_status: ("pending" | "shipped" | "in_transit" | "delivered" | "fault" | "cancelled") | null;
+                        /**
+                         * Format: date-time
+                         * @description When it happened: the request time, or the time the courier reported.
+                         */
+                        at: string;
+                        /**
+                         * @description api: a client key; courier: the courier integration; lab; system.
+                         * @enum {string}
+                         */
+                        source: "api" | "courier" | "lab" | "system";
+                        /** @description The id of the API key that made the change (never its name); null for the lab. */
+                        actor: string | null;
+                        /** @description Why, when the change says: the cancellation reason, or "home kit activated". */
+                        reason: string | null;
+                    }[];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description shipment not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
     updateShipmentStatus: {
         parameters: {
             query?: never;
@@ -2967,6 +3158,68 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    listHomeKitOrderHistory: {
+        parameters: {
+            query?: {
+                /** @description Items per page. */
+                limit?: number;
+                /** @description The X-Next-Cursor header of the previous page. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of history entries. */
+            200: {
+                headers: {
+                    /** @description The cursor of the next page (pass it as `cursor`); absent on the last page. */
+                    "X-Next-Cursor"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "pending" | "dispatched" | "activated" | "cancelled";
+                        /** @description null for the first entry: the creation. */
+                        from_status: ("pending" | "dispatched" | "activated" | "cancelled") | null;
+                        /**
+                         * Format: date-time
+                         * @description When it happened: the request time, or the time the courier reported.
+                         */
+                        at: string;
+                        /**
+                         * @description api: a client key; courier: the courier integration; lab; system.
+                         * @enum {string}
+                         */
+                        source: "api" | "courier" | "lab" | "system";
+                        /** @description The id of the API key that made the change (never its name); null for the lab. */
+                        actor: string | null;
+                        /** @description Why, when the change says: the cancellation reason, or "home kit activated". */
+                        reason: string | null;
+                    }[];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description order not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
         };

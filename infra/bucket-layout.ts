@@ -1,9 +1,12 @@
 /**
- * The documents bucket's two prefixes (shared/documents/s3.ts): the lab uploads report files to
- * `incoming/`, results-ingest files each one under `documents/` and deletes the upload. Only the API
- * serves `documents/`; nothing serves `incoming/`. test/infra checks these against shared/.
+ * The documents bucket's two prefixes: the lab uploads report files to `incoming/` (defined in
+ * shared/documents/bucket-layout.ts, which the report schema uses too), results-ingest files each one
+ * under `documents/` and deletes the upload. Only the API serves `documents/`; nothing serves
+ * `incoming/`. test/infra checks these against shared/.
  */
-export const INCOMING_PREFIX = 'incoming/';
+import { INCOMING_PREFIX } from '../shared/documents/bucket-layout';
+
+export { INCOMING_PREFIX };
 export const DOCUMENTS_PREFIX = 'documents/';
 
 /** As IAM resource patterns (`arn:…:bucket/incoming/*`). */

@@ -131,6 +131,13 @@ export const routes = {
     handler: 'functions/profiles/list-appointments.ts',
     scopes: ['TEST_SESSIONS_VIEW', 'TEST_SESSIONS_SCHEDULE'],
   },
+  // Status histories (beyond the spec): the resource's view scopes.
+  listAppointmentHistory: {
+    method: 'GET',
+    path: '/api/v1/appointments/{id}/history',
+    handler: 'functions/appointments/history.ts',
+    scopes: ['TEST_SESSIONS_VIEW', 'TEST_SESSIONS_SCHEDULE'],
+  },
 
   getAppointmentResults: {
     method: 'GET',
@@ -150,6 +157,12 @@ export const routes = {
   getShipment: { method: 'GET', path: '/api/v1/shipments/{id}', handler: 'functions/shipments/get.ts', scopes: ['SHIPMENTS_MANAGE'] },
   updateShipment: { method: 'PATCH', path: '/api/v1/shipments/{id}', handler: 'functions/shipments/update.ts', scopes: ['SHIPMENTS_MANAGE'] },
   cancelShipment: { method: 'DELETE', path: '/api/v1/shipments/{id}', handler: 'functions/shipments/cancel.ts', scopes: ['SHIPMENTS_MANAGE'] },
+  listShipmentHistory: {
+    method: 'GET',
+    path: '/api/v1/shipments/{id}/history',
+    handler: 'functions/shipments/history.ts',
+    scopes: ['SHIPMENTS_MANAGE'],
+  },
   updateShipmentStatus: {
     method: 'POST',
     path: '/api/v1/shipments/{id}/status',
@@ -182,6 +195,12 @@ export const routes = {
     method: 'POST',
     path: '/api/v1/home-kit-orders/{id}/activate',
     handler: 'functions/home-kit-orders/activate.ts',
+    scopes: KIT,
+  },
+  listHomeKitOrderHistory: {
+    method: 'GET',
+    path: '/api/v1/home-kit-orders/{id}/history',
+    handler: 'functions/home-kit-orders/history.ts',
     scopes: KIT,
   },
   listProfileHomeKitOrders: {

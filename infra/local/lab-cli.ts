@@ -10,6 +10,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
+import { INCOMING_PREFIX } from '../../shared/documents/bucket-layout';
 import { localFunctionEnvironment, localSettings } from './environment';
 import { apoeResult } from './lab-samples';
 
@@ -97,7 +98,7 @@ async function main(argv: string[]): Promise<void> {
     })),
     geneticSummary: values.genetic ? 'APOE e3/e4 — moderate risk (see results)' : undefined,
   });
-  const s3Key = `incoming/${randomUUID()}.pdf`;
+  const s3Key = `${INCOMING_PREFIX}${randomUUID()}.pdf`;
   await s3.send(new PutObjectCommand({ Bucket: process.env.DOCUMENTS_BUCKET, Key: s3Key, Body: pdf, ContentType: 'application/pdf' }));
 
   const eventId = randomUUID();

@@ -1,5 +1,5 @@
 /**
- * Access context of an API key (DESIGN.md "Auth and access context"): the scopes it holds and the
+ * Access context of an API key (README "API keys"): the scopes it holds and the
  * profile groups and location groups whose resources it may see. Pure rules, no I/O.
  *
  * Profile → its profile group. Location → its location group. Appointment and home kit order → their

@@ -15,6 +15,7 @@ import type { RouteName } from '../routes';
 import { Appointment, AppointmentSummary, CreatedAppointment } from '../schemas/appointments';
 import { Biomarker, Panel } from '../schemas/catalog';
 import { Success } from '../schemas/fields';
+import { AppointmentHistoryEntry, HomeKitOrderHistoryEntry, ShipmentHistoryEntry } from '../schemas/history';
 import { HomeKitOrder } from '../schemas/home-kit-orders';
 import { Location } from '../schemas/locations';
 import { CreatedProfile, EmbeddedProfile, Profile } from '../schemas/profiles';
@@ -227,6 +228,18 @@ export const operations = {
     errors: { 404: 'profile not found' },
   },
 
+  listAppointmentHistory: {
+    tag: 'Appointments',
+    summary: "List an appointment's status history",
+    description:
+      'Every status change, oldest first, creation first: the new status, the one before, when, the source (api, courier, lab, ' +
+      'system), the API key id that made it and the reason where there is one. Paged like the other lists. Each entry has its ' +
+      'status-change event, written in the same transaction (docs/events/). Resources created before the history existed ' +
+      'answer the changes made since.',
+    responses: { 200: { description: 'A page of history entries.', schema: list(AppointmentHistoryEntry), ...PAGE } },
+    errors: { 404: 'appointment not found' },
+  },
+
   getAppointmentResults: {
     tag: 'Results',
     summary: "Get an appointment's results",
@@ -273,6 +286,17 @@ export const operations = {
     description: 'Shipments of the locations accessible to the key, newest first, paged.',
     responses: { 200: { description: 'A page of shipments.', schema: list(Shipment), ...PAGE } },
   },
+  listShipmentHistory: {
+    tag: 'Shipments',
+    summary: "List a shipment's status history",
+    description:
+      'Every status change, oldest first, creation first: the new status, the one before, when, the source (api, courier, lab, ' +
+      'system), the API key id that made it and the reason where there is one. Paged like the other lists. Each entry has its ' +
+      'status-change event, written in the same transaction (docs/events/). Resources created before the history existed ' +
+      'answer the changes made since.',
+    responses: { 200: { description: 'A page of history entries.', schema: list(ShipmentHistoryEntry), ...PAGE } },
+    errors: { 404: 'shipment not found' },
+  },
   getShipment: {
     tag: 'Shipments',
     summary: 'Get a shipment',
@@ -312,6 +336,17 @@ export const operations = {
     },
     errors: { 404: 'profile, or the delivery location, not found' },
     requestExample: examples.createHomeKitOrderBody,
+  },
+  listHomeKitOrderHistory: {
+    tag: 'Home kit orders',
+    summary: "List a home kit order's status history",
+    description:
+      'Every status change, oldest first, creation first: the new status, the one before, when, the source (api, courier, lab, ' +
+      'system), the API key id that made it and the reason where there is one. Paged like the other lists. Each entry has its ' +
+      'status-change event, written in the same transaction (docs/events/). Resources created before the history existed ' +
+      'answer the changes made since.',
+    responses: { 200: { description: 'A page of history entries.', schema: list(HomeKitOrderHistoryEntry), ...PAGE } },
+    errors: { 404: 'order not found' },
   },
   getHomeKitOrder: {
     tag: 'Home kit orders',

@@ -31,7 +31,7 @@ export const s3 = new S3Client({
     : {}),
 });
 
-export const INCOMING_PREFIX = 'incoming/';
+export { INCOMING_PREFIX } from './bucket-layout';
 
 /** Size in bytes of an object, or undefined when there is none. */
 export async function objectSize(key: string): Promise<number | undefined> {

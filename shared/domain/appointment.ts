@@ -1,5 +1,5 @@
 /**
- * The appointment lifecycle (DESIGN.md "Lifecycles"): one status set everywhere.
+ * The appointment lifecycle: one status set everywhere.
  *
  *   scheduled ──confirm──▶ blood_drawn ──pickup──▶ in_transit ──all results──▶ completed
  *   scheduled ──cancel───▶ cancelled

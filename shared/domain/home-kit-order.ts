@@ -1,5 +1,5 @@
 /**
- * The home kit order lifecycle (DESIGN.md "Lifecycles"):
+ * The home kit order lifecycle:
  *
  *   pending ──dispatch (tracking number)──▶ dispatched ──activate (barcode)──▶ activated
  *   pending / dispatched ──DELETE──▶ cancelled

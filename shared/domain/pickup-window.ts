@@ -1,5 +1,6 @@
 /**
- * Courier pickup windows (SPEC "Shipments", "Limits"). Couriers work Berlin days, not UTC days: the date
+ * Courier pickup windows of a shipment: a weekday from today on, between 09:00 and 17:00, at least two
+ * hours long, and no same-day pickup from 16:00 on. Couriers work Berlin days, not UTC days: the date
  * rules and the same-day cutoff are evaluated in Europe/Berlin, whatever the server's zone and whatever
  * the season (CET/CEST). `now` is always passed in.
  */

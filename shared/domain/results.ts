@@ -1,7 +1,8 @@
 /**
- * Results: what was planned for an appointment against what the lab reported (SPEC "Appointment
- * results"). Planned = the panels' biomarkers plus the individual ones; a planned clinical biomarker
- * without a result is listed as `planned` with its value fields null.
+ * Results: what was planned for an appointment against what the lab reported, as
+ * GET /api/v1/appointments/{id}/results shows them. Planned = the panels' biomarkers plus the
+ * individual ones; a planned clinical biomarker without a result is listed as `planned` with its value
+ * fields null.
  */
 /** eq: the value as measured; lt/le/gt/ge: below/above a detection limit. */
 export const VALUE_OPERATORS = ['eq', 'lt', 'le', 'gt', 'ge'] as const;

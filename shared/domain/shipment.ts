@@ -1,5 +1,5 @@
 /**
- * The shipment lifecycle (DESIGN.md "Lifecycles") and its references.
+ * The shipment lifecycle and its references.
  *
  *   pending ──provider──▶ shipped ──▶ in_transit ──▶ delivered
  *   pending / shipped / in_transit ──provider──▶ fault
@@ -24,7 +24,7 @@ export function shipmentReference(berlinDate: string, sequence: number): string 
   return `P-${berlinDate.slice(2, 4)}${berlinDate.slice(5, 7)}${berlinDate.slice(8, 10)}-${String(sequence).padStart(4, '0')}`;
 }
 
-/** How an appointment shows its link to a shipment (SPEC: "the same reference without hyphens"). */
+/** How an appointment shows its link to a shipment: the same reference without hyphens, as the spec requires. */
 export const linkedShipmentId = (reference: string) => reference.replaceAll('-', '');
 
 const FINAL: readonly ShipmentStatus[] = ['delivered', 'fault', 'cancelled'];

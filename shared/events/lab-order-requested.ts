@@ -8,6 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import * as v from 'valibot';
+import { BARCODE_PATTERN } from '../domain/sample';
 import type { DomainEvent } from './publisher';
 
 export const LAB_ORDER_REQUESTED = 'LabOrderRequested';
@@ -17,7 +18,7 @@ export const LabOrderRequestedDetail = v.strictObject({
   occurred_at: v.pipe(v.string(), v.isoTimestamp(), v.description('When the sample was registered (UTC).')),
   appointment_id: v.pipe(v.string(), v.uuid()),
   profile_id: v.pipe(v.string(), v.uuid()),
-  barcode: v.pipe(v.string(), v.regex(/^[A-Z0-9-]{6,32}$/), v.description('The sample tube or kit barcode.')),
+  barcode: v.pipe(v.string(), v.regex(BARCODE_PATTERN), v.description('The sample tube or kit barcode.')),
   test_method: v.picklist(['practitioner', 'home']),
   location_id: v.pipe(v.nullable(v.pipe(v.string(), v.uuid())), v.description('null for a home kit.')),
   panel_ids: v.array(v.pipe(v.string(), v.uuid())),

@@ -6,6 +6,8 @@
 import * as v from 'valibot';
 import { isCalendarDate } from '../domain/calendar';
 import { VALUE_OPERATORS } from '../domain/results';
+import { BARCODE_PATTERN } from '../domain/sample';
+import { INCOMING_PREFIX } from '../documents/bucket-layout';
 
 export const LAB_RESULTS_REPORTED = 'LabResultsReported';
 export const LAB_PARTNER_SOURCE = 'lab-partner';
@@ -55,8 +57,11 @@ export const GeneticResult = v.strictObject({
   variants: v.array(Variant),
 });
 
+/** A key the lab uploaded: the upload prefix, then 1–900 characters S3 keys allow without escaping. */
+const INCOMING_KEY = new RegExp(`^${INCOMING_PREFIX}[A-Za-z0-9!_.*'()/-]{1,900}$`);
+
 export const ReportedDocument = v.strictObject({
-  s3_key: v.pipe(v.string(), v.regex(/^incoming\/[A-Za-z0-9!_.*'()/-]{1,900}$/, 'must be a key under incoming/')),
+  s3_key: v.pipe(v.string(), v.regex(INCOMING_KEY, `must be a key under ${INCOMING_PREFIX}`)),
   file_name: v.pipe(v.string(), v.minLength(1), v.maxLength(255)),
   content_type: v.picklist(['application/pdf']),
 });
@@ -65,7 +70,7 @@ export const LabResultsReportedDetail = v.pipe(
   v.strictObject({
     event_id: v.pipe(v.string(), v.uuid(), v.description('Unique per report; a report sent twice is stored once.')),
     appointment_id: v.optional(v.pipe(v.string(), v.uuid())),
-    barcode: v.optional(v.pipe(v.string(), v.regex(/^[A-Z0-9-]{6,32}$/))),
+    barcode: v.optional(v.pipe(v.string(), v.regex(BARCODE_PATTERN))),
     reported_at: v.pipe(v.string(), v.isoTimestamp()),
     // Bounded so that a whole report is one DynamoDB transaction (at most 100 items): stored entirely or not at all.
     clinical_results: v.optional(v.pipe(v.array(ClinicalResult), v.maxLength(60)), []),

@@ -1,7 +1,7 @@
 /**
  * The answers API Gateway gives by itself, before any function runs: an unknown path, a known path with
  * another method, a keyed route without an `x-api-key` header. They are named once here because two
- * sides must give them identically (issue #12): the CDK stack configures the gateway with them and the
+ * sides must give them identically: the CDK stack configures the gateway with them and the
  * local server answers with them, so a client sees the same status, `Allow` header and body locally and
  * deployed. The functions' own 401 for a missing key uses the same message (named in shared/auth/api-key-header.ts).
  */

@@ -1,6 +1,7 @@
-/** Appointment requests and representations (SPEC "Appointment", "Appointments"). */
+/** Appointment requests (create, update, attach tests, confirm, cancel, pickup) and the appointment representations. */
 import * as v from 'valibot';
 import { APPOINTMENT_STATUSES } from '../domain/appointment';
+import { BARCODE_PATTERN } from '../domain/sample';
 import { SHIPMENT_REFERENCE } from '../domain/shipment';
 import type { ProfileRecord } from '../store/profiles';
 import type { AppointmentAggregate, AppointmentRecord } from '../store/appointments/records';
@@ -34,11 +35,10 @@ export const UpdateAppointmentBody = v.pipe(
 export const AttachPanelsBody = v.strictObject({ panel_ids: idList(uuid, 50) });
 
 export const biomarkerId = v.pipe(v.number(), v.integer('must be an integer'), v.minValue(1, 'must be a positive integer'));
-export const BARCODE = /^[A-Z0-9-]{6,32}$/;
 export const AttachBiomarkersBody = v.strictObject({ biomarker_ids: idList(biomarkerId, 50) });
 
 export const ConfirmBody = v.strictObject({
-  barcode: v.pipe(v.string(), v.regex(BARCODE, 'must be 6–32 characters of A–Z, 0–9 and -')),
+  barcode: v.pipe(v.string(), v.regex(BARCODE_PATTERN, 'must be 6–32 characters of A–Z, 0–9 and -')),
 });
 
 export const CancelBody = v.strictObject({ cancellation_reason: text(500) });

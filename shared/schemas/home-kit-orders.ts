@@ -1,4 +1,4 @@
-/** Home kit order requests and representations (SPEC "Home kit order", "Delivery address"). */
+/** Home kit order requests (create with a delivery address, dispatch) and the home kit order representation. */
 import * as v from 'valibot';
 import type { DeliveryAddress as StoredDeliveryAddress } from '../domain/address';
 import { isCountryCode } from '../domain/countries';

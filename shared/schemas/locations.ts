@@ -1,4 +1,4 @@
-/** Location representation (SPEC "Location"): every field, null where unknown; internal fields dropped. */
+/** Location representation: every field the spec lists, null where unknown; internal fields dropped. */
 import * as v from 'valibot';
 import type { LocationRecord, OpenHours as StoredOpenHours, Weekday } from '../store/locations';
 import { uuid } from './fields';

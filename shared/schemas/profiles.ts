@@ -1,5 +1,5 @@
 /**
- * Profile requests and representations (SPEC "Profile", "Profiles").
+ * Profile requests (create, update) and the profile representations.
  *
  * Which fields a response carries depends on where the profile appears: the spec drops created_at /
  * updated_at from the create response and from the profile embedded in a new appointment, and shows

@@ -1,4 +1,4 @@
-/** Result representations (SPEC "Appointment results"). */
+/** Result representations: the body of GET /api/v1/appointments/{id}/results. */
 import * as v from 'valibot';
 import { VALUE_OPERATORS } from '../domain/results';
 import { ReferenceRange, Variant } from '../events/lab-results-reported';

@@ -1,4 +1,4 @@
-/** Shipment requests and representations (SPEC "Shipment", "Shipments"). */
+/** Shipment requests (create, update, provider status updates) and the shipment representations. */
 import * as v from 'valibot';
 import { isClockTime } from '../domain/pickup-window';
 import { LOGISTICS_PROVIDERS, PROVIDER_STATUSES, SHIPMENT_REFERENCE, SHIPMENT_STATUSES } from '../domain/shipment';

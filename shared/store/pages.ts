@@ -110,3 +110,41 @@ export async function pageByIndexPrefix<T>(partitions: PagedList[], page: PageRe
   const finished = next.every((position) => position === true);
   return { items: merged.map((item) => withoutKeys<T>(item)), ...(finished ? {} : { next: encodeCursor(next) }) };
 }
+
+/** A list that is one base-table partition, oldest first (a resource's history). */
+export interface PartitionList {
+  PK: string;
+  skPrefix: string;
+}
+
+/** One page of a partition, ascending SK: one Query of at most `limit` items. The cursor is the last SK answered. */
+export async function pageOfPartition<T>(list: PartitionList, page: PageRequest): Promise<Page<T>> {
+  let after: string | undefined;
+  if (page.cursor) {
+    let decoded: unknown;
+    try {
+      decoded = JSON.parse(Buffer.from(page.cursor, 'base64url').toString('utf8'));
+    } catch {
+      throw new InvalidInput(INVALID_CURSOR);
+    }
+    if (typeof decoded !== 'string' || !decoded.startsWith(list.skPrefix) || decoded.length > MAX_KEY_LENGTH) {
+      throw new InvalidInput(INVALID_CURSOR);
+    }
+    after = decoded;
+  }
+  const result = await dynamo.send(
+    new QueryCommand({
+      TableName: tableName,
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+      ExpressionAttributeValues: { ':pk': list.PK, ':prefix': list.skPrefix },
+      Limit: page.limit,
+      ...(after ? { ExclusiveStartKey: { PK: list.PK, SK: after } } : {}),
+    }),
+  );
+  const items = result.Items ?? [];
+  const last = items.at(-1)?.SK as string | undefined;
+  return {
+    items: items.map((item) => withoutKeys<T>(item)),
+    ...(result.LastEvaluatedKey && last ? { next: Buffer.from(JSON.stringify(last)).toString('base64url') } : {}),
+  };
+}

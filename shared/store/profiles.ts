@@ -7,12 +7,13 @@
  * - update a profile inside the key's groups .. UpdateItem     condition: exists AND group IN key's groups
  * - does a profile group exist ................ GetItem        PK=GROUP#<slug>
  */
-import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { NotPermitted, NotFound } from '../errors';
 import { dynamo, tableName } from './client';
-import { cancellationCodes, isConditionFailure } from './conditions';
+import { isConditionFailure } from './conditions';
 import { keys } from './keys';
 import { withoutKeys } from './query';
+import { named, TransactionCancelled, transactWrite } from './transactions';
 import { setAttributes } from './update-expression';
 
 export interface ProfileRecord {
@@ -70,28 +71,24 @@ export async function putProfileGroup(group: ProfileGroupRecord): Promise<void> 
 /** Stores a new profile; 404 when its group does not exist (checked in the same transaction). */
 export async function createProfile(profile: ProfileRecord): Promise<void> {
   try {
-    await dynamo.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            ConditionCheck: {
-              TableName: tableName,
-              Key: keys.profileGroup(profile.profile_group_slug),
-              ConditionExpression: 'attribute_exists(PK)',
-            },
-          },
-          {
-            Put: {
-              TableName: tableName,
-              Item: { ...keys.profile(profile.id), ...profile },
-              ConditionExpression: 'attribute_not_exists(PK)',
-            },
-          },
-        ],
+    await transactWrite([
+      named('group', {
+        ConditionCheck: {
+          TableName: tableName,
+          Key: keys.profileGroup(profile.profile_group_slug),
+          ConditionExpression: 'attribute_exists(PK)',
+        },
       }),
-    );
+      named('profile', {
+        Put: {
+          TableName: tableName,
+          Item: { ...keys.profile(profile.id), ...profile },
+          ConditionExpression: 'attribute_not_exists(PK)',
+        },
+      }),
+    ]);
   } catch (error) {
-    if (cancellationCodes(error)?.[0] === 'ConditionalCheckFailed') throw new NotFound(PROFILE_GROUP_NOT_FOUND);
+    if (error instanceof TransactionCancelled && error.failed('group')) throw new NotFound(PROFILE_GROUP_NOT_FOUND);
     throw error;
   }
 }

@@ -20,7 +20,6 @@ import { isConditionFailure } from './conditions';
 import { index, keys } from './keys';
 import { type Page, type PageRequest, pageByIndexPrefix } from './pages';
 import { listByIndexPrefix, withoutKeys } from './query';
-import { type NamedItem, named } from './transactions';
 import type { Lifecycle } from './transitions';
 import { setAttributes } from './update-expression';
 

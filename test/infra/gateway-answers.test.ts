@@ -1,7 +1,7 @@
 /**
  * What API Gateway answers by itself (unknown path, known path with another method, keyed route without
  * a key), read from the synthesized template, against what the local server answers over real HTTP on
- * loopback: the same status, Allow header and body (issue #12). None of these requests reaches a handler,
+ * loopback: the same status, Allow header and body. None of these requests reaches a handler,
  * so the server runs here without DynamoDB or S3.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

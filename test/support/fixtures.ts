@@ -20,7 +20,12 @@ export interface KeyOptions {
 
 /** A fresh API key; by default every scope, the demo-clinic profile group and the berlin location group. */
 export async function apiKey(options: KeyOptions = {}): Promise<string> {
-  const { plaintext } = await issueApiKey(
+  return (await apiKeyWithId(options)).plaintext;
+}
+
+/** A fresh API key and its public id (what a status history names as its actor). */
+export async function apiKeyWithId(options: KeyOptions = {}): Promise<{ keyId: string; plaintext: string }> {
+  return issueApiKey(
     {
       name: 'test key',
       scopes: options.scopes ?? [...SCOPES],
@@ -29,5 +34,4 @@ export async function apiKey(options: KeyOptions = {}): Promise<string> {
     },
     new Date(),
   );
-  return plaintext;
 }

@@ -3,10 +3,10 @@ import { randomUUID } from 'node:crypto';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import type { EventBridgeEvent } from 'aws-lambda';
 import { handler as resultsIngest } from '../../functions/events/results-ingest';
-import { s3 } from '../../shared/documents/s3';
+import { INCOMING_PREFIX, s3 } from '../../shared/documents/s3';
 import { apoeResult } from '../../infra/local/lab-samples';
 
-export async function uploadIncoming(bytes: Buffer, key = `incoming/${randomUUID()}.pdf`): Promise<string> {
+export async function uploadIncoming(bytes: Buffer, key = `${INCOMING_PREFIX}${randomUUID()}.pdf`): Promise<string> {
   await s3.send(new PutObjectCommand({ Bucket: process.env.DOCUMENTS_BUCKET, Key: key, Body: bytes, ContentType: 'application/pdf' }));
   return key;
 }

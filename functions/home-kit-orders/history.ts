@@ -1,0 +1,24 @@
+// GET /api/v1/home-kit-orders/{id}/history — the order's status changes, oldest first (beyond the spec).
+import { assertProfileResourceAccess } from '../../shared/auth/access';
+import type { HomeKitOrderStatus } from '../../shared/domain/home-kit-order';
+import { NotFound } from '../../shared/errors';
+import { httpHandler } from '../../shared/http/handler';
+import { okPage } from '../../shared/http/responses';
+import { IdParams } from '../../shared/schemas/fields';
+import { toHistoryEntry } from '../../shared/schemas/history';
+import { PageQuery } from '../../shared/schemas/pagination';
+import { pageHistory } from '../../shared/store/history';
+import { getHomeKitOrder, HOME_KIT_ORDER_NOT_FOUND } from '../../shared/store/home-kit-orders';
+import { keys } from '../../shared/store/keys';
+
+export const handler = httpHandler({
+  route: 'listHomeKitOrderHistory',
+  params: IdParams,
+  query: PageQuery,
+  async run({ params, query, access }) {
+    const [order, page] = await Promise.all([getHomeKitOrder(params.id), pageHistory<HomeKitOrderStatus>(keys.homeKitOrder(params.id), query)]);
+    if (!order) throw new NotFound(HOME_KIT_ORDER_NOT_FOUND);
+    assertProfileResourceAccess(access, order, 'home kit order');
+    return okPage({ ...page, items: page.items.map(toHistoryEntry) });
+  },
+});

@@ -1,0 +1,6 @@
+/**
+ * The documents bucket's upload prefix: the lab puts report files under `incoming/`, ingest moves each
+ * one to its final key. A pure constant with no imports, so infra/ (the CDK app, where the Lambda
+ * environment is absent) can use it without loading the S3 client or shared/config.ts.
+ */
+export const INCOMING_PREFIX = 'incoming/';
