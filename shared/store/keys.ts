@@ -1,5 +1,5 @@
 /**
- * The only module that knows the key formats of the single table (DESIGN.md "DynamoDB: one table").
+ * The only module that knows the key formats of the single table: every partition and sort key, every prefix.
  *
  * Items of one aggregate share a partition so that one Query reads the whole aggregate.
  * GSI1 serves the lists by tenant or kind; an item that must not be listed (an inactive location)

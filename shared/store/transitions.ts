@@ -7,7 +7,7 @@
  * So a change, its history entry and its event exist together or not at all, and a request that loses a
  * race writes none of them.
  *
- * A lifecycle (shared/store/appointment-records.ts, home-kit-orders.ts, shipments.ts) tells the writer where
+ * A lifecycle (shared/store/appointments/records.ts, home-kit-orders.ts, shipments.ts) tells the writer where
  * its state lives and how its event reads; the writer knows nothing else about it.
  */
 import type { Actor, HistoryEntry } from '../domain/lifecycle';
