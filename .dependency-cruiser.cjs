@@ -42,8 +42,7 @@ module.exports = {
     {
       name: 'usecases-above-the-store',
       comment:
-        'A use case (shared/usecases/) combines store, domain, auth and events; none of those may call back up into one ' +
-        '(only handlers and tooling do).',
+        'A use case (shared/usecases/) combines store, domain, auth and events; none of those may call back up into one ' + '(only handlers and tooling do).',
       severity: 'error',
       from: { path: '^shared/(store|domain|auth|events|documents|schemas|contract)/' },
       to: { path: '^shared/usecases/' },

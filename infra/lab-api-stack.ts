@@ -200,7 +200,7 @@ export class LabApiStack extends Stack {
       Validations.of(cloudWatchRole).acknowledge({
         id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
         reason:
-          'The region-wide role API Gateway writes logs with: AWS\'s managed policy for exactly that purpose, ' +
+          "The region-wide role API Gateway writes logs with: AWS's managed policy for exactly that purpose, " +
           'kept up to date by AWS. Skip it with -c apiGatewayCloudWatchRole=false where the account already has one.',
       });
     }
@@ -221,7 +221,7 @@ export class LabApiStack extends Stack {
       {
         id: 'AwsSolutions-APIG4',
         reason:
-          'Authorization is the service\'s own API keys, checked by every route function (hashed keys, scopes, ' +
+          "Authorization is the service's own API keys, checked by every route function (hashed keys, scopes, " +
           'profile and location groups: README "API keys"); /health, the OpenAPI document and the docs page are public ' +
           'by design: they hold no data.',
       },

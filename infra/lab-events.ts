@@ -112,9 +112,7 @@ export class LabOrdersSubscription extends Construct {
       description: 'LabOrderRequested to the lab orders queue',
       eventBus: props.bus,
       eventPattern: { source: [EVENT_SOURCE], detailType: [LAB_ORDER_REQUESTED] },
-      targets: [
-        new SqsQueue(this.queue, { deadLetterQueue: this.deadLetterQueue, retryAttempts: 10, maxEventAge: Duration.hours(24) }),
-      ],
+      targets: [new SqsQueue(this.queue, { deadLetterQueue: this.deadLetterQueue, retryAttempts: 10, maxEventAge: Duration.hours(24) })],
     });
   }
 }

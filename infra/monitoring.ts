@@ -15,14 +15,7 @@
  */
 import { Duration, Stack } from 'aws-cdk-lib';
 import type { RestApi } from 'aws-cdk-lib/aws-apigateway';
-import {
-  Alarm,
-  ComparisonOperator,
-  type IMetric,
-  MathExpression,
-  Stats,
-  TreatMissingData,
-} from 'aws-cdk-lib/aws-cloudwatch';
+import { Alarm, ComparisonOperator, type IMetric, MathExpression, Stats, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { FilterPattern } from 'aws-cdk-lib/aws-logs';
 import { Topic } from 'aws-cdk-lib/aws-sns';
@@ -59,7 +52,13 @@ export class Monitoring extends Construct {
     if (props.alarmEmail) this.topic.addSubscription(new EmailSubscription(props.alarmEmail));
     const action = new SnsAction(this.topic);
 
-    const alarm = (alarmId: string, title: string, description: string, metric: IMetric, options: { threshold: number; evaluationPeriods?: number; datapointsToAlarm?: number }) => {
+    const alarm = (
+      alarmId: string,
+      title: string,
+      description: string,
+      metric: IMetric,
+      options: { threshold: number; evaluationPeriods?: number; datapointsToAlarm?: number },
+    ) => {
       const created = new Alarm(this, alarmId, {
         alarmName: `${stackName} ${title}`,
         alarmDescription: description.slice(0, 1024),
@@ -81,7 +80,7 @@ export class Monitoring extends Construct {
     alarm(
       'Api5xxRate',
       'API 5xx rate',
-      'More than 5 % of API requests answered 5xx (at least 10 requests in 5 minutes). See the access log group and the route functions\' logs.',
+      "More than 5 % of API requests answered 5xx (at least 10 requests in 5 minutes). See the access log group and the route functions' logs.",
       new MathExpression({
         expression: 'IF(requests >= 10, 100 * errors / requests, 0)',
         usingMetrics: {

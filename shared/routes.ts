@@ -16,12 +16,7 @@ export interface Route {
   readonly scopes: readonly Scope[];
 }
 
-const CATALOG_READERS: readonly Scope[] = [
-  'TEST_SESSIONS_VIEW',
-  'TEST_SESSIONS_SCHEDULE',
-  'home_kit_orders_manage',
-  'RESULTS_VIEW',
-];
+const CATALOG_READERS: readonly Scope[] = ['TEST_SESSIONS_VIEW', 'TEST_SESSIONS_SCHEDULE', 'home_kit_orders_manage', 'RESULTS_VIEW'];
 
 const KIT: readonly Scope[] = ['home_kit_orders_manage'];
 

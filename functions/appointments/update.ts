@@ -17,10 +17,7 @@ export const handler = httpHandler({
   body: UpdateAppointmentBody,
   async run({ params, body, access, now }) {
     if (body.scheduled_at) assertBookableInstant('scheduled_at', body.scheduled_at, now);
-    const [aggregate, location] = await Promise.all([
-      getAppointmentAggregateOrThrow(params.id),
-      body.location_id ? getLocation(body.location_id) : undefined,
-    ]);
+    const [aggregate, location] = await Promise.all([getAppointmentAggregateOrThrow(params.id), body.location_id ? getLocation(body.location_id) : undefined]);
     if (body.location_id && !location?.active) throw new NotFound(LOCATION_NOT_FOUND);
     assertProfileResourceAccess(access, aggregate.appointment, 'appointment');
     if (location) assertLocationGroupAccess(access, location.location_group_slug, 'location');

@@ -15,7 +15,9 @@ export const handler = async (event: EventBridgeEvent<string, unknown>): Promise
   if (!parsed.success) {
     // Paths, expected types and our own rule texts only: the received values are patient results.
     const reason = parsed.issues.map((issue) =>
-      issue.type === 'check' ? `${v.getDotPath(issue) ?? 'detail'}: ${issue.message}` : `${v.getDotPath(issue) ?? 'detail'}: expected ${issue.expected ?? 'a valid value'}`,
+      issue.type === 'check'
+        ? `${v.getDotPath(issue) ?? 'detail'}: ${issue.message}`
+        : `${v.getDotPath(issue) ?? 'detail'}: expected ${issue.expected ?? 'a valid value'}`,
     );
     logger.error('lab report rejected', { eventbridge_id: event.id, reason: `invalid payload: ${reason.slice(0, 10).join('; ')}` });
     throw new ReportRejected('invalid LabResultsReported payload');

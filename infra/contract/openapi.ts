@@ -34,8 +34,7 @@ export const LOCAL_SERVER = 'http://127.0.0.1:3000';
 
 type Json = Record<string, unknown>;
 
-const isSchema = (value: unknown): value is GenericSchema =>
-  typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'schema';
+const isSchema = (value: unknown): value is GenericSchema => typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'schema';
 
 /**
  * Named schemas: every object or union a schemas module exports under a capitalised name becomes
@@ -110,16 +109,17 @@ function errorResponses(route: Route, contract: HandlerContract, doc: OperationD
   for (const [status, when] of Object.entries(own)) answers[status] = errorResponse(when);
   for (const status of genericStatuses(route, contract)) {
     const [name, description] = GENERIC_ERRORS[status];
-    answers[status] = own[status]
-      ? errorResponse(`${own[status]}; or: ${description}`)
-      : { $ref: `#/components/responses/${name}` };
+    answers[status] = own[status] ? errorResponse(`${own[status]}; or: ${description}`) : { $ref: `#/components/responses/${name}` };
   }
   return answers;
 }
 
 function parameters(contract: HandlerContract, config: ConversionConfig): Json[] {
   const list: Json[] = [];
-  for (const [where, schema] of [['path', contract.params], ['query', contract.query]] as const) {
+  for (const [where, schema] of [
+    ['path', contract.params],
+    ['query', contract.query],
+  ] as const) {
     if (!schema) continue;
     const object = convert(schema, config) as { properties?: Record<string, Json>; required?: string[] };
     for (const [name, property] of Object.entries(object.properties ?? {})) {
@@ -146,8 +146,7 @@ function parameters(contract: HandlerContract, config: ConversionConfig): Json[]
       name: 'Idempotency-Key',
       in: 'header',
       required: false,
-      description:
-        'Makes a retry safe: the same key with the same body within one hour answers the first response again instead of creating twice.',
+      description: 'Makes a retry safe: the same key with the same body within one hour answers the first response again instead of creating twice.',
       schema: { type: 'string' },
     });
   }
@@ -183,9 +182,7 @@ function responses(doc: OperationDoc, route: Route, contract: HandlerContract, c
 function operation(name: RouteName, contract: HandlerContract, config: ConversionConfig): Json {
   const route: Route = routes[name];
   const doc: OperationDoc = operations[name];
-  const scopes = route.scopes.length
-    ? `\n\nScopes (any one suffices): ${route.scopes.map((scope) => `\`${scope}\``).join(', ')}.`
-    : '';
+  const scopes = route.scopes.length ? `\n\nScopes (any one suffices): ${route.scopes.map((scope) => `\`${scope}\``).join(', ')}.` : '';
   const body = contract.body
     ? {
         requestBody: {

@@ -90,7 +90,13 @@ async function main(): Promise<void> {
       { name: 'GET /api/v1/biomarkers', run: () => call('GET', '/api/v1/biomarkers') },
       {
         name: 'POST /api/v1/shipments',
-        run: () => call('POST', '/api/v1/shipments', { location_id: '5a1f3c2e-8b4d-4e6f-9a7b-1c2d3e4f5a01', pickup_date: nextWeekday(), pickup_time_from: '10:00', pickup_time_till: '12:00' }),
+        run: () =>
+          call('POST', '/api/v1/shipments', {
+            location_id: '5a1f3c2e-8b4d-4e6f-9a7b-1c2d3e4f5a01',
+            pickup_date: nextWeekday(),
+            pickup_time_from: '10:00',
+            pickup_time_till: '12:00',
+          }),
       },
       { name: 'GET /api/v1/shipments (2 groups)', run: () => call('GET', '/api/v1/shipments') },
       {

@@ -20,7 +20,11 @@ const USAGE = `usage:
 
 class UsageError extends Error {}
 
-const list = (value: string | undefined) => (value ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+const list = (value: string | undefined) =>
+  (value ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 function parse(argv: string[]) {
   try {
@@ -83,9 +87,15 @@ async function main(argv: string[]): Promise<void> {
       if (rest.length > 0) throw new UsageError(`unexpected argument: ${rest[0]}`);
       for (const key of await listApiKeys()) {
         console.log(
-          [key.key_id, key.revoked ? 'REVOKED' : 'active', key.created_at, JSON.stringify(key.name),
-            `scopes=${key.scopes.join(',')}`, `profile-groups=${key.profile_groups.join(',')}`,
-            `location-groups=${key.location_groups.join(',')}`].join('  '),
+          [
+            key.key_id,
+            key.revoked ? 'REVOKED' : 'active',
+            key.created_at,
+            JSON.stringify(key.name),
+            `scopes=${key.scopes.join(',')}`,
+            `profile-groups=${key.profile_groups.join(',')}`,
+            `location-groups=${key.location_groups.join(',')}`,
+          ].join('  '),
         );
       }
       return;

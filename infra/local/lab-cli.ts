@@ -120,8 +120,10 @@ async function main(argv: string[]): Promise<void> {
       documents: [{ s3_key: s3Key, file_name: `lab-report-${testedAt}.pdf`, content_type: 'application/pdf' }],
     },
   });
-  console.log(`Reported ${clinical_results.length} of ${clinicalPlanned.length} planned clinical result(s)` +
-    `${genetic_results.length ? ' and 1 genetic result' : ''} for appointment ${appointmentId} (event ${eventId}: ${outcome}).`);
+  console.log(
+    `Reported ${clinical_results.length} of ${clinicalPlanned.length} planned clinical result(s)` +
+      `${genetic_results.length ? ' and 1 genetic result' : ''} for appointment ${appointmentId} (event ${eventId}: ${outcome}).`,
+  );
   console.log(`PDF report: ${pdf.length} bytes. Read them: GET /api/v1/appointments/${appointmentId}/results`);
 }
 

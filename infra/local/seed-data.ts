@@ -72,7 +72,16 @@ export const LOCATIONS: LocationRecord[] = [
     website: 'https://lab-testing.example/berlin-mitte',
     google_maps_url: 'https://maps.google.com/?q=Friedrichstra%C3%9Fe+123,+10117+Berlin',
     open_hours: { ...weekdays('07:30', '18:00'), saturday: [{ open: '09:00', close: '13:00' }] },
-    pickup_address: { name: 'Lab Testing Berlin Mitte', street: 'Friedrichstraße', house_number: '123', postal_code: '10117', city: 'Berlin', country: 'DE', phone: '+4930120045601', email: 'mitte@lab-testing.example' },
+    pickup_address: {
+      name: 'Lab Testing Berlin Mitte',
+      street: 'Friedrichstraße',
+      house_number: '123',
+      postal_code: '10117',
+      city: 'Berlin',
+      country: 'DE',
+      phone: '+4930120045601',
+      email: 'mitte@lab-testing.example',
+    },
     logistics: { provider: 'go_express', destination: BERLIN_LAB },
   },
   {
@@ -93,7 +102,16 @@ export const LOCATIONS: LocationRecord[] = [
         { open: '14:00', close: '18:00' },
       ],
     },
-    pickup_address: { name: 'Lab Testing Prenzlauer Berg', street: 'Schönhauser Allee', house_number: '80', postal_code: '10439', city: 'Berlin', country: 'DE', phone: '+4930120045602', email: 'prenzlauer-berg@lab-testing.example' },
+    pickup_address: {
+      name: 'Lab Testing Prenzlauer Berg',
+      street: 'Schönhauser Allee',
+      house_number: '80',
+      postal_code: '10439',
+      city: 'Berlin',
+      country: 'DE',
+      phone: '+4930120045602',
+      email: 'prenzlauer-berg@lab-testing.example',
+    },
     logistics: { provider: 'dhl', destination: BERLIN_LAB },
   },
   {
@@ -131,7 +149,16 @@ export const LOCATIONS: LocationRecord[] = [
     google_maps_url: null,
     image_url: null,
     open_hours: weekdays('08:00', '16:00'),
-    pickup_address: { name: 'Lab Testing Kamppi', street: 'Urho Kekkosen katu', house_number: '1', postal_code: '00100', city: 'Helsinki', country: 'FI', phone: '+358912345601', email: 'kamppi@lab-testing.example' },
+    pickup_address: {
+      name: 'Lab Testing Kamppi',
+      street: 'Urho Kekkosen katu',
+      house_number: '1',
+      postal_code: '00100',
+      city: 'Helsinki',
+      country: 'FI',
+      phone: '+358912345601',
+      email: 'kamppi@lab-testing.example',
+    },
     logistics: { provider: 'tof', destination: HELSINKI_LAB },
   },
 ];
@@ -153,13 +180,31 @@ export const BIOMARKERS: BiomarkerRecord[] = [
   { id: 7, name: 'LDL cholesterol', category: 'Lipids', unit_id: 5, unit: 'mg/dL', reference_range_service: range(null, 130, null, 100), kind: 'clinical' },
   { id: 8, name: 'HDL cholesterol', category: 'Lipids', unit_id: 5, unit: 'mg/dL', reference_range_service: range(40, null, 60, null), kind: 'clinical' },
   { id: 9, name: 'Triglycerides', category: 'Lipids', unit_id: 5, unit: 'mg/dL', reference_range_service: range(null, 150, null, 100), kind: 'clinical' },
-  { id: 10, name: 'C-reactive protein (hs)', category: 'Inflammation', unit_id: 6, unit: 'mg/L', reference_range_service: range(null, 3, null, 1), kind: 'clinical' },
+  {
+    id: 10,
+    name: 'C-reactive protein (hs)',
+    category: 'Inflammation',
+    unit_id: 6,
+    unit: 'mg/L',
+    reference_range_service: range(null, 3, null, 1),
+    kind: 'clinical',
+  },
   { id: 100, name: 'APOE genotype', category: 'Genetics', unit_id: null, unit: null, reference_range_service: null, kind: 'genetic' },
 ];
 
 export const PANELS: PanelRecord[] = [
-  { id: '7c0e4b1a-2f3d-4c5e-8a9b-0d1e2f3a4b01', name: 'Essentials', description: 'Iron, blood count, vitamin D and long-term blood sugar.', biomarker_ids: [1, 2, 5, 6] },
+  {
+    id: '7c0e4b1a-2f3d-4c5e-8a9b-0d1e2f3a4b01',
+    name: 'Essentials',
+    description: 'Iron, blood count, vitamin D and long-term blood sugar.',
+    biomarker_ids: [1, 2, 5, 6],
+  },
   { id: '7c0e4b1a-2f3d-4c5e-8a9b-0d1e2f3a4b02', name: 'Heart health', description: 'Blood lipids and inflammation.', biomarker_ids: [7, 8, 9, 10] },
   { id: '7c0e4b1a-2f3d-4c5e-8a9b-0d1e2f3a4b03', name: 'Thyroid check', description: 'Thyroid stimulating hormone and free T4.', biomarker_ids: [3, 4] },
-  { id: '7c0e4b1a-2f3d-4c5e-8a9b-0d1e2f3a4b04', name: 'Cardiogenetics', description: 'APOE genotype and what it means for heart health.', biomarker_ids: [100] },
+  {
+    id: '7c0e4b1a-2f3d-4c5e-8a9b-0d1e2f3a4b04',
+    name: 'Cardiogenetics',
+    description: 'APOE genotype and what it means for heart health.',
+    biomarker_ids: [100],
+  },
 ];

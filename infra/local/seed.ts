@@ -5,10 +5,5 @@ import { putProfileGroup } from '../../shared/store/profiles';
 import { BIOMARKERS, LOCATIONS, PANELS, PROFILE_GROUPS } from './seed-data';
 
 export async function seedDemoData(): Promise<void> {
-  await Promise.all([
-    ...PROFILE_GROUPS.map(putProfileGroup),
-    ...LOCATIONS.map(putLocation),
-    ...BIOMARKERS.map(putBiomarker),
-    ...PANELS.map(putPanel),
-  ]);
+  await Promise.all([...PROFILE_GROUPS.map(putProfileGroup), ...LOCATIONS.map(putLocation), ...BIOMARKERS.map(putBiomarker), ...PANELS.map(putPanel)]);
 }

@@ -144,15 +144,20 @@ function writeResult(res: ServerResponse, result: APIGatewayProxyResult): void {
 
 async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://localhost');
-  const matching = compiledRoutes
-    .map((compiled) => ({ compiled, params: compiled.pattern.exec(url.pathname) }))
-    .filter((c) => c.params !== null);
+  const matching = compiledRoutes.map((compiled) => ({ compiled, params: compiled.pattern.exec(url.pathname) })).filter((c) => c.params !== null);
   if (matching.length === 0) return answer(res, unknownPath);
   // As API Gateway: a literal segment wins over a {param} (POST /appointments/pickup is not /appointments/{id}).
   const fewestParams = Math.min(...matching.map((c) => c.compiled.paramNames.length));
   const candidates = matching.filter((c) => c.compiled.paramNames.length === fewestParams);
   const chosen = candidates.find((c) => c.compiled.route.method === req.method);
-  if (!chosen) return answer(res, wrongMethod(req.method ?? '', candidates.map((c) => c.compiled.route.method)));
+  if (!chosen)
+    return answer(
+      res,
+      wrongMethod(
+        req.method ?? '',
+        candidates.map((c) => c.compiled.route.method),
+      ),
+    );
   // API Gateway's request validator requires the header, present and not blank, on every keyed route.
   if (chosen.compiled.route.scopes.length > 0 && !req.headers[API_KEY_HEADER]) return answer(res, missingKey);
   let params: string[];

@@ -98,8 +98,7 @@ export const operations = {
   createProfile: {
     tag: 'Profiles',
     summary: 'Create a profile',
-    description:
-      'Creates a profile and assigns it to a profile group. first_name, last_name and date_of_birth (in the past) are required.',
+    description: 'Creates a profile and assigns it to a profile group. first_name, last_name and date_of_birth (in the past) are required.',
     responses: { 201: { description: 'The profile, without timestamps.', schema: CreatedProfile, example: examples.createdProfile } },
     errors: { 404: 'profile group not found' },
     requestExample: examples.createProfileBody,
@@ -215,7 +214,8 @@ export const operations = {
     responses: { 200: success },
     errors: {
       404: 'one or more appointments, or the shipment, not found',
-      409: "one or more appointments not eligible (draw not confirmed, or drawn elsewhere than the shipment's location); the shipment is final; or " +
+      409:
+        "one or more appointments not eligible (draw not confirmed, or drawn elsewhere than the shipment's location); the shipment is final; or " +
         CHANGED_MEANWHILE,
     },
     requestExample: examples.pickupBody,

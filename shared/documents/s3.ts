@@ -3,15 +3,7 @@
  * file to its final key under `documents/`, and the API serves it (bytes, or a short-lived presigned URL
  * for large files). Nothing else talks to S3.
  */
-import {
-  CopyObjectCommand,
-  DeleteObjectCommand,
-  GetObjectCommand,
-  HeadObjectCommand,
-  NoSuchKey,
-  NotFound as S3NotFound,
-  S3Client,
-} from '@aws-sdk/client-s3';
+import { CopyObjectCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, NoSuchKey, NotFound as S3NotFound, S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { config, requireSetting } from '../config';
 

@@ -12,6 +12,4 @@ export interface Address {
 }
 
 /** A home kit's delivery address: exactly one of a test location reference or an inline address. */
-export type DeliveryAddress =
-  | { location_id: string }
-  | (Omit<Address, 'phone' | 'email'> & { phone?: string | null; email?: string | null });
+export type DeliveryAddress = { location_id: string } | (Omit<Address, 'phone' | 'email'> & { phone?: string | null; email?: string | null });

@@ -62,9 +62,7 @@ export interface PickupPlan {
 export function planPickup(appointments: { id: string; status: AppointmentStatus }[]): PickupPlan {
   const notDrawn = appointments.filter((a) => a.status === 'scheduled' || a.status === 'cancelled');
   if (notDrawn.length > 0) {
-    throw new Conflict(
-      `Blood draw not confirmed for appointment(s) ${notDrawn.map((a) => a.id).join(', ')}; nothing was picked up`,
-    );
+    throw new Conflict(`Blood draw not confirmed for appointment(s) ${notDrawn.map((a) => a.id).join(', ')}; nothing was picked up`);
   }
   return {
     move: appointments.filter((a) => a.status === 'blood_drawn').map((a) => a.id),

@@ -54,7 +54,10 @@ export function assertValidPickupWindow(window: PickupWindow, now: Date): void {
   if (date === berlin.date && berlin.time >= SAME_DAY_CUTOFF) {
     throw new InvalidInput(`same-day pickup is unavailable after ${SAME_DAY_CUTOFF} Europe/Berlin; choose a later pickup_date`);
   }
-  for (const [field, time] of [['pickup_time_from', from], ['pickup_time_till', till]] as const) {
+  for (const [field, time] of [
+    ['pickup_time_from', from],
+    ['pickup_time_till', till],
+  ] as const) {
     if (time < EARLIEST_PICKUP || time > LATEST_PICKUP) {
       throw new InvalidInput(`${field} must be between ${EARLIEST_PICKUP} and ${LATEST_PICKUP}`);
     }

@@ -63,11 +63,7 @@ interface StoredClinical {
 }
 
 /** One item per planned clinical biomarker (received or planned), then received ones that were not planned. */
-export function clinicalResultItems(
-  planned: number[],
-  catalog: ReadonlyMap<number, CatalogBiomarker>,
-  received: ReadonlyMap<number, StoredClinical>,
-) {
+export function clinicalResultItems(planned: number[], catalog: ReadonlyMap<number, CatalogBiomarker>, received: ReadonlyMap<number, StoredClinical>) {
   const plannedClinical = planned.filter((id) => catalog.get(id)?.kind !== 'genetic');
   const unplanned = [...received.keys()].filter((id) => !planned.includes(id)).sort((a, b) => a - b);
   return [...plannedClinical, ...unplanned].map((id) => {

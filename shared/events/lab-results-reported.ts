@@ -20,7 +20,6 @@ const bound = v.nullable(v.number());
 
 export const ReferenceRange = v.strictObject({ normal_min: bound, normal_max: bound, optimal_min: bound, optimal_max: bound });
 
-
 export const ClinicalResult = v.strictObject({
   biomarker_id: biomarkerId,
   value: v.number(),

@@ -8,7 +8,6 @@ import { config } from '../config';
 import { logger } from '../logger';
 import { EVENT_SOURCE } from './event-source';
 
-
 export interface DomainEvent {
   event_id: string;
   detail_type: string;

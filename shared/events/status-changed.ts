@@ -22,11 +22,7 @@ export const SHIPMENT_STATUS_CHANGED = 'ShipmentStatusChanged';
 
 const common = {
   event_id: v.pipe(v.string(), v.uuid(), v.description('Unique per event; consumers drop duplicates by it.')),
-  occurred_at: v.pipe(
-    v.string(),
-    v.isoTimestamp(),
-    v.description('When the change happened (UTC): for a courier update, the time the courier reported.'),
-  ),
+  occurred_at: v.pipe(v.string(), v.isoTimestamp(), v.description('When the change happened (UTC): for a courier update, the time the courier reported.')),
   source: v.pipe(v.picklist(TRANSITION_SOURCES), v.description('Who made the change: api (a client key), courier, lab or system.')),
 };
 
@@ -77,9 +73,7 @@ function event<D extends Detail>(detailType: string, detail: Omit<D, 'event_id'>
   return { event_id, detail_type: detailType, occurred_at: detail.occurred_at, detail: { event_id, ...detail } };
 }
 
-export const appointmentStatusChanged = (detail: Omit<AppointmentStatusChangedDetail, 'event_id'>) =>
-  event(APPOINTMENT_STATUS_CHANGED, detail);
-export const homeKitOrderStatusChanged = (detail: Omit<HomeKitOrderStatusChangedDetail, 'event_id'>) =>
-  event(HOME_KIT_ORDER_STATUS_CHANGED, detail);
+export const appointmentStatusChanged = (detail: Omit<AppointmentStatusChangedDetail, 'event_id'>) => event(APPOINTMENT_STATUS_CHANGED, detail);
+export const homeKitOrderStatusChanged = (detail: Omit<HomeKitOrderStatusChangedDetail, 'event_id'>) => event(HOME_KIT_ORDER_STATUS_CHANGED, detail);
 export const shipmentStatusChanged = (detail: Omit<ShipmentStatusChangedDetail, 'event_id' | 'previous_status'>) =>
   event<ShipmentStatusChangedDetail>(SHIPMENT_STATUS_CHANGED, { ...detail, previous_status: detail.from_status });

@@ -20,15 +20,7 @@ import { now as clock } from '../config';
 import type { Operations } from '../contract/operations';
 import { logger } from '../logger';
 import { type RouteName, routes } from '../routes';
-import {
-  accessLog,
-  authenticateApiKey,
-  errorStage,
-  type LabContext,
-  requireJsonContentType,
-  requireScopes,
-  validateInput,
-} from './middlewares';
+import { accessLog, authenticateApiKey, errorStage, type LabContext, requireJsonContentType, requireScopes, validateInput } from './middlewares';
 import type { BinaryBody, Reply } from './responses';
 
 type Parsed<S> = S extends GenericSchema ? InferOutput<S> : undefined;
@@ -96,14 +88,15 @@ export function httpHandler<
   stack.use(validateInput({ params: definition.params, query: definition.query, body: definition.body }));
   if (definition.idempotency) stack.use(definition.idempotency);
 
-  const handler = stack.handler(async (_event, context): Promise<APIGatewayProxyResult> =>
-    definition.run({
-      params: context.input?.params as Parsed<P>,
-      query: context.input?.query as Parsed<Q>,
-      body: context.input?.body as Parsed<B>,
-      access: context.access ?? NO_ACCESS,
-      now: clock(),
-    }),
+  const handler = stack.handler(
+    async (_event, context): Promise<APIGatewayProxyResult> =>
+      definition.run({
+        params: context.input?.params as Parsed<P>,
+        query: context.input?.query as Parsed<Q>,
+        body: context.input?.body as Parsed<B>,
+        access: context.access ?? NO_ACCESS,
+        now: clock(),
+      }),
   );
   const contract: HandlerContract = {
     route: definition.route,

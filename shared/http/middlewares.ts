@@ -157,9 +157,7 @@ export function validateInput(schemas: InputSchemas): LabMiddleware {
       if (schemas.body && !isJsonObject(body)) throw new InvalidInput('Request body must be a JSON object');
       context.input = {
         params: schemas.params ? parseOrBadRequest(schemas.params, event.pathParameters ?? {}, 'path') : undefined,
-        query: schemas.query
-          ? parseOrBadRequest(schemas.query, event.queryStringParameters ?? {}, 'query')
-          : undefined,
+        query: schemas.query ? parseOrBadRequest(schemas.query, event.queryStringParameters ?? {}, 'query') : undefined,
         body: schemas.body ? parseOrBadRequest(schemas.body, body, 'body') : undefined,
       };
     },

@@ -36,11 +36,7 @@ export function describeIssue(issue: AnyIssue, subject: string): string {
 }
 
 /** Parses `input` or throws 400 naming every problem (at most five, so the message stays readable). */
-export function parseOrBadRequest<TSchema extends v.GenericSchema>(
-  schema: TSchema,
-  input: unknown,
-  subject: string,
-): v.InferOutput<TSchema> {
+export function parseOrBadRequest<TSchema extends v.GenericSchema>(schema: TSchema, input: unknown, subject: string): v.InferOutput<TSchema> {
   const result = v.safeParse(schema, input);
   if (result.success) return result.output;
   const messages = [...new Set(result.issues.map((issue) => describeIssue(issue, subject)))];

@@ -63,7 +63,7 @@ export const PickupBody = v.pipe(
 
 const appointmentStatus = v.pipe(
   v.picklist(APPOINTMENT_STATUSES),
-  v.description('scheduled (the spec\'s pending) → blood_drawn (confirmed) → in_transit → completed; or cancelled'),
+  v.description("scheduled (the spec's pending) → blood_drawn (confirmed) → in_transit → completed; or cancelled"),
 );
 const createdEntries = {
   id: uuid,

@@ -13,19 +13,9 @@ export const uuid = v.pipe(v.string(), v.uuid('must be a valid UUID'));
 /** Path parameters of `/…/{id}` routes whose id is a UUID. */
 export const IdParams = v.object({ id: uuid });
 
-export const text = (max: number) =>
-  v.pipe(
-    v.string(),
-    v.trim(),
-    v.minLength(1, 'must not be empty'),
-    v.maxLength(max, `must be at most ${max} characters`),
-  );
+export const text = (max: number) => v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(max, `must be at most ${max} characters`));
 
-export const calendarDate = v.pipe(
-  v.string(),
-  v.isoDate('must be a real date (YYYY-MM-DD)'),
-  v.check(isCalendarDate, 'must be a real date (YYYY-MM-DD)'),
-);
+export const calendarDate = v.pipe(v.string(), v.isoDate('must be a real date (YYYY-MM-DD)'), v.check(isCalendarDate, 'must be a real date (YYYY-MM-DD)'));
 
 /** ISO 8601 with Z or an offset; normalised to the UTC instant the API stores and answers. */
 export const zonedDateTime = v.pipe(
@@ -41,24 +31,12 @@ export const e164Phone = v.pipe(
   v.regex(/^\+[1-9]\d{6,14}$/, 'must be an E.164 phone number (e.g. +4930123456)'),
 );
 
-export const email = v.pipe(
-  v.string(),
-  v.trim(),
-  v.maxLength(254, 'must be at most 254 characters'),
-  v.email('must be a valid email address'),
-);
+export const email = v.pipe(v.string(), v.trim(), v.maxLength(254, 'must be at most 254 characters'), v.email('must be a valid email address'));
 
-export const slug = v.pipe(
-  v.string(),
-  v.regex(/^[a-z0-9][a-z0-9-]{0,62}$/, 'must be a slug of lower-case letters, digits and hyphens'),
-);
+export const slug = v.pipe(v.string(), v.regex(/^[a-z0-9][a-z0-9-]{0,62}$/, 'must be a slug of lower-case letters, digits and hyphens'));
 
 export const numberBetween = (min: number, max: number, unit: string) =>
-  v.pipe(
-    v.number(),
-    v.minValue(min, `must be between ${min} and ${max} (${unit})`),
-    v.maxValue(max, `must be between ${min} and ${max} (${unit})`),
-  );
+  v.pipe(v.number(), v.minValue(min, `must be between ${min} and ${max} (${unit})`), v.maxValue(max, `must be between ${min} and ${max} (${unit})`));
 
 // Response fields: what the API answers. The contract tests validate every response against them.
 

@@ -85,9 +85,7 @@ export type HomeKitOrder = v.InferOutput<typeof HomeKitOrder>;
 
 /** Oldest attachment first; ties by id, numerically for biomarker ids. */
 const byAddedAt = (entries: Record<string, string>) =>
-  Object.entries(entries).sort(
-    ([idA, atA], [idB, atB]) => atA.localeCompare(atB) || idA.localeCompare(idB, 'en', { numeric: true }),
-  );
+  Object.entries(entries).sort(([idA, atA], [idB, atB]) => atA.localeCompare(atB) || idA.localeCompare(idB, 'en', { numeric: true }));
 
 export function toHomeKitOrder(order: HomeKitOrderRecord, profile: ProfileRecord): HomeKitOrder {
   return {

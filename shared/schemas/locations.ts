@@ -34,9 +34,7 @@ export type Location = v.InferOutput<typeof Location>;
 /** Monday first, each day's ranges as {open, close}: DynamoDB keeps no key order in a map. */
 function toOpenHours(hours: StoredOpenHours | null | undefined): StoredOpenHours | null {
   if (!hours) return null;
-  return Object.fromEntries(
-    WEEK.map((weekday) => [weekday, (hours[weekday] ?? []).map(({ open, close }) => ({ open, close }))]),
-  ) as StoredOpenHours;
+  return Object.fromEntries(WEEK.map((weekday) => [weekday, (hours[weekday] ?? []).map(({ open, close }) => ({ open, close }))])) as StoredOpenHours;
 }
 
 export function toLocation(location: LocationRecord): Location {

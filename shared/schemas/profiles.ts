@@ -14,10 +14,7 @@ export const LANGUAGES = ['en', 'de', 'fi'] as const;
 export const SEXES = [0, 1, 2] as const;
 
 const profileFields = {
-  handle: v.pipe(
-    v.string(),
-    v.regex(/^[A-Za-z0-9._-]{3,64}$/, 'must be 3–64 letters, digits, dots, hyphens or underscores'),
-  ),
+  handle: v.pipe(v.string(), v.regex(/^[A-Za-z0-9._-]{3,64}$/, 'must be 3–64 letters, digits, dots, hyphens or underscores')),
   first_name: text(100),
   last_name: text(100),
   email,

@@ -26,10 +26,7 @@ export const ReceivedClinicalResult = v.object({
   status: v.literal('received'),
   ...describedBiomarker,
   value: v.number(),
-  value_operator: v.pipe(
-    v.picklist(VALUE_OPERATORS),
-    v.description('eq: the value as measured; lt/le/gt/ge: below/above a detection limit'),
-  ),
+  value_operator: v.pipe(v.picklist(VALUE_OPERATORS), v.description('eq: the value as measured; lt/le/gt/ge: below/above a detection limit')),
   unit_id: v.nullable(biomarkerId),
   unit: v.nullable(v.string()),
   reference_range_lab: v.pipe(v.nullable(ReferenceRange), v.description("the lab's range for this sample")),
@@ -52,19 +49,13 @@ export const GeneticResultItem = v.object({
 export type GeneticResultItem = v.InferOutput<typeof GeneticResultItem>;
 
 export const AppointmentResults = v.object({
-  status: v.pipe(
-    v.picklist(['in_progress', 'completed']),
-    v.description('completed once the appointment is completed and every planned test is received'),
-  ),
+  status: v.pipe(v.picklist(['in_progress', 'completed']), v.description('completed once the appointment is completed and every planned test is received')),
   clinical_results: v.pipe(
     v.array(v.variant('status', [ReceivedClinicalResult, PlannedClinicalResult])),
     v.description('one item per planned clinical biomarker (received or planned), then received results that were not planned'),
   ),
   genetic_results: v.array(GeneticResultItem),
-  documents: v.pipe(
-    v.array(v.object({ id: uuid, file_name: v.string() })),
-    v.description('lab report files: download each with GET /api/v1/documents/{id}'),
-  ),
+  documents: v.pipe(v.array(v.object({ id: uuid, file_name: v.string() })), v.description('lab report files: download each with GET /api/v1/documents/{id}')),
 });
 export type AppointmentResults = v.InferOutput<typeof AppointmentResults>;
 

@@ -80,22 +80,27 @@ function assertAllFound<T>(requested: T[], found: T[], what: string): void {
 /** 404 naming every panel id the catalog does not have. */
 export async function assertPanelsExist(ids: string[]): Promise<PanelRecord[]> {
   const panels = await getPanels(ids);
-  assertAllFound(ids, panels.map((panel) => panel.id), 'Panel(s)');
+  assertAllFound(
+    ids,
+    panels.map((panel) => panel.id),
+    'Panel(s)',
+  );
   return panels;
 }
 
 /** 404 naming every biomarker id the catalog does not have. */
 export async function assertBiomarkersExist(ids: number[]): Promise<BiomarkerRecord[]> {
   const biomarkers = await getBiomarkers(ids);
-  assertAllFound(ids, biomarkers.map((biomarker) => biomarker.id), 'Biomarker(s)');
+  assertAllFound(
+    ids,
+    biomarkers.map((biomarker) => biomarker.id),
+    'Biomarker(s)',
+  );
   return biomarkers;
 }
 
 /** What an appointment's tests plan: its panels' biomarkers (from the catalog) plus its individual ones. */
-export function plannedBiomarkers(
-  tests: { panels: { panel_id: string }[]; biomarkers: { biomarker_id: number }[] },
-  catalog: Catalog,
-): number[] {
+export function plannedBiomarkers(tests: { panels: { panel_id: string }[]; biomarkers: { biomarker_id: number }[] }, catalog: Catalog): number[] {
   return plannedBiomarkerIds(
     tests.panels.map((link) => catalog.panels.get(link.panel_id)?.biomarker_ids ?? []),
     tests.biomarkers.map((link) => link.biomarker_id),

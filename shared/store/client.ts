@@ -9,9 +9,7 @@ import { config } from '../config';
 
 export const dynamoClient = new DynamoDBClient({
   region: config.region,
-  ...(config.dynamodbEndpoint
-    ? { endpoint: config.dynamodbEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
-    : {}),
+  ...(config.dynamodbEndpoint ? { endpoint: config.dynamodbEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
 });
 
 export const dynamo = DynamoDBDocumentClient.from(dynamoClient, { marshallOptions: { removeUndefinedValues: true } });

@@ -118,7 +118,9 @@ export function attachKitTests(read: HomeKitOrderRecord, tests: { panelIds?: str
   const names: Record<string, string> = {};
   const assignments = [
     ...(tests.panelIds ?? []).map((panelId, i) => ((names[`#p${i}`] = panelId), `panels.#p${i} = if_not_exists(panels.#p${i}, :at)`)),
-    ...(tests.biomarkerIds ?? []).map((biomarkerId, i) => ((names[`#b${i}`] = String(biomarkerId)), `biomarkers.#b${i} = if_not_exists(biomarkers.#b${i}, :at)`)),
+    ...(tests.biomarkerIds ?? []).map(
+      (biomarkerId, i) => ((names[`#b${i}`] = String(biomarkerId)), `biomarkers.#b${i} = if_not_exists(biomarkers.#b${i}, :at)`),
+    ),
   ];
   return updateOrder(
     id,

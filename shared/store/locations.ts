@@ -51,19 +51,13 @@ export async function getLocation(id: string): Promise<LocationRecord | undefine
 
 /** Active locations of the given groups, by name. One Query per group, run in parallel. */
 export async function listActiveLocations(locationGroups: Iterable<string>): Promise<LocationRecord[]> {
-  const perGroup = await Promise.all(
-    [...locationGroups].map((group) => listByIndexPrefix<LocationRecord>(index.activeLocationsOf(group))),
-  );
-  return perGroup
-    .flat()
-    .sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
+  const perGroup = await Promise.all([...locationGroups].map((group) => listByIndexPrefix<LocationRecord>(index.activeLocationsOf(group))));
+  return perGroup.flat().sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
 }
 
 export async function putLocation(location: LocationRecord): Promise<void> {
   const listed = location.active ? index.activeLocation(location.location_group_slug, location.id) : {};
-  await dynamo.send(
-    new PutCommand({ TableName: tableName, Item: { ...keys.location(location.id), ...listed, ...location } }),
-  );
+  await dynamo.send(new PutCommand({ TableName: tableName, Item: { ...keys.location(location.id), ...listed, ...location } }));
 }
 
 /** A condition-check item: the location is still active (it may be deactivated meanwhile). */

@@ -81,9 +81,7 @@ export async function pageByIndexPrefix<T>(partitions: PagedList[], page: PageRe
             ExpressionAttributeValues: { ':pk': list.GSI1PK, ':prefix': list.skPrefix },
             ScanIndexForward: false,
             Limit: page.limit,
-            ...(typeof position === 'string'
-              ? { ExclusiveStartKey: { ...list.baseKey(position), GSI1PK: list.GSI1PK, GSI1SK: position } }
-              : {}),
+            ...(typeof position === 'string' ? { ExclusiveStartKey: { ...list.baseKey(position), GSI1PK: list.GSI1PK, GSI1SK: position } } : {}),
           }),
         )
         .catch((error: unknown) => {

@@ -58,9 +58,7 @@ export async function getExistingProfile(id: string): Promise<ProfileRecord> {
 }
 
 export async function profileGroupExists(slug: string): Promise<boolean> {
-  const { Item } = await dynamo.send(
-    new GetCommand({ TableName: tableName, Key: keys.profileGroup(slug), ProjectionExpression: 'PK', ConsistentRead: true }),
-  );
+  const { Item } = await dynamo.send(new GetCommand({ TableName: tableName, Key: keys.profileGroup(slug), ProjectionExpression: 'PK', ConsistentRead: true }));
   return Item !== undefined;
 }
 
@@ -97,12 +95,7 @@ export async function createProfile(profile: ProfileRecord): Promise<void> {
  * Applies a patch to a profile whose group is one of `profileGroups`, in one conditional write.
  * Missing profile → 404; a profile outside those groups → 403 (the item read back on failure tells which).
  */
-export async function updateProfile(
-  id: string,
-  patch: ProfilePatch,
-  updatedAt: string,
-  profileGroups: readonly string[],
-): Promise<ProfileRecord> {
+export async function updateProfile(id: string, patch: ProfilePatch, updatedAt: string, profileGroups: readonly string[]): Promise<ProfileRecord> {
   const update = setAttributes({ ...patch, updated_at: updatedAt });
   const groupPlaceholders = profileGroups.map((_, i) => `:g${i}`);
   const inContext = groupPlaceholders.length > 0 ? ` AND #group IN (${groupPlaceholders.join(', ')})` : ' AND #group = :none';

@@ -30,9 +30,7 @@ export async function batchGetAll(keyList: ItemKey[]): Promise<Record<string, un
     let pending: Record<string, unknown>[] | undefined = keyList.slice(i, i + 100).map((key) => ({ ...key }));
     for (let attempt = 0; pending && pending.length > 0; attempt += 1) {
       if (attempt > 0) await new Promise((r) => setTimeout(r, Math.min(1000, 25 * 2 ** attempt)));
-      const result: BatchGetCommandOutput = await dynamo.send(
-        new BatchGetCommand({ RequestItems: { [tableName]: { Keys: pending, ConsistentRead: true } } }),
-      );
+      const result: BatchGetCommandOutput = await dynamo.send(new BatchGetCommand({ RequestItems: { [tableName]: { Keys: pending, ConsistentRead: true } } }));
       found.push(...(result.Responses?.[tableName] ?? []));
       pending = result.UnprocessedKeys?.[tableName]?.Keys;
     }
@@ -41,10 +39,7 @@ export async function batchGetAll(keyList: ItemKey[]): Promise<Record<string, un
 }
 
 /** Every record under one GSI1 partition whose sort key starts with `prefix` (a list of a tenant or kind). */
-export async function listByIndexPrefix<T>(
-  list: { GSI1PK: string; skPrefix: string },
-  options: { newestFirst?: boolean } = {},
-): Promise<T[]> {
+export async function listByIndexPrefix<T>(list: { GSI1PK: string; skPrefix: string }, options: { newestFirst?: boolean } = {}): Promise<T[]> {
   const items = await queryAll({
     TableName: tableName,
     IndexName: GSI1,

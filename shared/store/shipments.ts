@@ -102,7 +102,10 @@ export const shipmentLifecycle: Lifecycle<ShipmentRecord> = {
 
 /** Shipments of the given location groups, newest first, a page at a time: one Query per group. */
 export function listShipments(locationGroups: Iterable<string>, page: PageRequest): Promise<Page<ShipmentRecord>> {
-  return pageByIndexPrefix<ShipmentRecord>([...locationGroups].map((group) => index.shipmentsOfLocationGroup(group)), page);
+  return pageByIndexPrefix<ShipmentRecord>(
+    [...locationGroups].map((group) => index.shipmentsOfLocationGroup(group)),
+    page,
+  );
 }
 
 /** The appointments a shipment carries, with their profile group (for the reader's access context). */
@@ -136,7 +139,6 @@ async function updatePending(reference: string, attributes: Record<string, unkno
   }
 }
 
-export const changePickupWindow = (reference: string, window: PickupWindow, at: string) =>
-  updatePending(reference, { ...window, updated_at: at }, 'modified');
+export const changePickupWindow = (reference: string, window: PickupWindow, at: string) => updatePending(reference, { ...window, updated_at: at }, 'modified');
 
 export const SHIPMENT_CHANGED_MEANWHILE = 'The shipment changed while this request was processed; retry it';

@@ -60,9 +60,7 @@ export interface Transition<R extends Stateful> {
 export const ITEMS_PER_TRANSITION = 2;
 
 const changedAttributes = (before: object, after: object) =>
-  Object.fromEntries(
-    Object.entries(after).filter(([name, value]) => JSON.stringify(value) !== JSON.stringify((before as Record<string, unknown>)[name])),
-  );
+  Object.fromEntries(Object.entries(after).filter(([name, value]) => JSON.stringify(value) !== JSON.stringify((before as Record<string, unknown>)[name])));
 
 function stateItem<R extends Stateful>(t: Transition<R>, seq: number): NamedItem {
   const name = t.name ?? 'state';
@@ -125,10 +123,6 @@ export interface Changes {
 export async function writeChanges(changes: Changes): Promise<DomainEvent[]> {
   const written = changes.transitions.map((t) => transitionItems(t));
   const events = [...written.map((w) => w.event), ...(changes.events ?? [])];
-  await transactWrite([
-    ...written.flatMap((w) => w.items),
-    ...(changes.items ?? []),
-    ...(events.length > 0 ? [outboxPut(events, changes.writtenAt)] : []),
-  ]);
+  await transactWrite([...written.flatMap((w) => w.items), ...(changes.items ?? []), ...(events.length > 0 ? [outboxPut(events, changes.writtenAt)] : [])]);
   return events;
 }

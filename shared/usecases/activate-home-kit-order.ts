@@ -66,7 +66,12 @@ async function activate(order: HomeKitOrderRecord, barcode: string, keyId: strin
       ],
       items: [barcodeClaim(barcode, { appointment_id: appointment.id, home_kit_order_id: order.id }, at), ...testLinkPuts(appointment.id, tests)],
       events: [
-        await labOrderFor(appointment, barcode, { panelIds: tests.panels.map((t) => t.panel_id), biomarkerIds: tests.biomarkers.map((t) => t.biomarker_id) }, at),
+        await labOrderFor(
+          appointment,
+          barcode,
+          { panelIds: tests.panels.map((t) => t.panel_id), biomarkerIds: tests.biomarkers.map((t) => t.biomarker_id) },
+          at,
+        ),
       ],
       writtenAt: at,
     });

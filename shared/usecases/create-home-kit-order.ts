@@ -15,10 +15,7 @@ export async function createHomeKitOrder(
   { access, now }: Caller,
 ): Promise<{ order: HomeKitOrderRecord; profile: ProfileRecord }> {
   const address = input.delivery_address;
-  const [profile, location] = await Promise.all([
-    getProfile(input.profile_id),
-    'location_id' in address ? getLocation(address.location_id) : undefined,
-  ]);
+  const [profile, location] = await Promise.all([getProfile(input.profile_id), 'location_id' in address ? getLocation(address.location_id) : undefined]);
   if (!profile) throw new NotFound(PROFILE_NOT_FOUND);
   if ('location_id' in address && !location?.active) throw new NotFound(LOCATION_NOT_FOUND);
   assertProfileGroupAccess(access, profile.profile_group_slug, 'profile');

@@ -106,7 +106,15 @@ async function prepare(detail: LabResultsReportedDetail, aggregate: AppointmentA
   const completes = canComplete && missingResults(plannedBiomarkers(aggregate, catalog), received).length === 0;
   const changes: Changes = {
     transitions: completes
-      ? [{ lifecycle: appointmentLifecycle, before: appointment, after: { ...appointment, status: 'completed', completed_at: at, updated_at: at }, actor: LAB, at }]
+      ? [
+          {
+            lifecycle: appointmentLifecycle,
+            before: appointment,
+            after: { ...appointment, status: 'completed', completed_at: at, updated_at: at },
+            actor: LAB,
+            at,
+          },
+        ]
       : [],
     items,
     events: completes ? [labResultsAvailable(appointment.id, appointment.profile_id, at)] : [],

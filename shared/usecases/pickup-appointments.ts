@@ -37,10 +37,7 @@ const movesPerTransaction = (withShipment: boolean) =>
 export async function pickupAppointments(input: { appointment_ids: string[]; shipment_id?: string }, { access, now }: Caller): Promise<void> {
   const ids = input.appointment_ids;
   for (let attempt = 1; attempt <= ATTEMPTS; attempt += 1) {
-    const [appointments, shipment] = await Promise.all([
-      getAppointments(ids),
-      input.shipment_id ? getShipment(input.shipment_id) : undefined,
-    ]);
+    const [appointments, shipment] = await Promise.all([getAppointments(ids), input.shipment_id ? getShipment(input.shipment_id) : undefined]);
     // 404s, then 403s, then 409s — the order of checks every endpoint follows.
     const found = new Set(appointments.map((a) => a.id));
     const missing = ids.filter((id) => !found.has(id));

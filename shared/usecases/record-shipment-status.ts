@@ -66,4 +66,3 @@ export async function recordShipmentStatus(
 
 /** Out-of-order callbacks: an update older than the last one applied never moves a shipment backwards. */
 const isStale = (shipment: ShipmentRecord, occurredAt: string) => !!shipment.last_status_at && occurredAt < shipment.last_status_at;
-

@@ -42,8 +42,7 @@ async function fetchChecked(path: string): Promise<{ status: number; body: unkno
 function launchChromium(): Promise<Browser> {
   if (!existsSync(CHROMIUM)) {
     throw new Error(
-      `No Chromium at ${CHROMIUM}. Install it (Debian/Ubuntu: sudo apt-get install chromium) ` +
-        'or set CHROMIUM_PATH to a Chromium or Chrome executable.',
+      `No Chromium at ${CHROMIUM}. Install it (Debian/Ubuntu: sudo apt-get install chromium) ` + 'or set CHROMIUM_PATH to a Chromium or Chrome executable.',
     );
   }
   return chromium.launch({

@@ -94,7 +94,7 @@ describe('npm start', () => {
     expect(read.body).toMatchObject({ id: profileId, first_name: 'Ada', transactional_emails_enabled: null });
   });
 
-  it('appends a confirmed draw\'s LabOrderRequested to the local event log', async () => {
+  it("appends a confirmed draw's LabOrderRequested to the local event log", async () => {
     const scheduled = await call(first, 'POST', '/api/v1/appointments', devKey, {
       profile_id: profileId,
       location_id: '5a1f3c2e-8b4d-4e6f-9a7b-1c2d3e4f5a01',
@@ -106,7 +106,10 @@ describe('npm start', () => {
     expect((await call(first, 'POST', `/api/v1/appointments/${appointmentId}/panels`, devKey, { panel_ids: [thyroidPanel] })).status).toBe(200);
     const confirmed = await call(first, 'POST', `/api/v1/appointments/${scheduled.body.id}/confirm`, devKey, { barcode: 'E2E-000001' });
     expect(confirmed.status).toBe(200);
-    const lines = readFileSync(join(dataDir, 'events.ndjson'), 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+    const lines = readFileSync(join(dataDir, 'events.ndjson'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     const event = lines.find((line) => line.DetailType === 'LabOrderRequested' && JSON.parse(line.Detail).appointment_id === scheduled.body.id);
     expect(event).toMatchObject({ Source: 'lab-api', DetailType: 'LabOrderRequested' });
   });
@@ -151,11 +154,17 @@ describe('npm start', () => {
     expect(results.data?.status).toBe('completed');
     const documentId = results.data?.documents[0]?.id as string;
     const pdf = await client.GET('/api/v1/documents/{id}', { params: { path: { id: documentId } }, parseAs: 'arrayBuffer' });
-    expect(Buffer.from(pdf.data as ArrayBuffer).subarray(0, 4).toString()).toBe('%PDF');
+    expect(
+      Buffer.from(pdf.data as ArrayBuffer)
+        .subarray(0, 4)
+        .toString(),
+    ).toBe('%PDF');
   });
 
   it('npm run lab exits with code 2 for an id that is not an appointment id', async () => {
-    const failed = await run('npm', ['run', '--silent', 'lab', '--', 'report', 'not-an-id'], { env: { ...process.env, ...ports, LAB_DATA_DIR: dataDir } }).catch((e: { code: number; stderr: string }) => e);
+    const failed = await run('npm', ['run', '--silent', 'lab', '--', 'report', 'not-an-id'], {
+      env: { ...process.env, ...ports, LAB_DATA_DIR: dataDir },
+    }).catch((e: { code: number; stderr: string }) => e);
     expect(failed).toMatchObject({ code: 2, stderr: expect.stringContaining('not an appointment id') });
   });
 

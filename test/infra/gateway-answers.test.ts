@@ -122,8 +122,6 @@ describe('the local server and API Gateway', () => {
 
   it('answer an empty x-api-key header like a missing one, since the gateway requires it not blank', async () => {
     const [name, route] = keyedRoutes[0]!;
-    expect(await local(route.method, concrete(route.path), { [API_KEY_HEADER]: '' }), name).toEqual(
-      gatewayResponse('BAD_REQUEST_PARAMETERS'),
-    );
+    expect(await local(route.method, concrete(route.path), { [API_KEY_HEADER]: '' }), name).toEqual(gatewayResponse('BAD_REQUEST_PARAMETERS'));
   });
 });

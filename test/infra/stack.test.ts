@@ -100,7 +100,11 @@ describe('the LabApi stack (prod): functions', () => {
     expect(routesOfClass('read').length).toBeGreaterThan(0);
     expect(routesOfClass('write').length).toBeGreaterThan(0);
     expect(routeClassOf('getDocument', routes.getDocument)).toBe('document');
-    expect(routesOfClass('static').map(([name]) => name).sort()).toEqual(['getDocsAsset', 'getDocsPage', 'getOpenApiDocument', 'health']);
+    expect(
+      routesOfClass('static')
+        .map(([name]) => name)
+        .sort(),
+    ).toEqual(['getDocsAsset', 'getDocsPage', 'getOpenApiDocument', 'health']);
     // Every API function answers within API Gateway's 29 s integration timeout.
     for (const cls of ['static', 'read', 'write', 'document'] as const) expect(FUNCTION_SIZES[cls].timeout.toSeconds()).toBeLessThan(29);
   });
@@ -149,7 +153,7 @@ describe('the LabApi stack (prod): least privilege', () => {
     expect(prod.allowedActions(functionOf('relay').role, 'dynamodb:')).toEqual(['dynamodb:DeleteItem', 'dynamodb:Query']);
   });
 
-  it('lets only the non-GET routes, the relay and results-ingest put events, on the stack\'s bus only', () => {
+  it("lets only the non-GET routes, the relay and results-ingest put events, on the stack's bus only", () => {
     const [busId] = prod.onlyOfType('AWS::Events::EventBus');
     for (const { construct, role } of prod.functions) {
       const publishes = construct instanceof ApiFunction ? construct.route.method !== 'GET' : true;
@@ -162,7 +166,7 @@ describe('the LabApi stack (prod): least privilege', () => {
     }
   });
 
-  it('lets only the document route read filed reports, and results-ingest file the lab\'s uploads', () => {
+  it("lets only the document route read filed reports, and results-ingest file the lab's uploads", () => {
     for (const { construct, role } of prod.functions) {
       const touchesBucket = prod.allowedActions(role, 's3:').length > 0;
       const expected = construct.functionClass === 'document' || construct.functionClass === 'ingest';
@@ -188,7 +192,10 @@ describe('the LabApi stack (prod): least privilege', () => {
         expect([statement.Action].flat().sort(), construct.node.path).toEqual(['xray:PutTelemetryRecords', 'xray:PutTraceSegments']);
       }
       const logs = statements.filter((s) => str(s.Action).includes('logs:'));
-      expect(logs.map((s) => s.Resource), construct.node.path).toEqual([{ 'Fn::GetAtt': [logGroup, 'Arn'] }]);
+      expect(
+        logs.map((s) => s.Resource),
+        construct.node.path,
+      ).toEqual([{ 'Fn::GetAtt': [logGroup, 'Arn'] }]);
       // No managed policy (AWSLambdaBasicExecutionRole would allow writing to any log group).
       expect(prod.resources[role]!.Properties.ManagedPolicyArns, construct.node.path).toBeUndefined();
     }
@@ -230,7 +237,7 @@ describe('the LabApi stack (prod): API Gateway', () => {
     }
   });
 
-  it('refuses a request without x-api-key on every keyed route at the gateway, with the functions\' own 401 {error}', () => {
+  it("refuses a request without x-api-key on every keyed route at the gateway, with the functions' own 401 {error}", () => {
     const [validatorId, validator] = prod.onlyOfType('AWS::ApiGateway::RequestValidator');
     expect(validator.Properties).toMatchObject({ ValidateRequestParameters: true, ValidateRequestBody: false });
     const methods = apiMethods();
@@ -297,7 +304,7 @@ describe('the LabApi stack (prod): API Gateway', () => {
     expect(prod.resources[logGroupId]).toMatchObject({ Properties: { RetentionInDays: 365 }, DeletionPolicy: 'Retain' });
   });
 
-  it('sets the region\'s API Gateway logging role unless told the account has one', () => {
+  it("sets the region's API Gateway logging role unless told the account has one", () => {
     expect(prod.ofType('AWS::ApiGateway::Account')).toHaveLength(1);
   });
 });
@@ -308,9 +315,7 @@ describe('the LabApi stack (prod): data', () => {
     const table = prod.onlyOfType('AWS::DynamoDB::Table')[1].Properties;
     expect(table.KeySchema).toEqual(local.KeySchema);
     expect(sortedByName(table.AttributeDefinitions as typeof local.AttributeDefinitions)).toEqual(sortedByName(local.AttributeDefinitions));
-    expect(sortedByName(table.GlobalSecondaryIndexes as typeof local.GlobalSecondaryIndexes)).toEqual(
-      sortedByName(local.GlobalSecondaryIndexes),
-    );
+    expect(sortedByName(table.GlobalSecondaryIndexes as typeof local.GlobalSecondaryIndexes)).toEqual(sortedByName(local.GlobalSecondaryIndexes));
     expect(table).toMatchObject({
       BillingMode: 'PAY_PER_REQUEST',
       PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
@@ -355,11 +360,14 @@ describe('the LabApi stack (prod): data', () => {
       );
       // Nobody but the stack's own roles (and S3 log delivery) is allowed anything: downloads go through the API.
       const allowed = policy.filter((s) => s.Effect === 'Allow');
-      expect(allowed.every((s) => str(s.Principal) === '{"Service":"logging.s3.amazonaws.com"}'), id).toBe(true);
+      expect(
+        allowed.every((s) => str(s.Principal) === '{"Service":"logging.s3.amazonaws.com"}'),
+        id,
+      ).toBe(true);
     }
   });
 
-  it('versions the documents, logs access to them, and expires the lab\'s leftover uploads under incoming/', () => {
+  it("versions the documents, logs access to them, and expires the lab's leftover uploads under incoming/", () => {
     const [, documents] = prod.ofType('AWS::S3::Bucket').find(([, b]) => b.Properties.VersioningConfiguration)!;
     expect(documents.Properties).toMatchObject({
       VersioningConfiguration: { Status: 'Enabled' },
@@ -376,7 +384,7 @@ describe('the LabApi stack (prod): data', () => {
 });
 
 describe('the LabApi stack (prod): events', () => {
-  it('archives every event of the bus for 30 days, ours and the lab\'s, for replay', () => {
+  it("archives every event of the bus for 30 days, ours and the lab's, for replay", () => {
     const [busId] = prod.onlyOfType('AWS::Events::EventBus');
     const archive = prod.onlyOfType('AWS::Events::Archive')[1].Properties;
     expect(archive).toMatchObject({
@@ -433,8 +441,9 @@ describe('the LabApi stack (prod): events', () => {
 describe('the LabApi stack (prod): alarms', () => {
   const alarms = () => prod.ofType('AWS::CloudWatch::Alarm').map(([, alarm]) => alarm.Properties);
   const metricsOf = (alarm: Record<string, unknown>) =>
-    ((alarm.Metrics as { MetricStat?: { Metric: { MetricName: string; Namespace: string; Dimensions?: { Value: unknown }[] } } }[]) ?? [])
-      .flatMap((m) => (m.MetricStat ? [m.MetricStat.Metric] : []));
+    ((alarm.Metrics as { MetricStat?: { Metric: { MetricName: string; Namespace: string; Dimensions?: { Value: unknown }[] } } }[]) ?? []).flatMap((m) =>
+      m.MetricStat ? [m.MetricStat.Metric] : [],
+    );
 
   it('notifies one SNS topic, TLS only, on alarm and on recovery', () => {
     const [topicId] = prod.onlyOfType('AWS::SNS::Topic');
@@ -448,10 +457,14 @@ describe('the LabApi stack (prod): alarms', () => {
     expect(policy).toContainEqual(expect.objectContaining({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }));
   });
 
-  it('alarms on the API\'s 5xx rate', () => {
+  it("alarms on the API's 5xx rate", () => {
     const [api] = alarms().filter((a) => metricsOf(a).some((m) => m.MetricName === '5XXError'));
     expect(api).toBeDefined();
-    expect(metricsOf(api!).map((m) => m.MetricName).sort()).toEqual(['5XXError', 'Count']);
+    expect(
+      metricsOf(api!)
+        .map((m) => m.MetricName)
+        .sort(),
+    ).toEqual(['5XXError', 'Count']);
     expect(str(api!.Metrics)).toContain('100 * errors / requests');
   });
 
@@ -571,7 +584,12 @@ describe('a Lambda bundle', () => {
           requestContext: { path: '/prod/api/v1/openapi.json', requestId: 'test' } }, { awsRequestId: 'test' });
         console.log('RESULT ' + JSON.stringify(r));`;
       const output = execFileSync(process.execPath, ['--input-type=module', '-e', invoke], { env: FUNCTION_ENVIRONMENT, encoding: 'utf8' });
-      const answer = JSON.parse(output.split('\n').find((line) => line.startsWith('RESULT '))!.slice(7));
+      const answer = JSON.parse(
+        output
+          .split('\n')
+          .find((line) => line.startsWith('RESULT '))!
+          .slice(7),
+      );
       expect(answer).toMatchObject({
         statusCode: 200,
         headers: { 'Content-Type': 'application/json', 'Cache-Control': 'public, max-age=300' },
@@ -610,7 +628,12 @@ describe('a Lambda bundle', () => {
         const gzipped = await answer('swagger-ui-bundle.js', { 'accept-encoding': 'gzip, deflate, br' });
         console.log('RESULT ' + JSON.stringify({ plain, gzipped }));`;
       const output = execFileSync(process.execPath, ['--input-type=module', '-e', invoke], { env: FUNCTION_ENVIRONMENT, encoding: 'utf8' });
-      const { plain, gzipped } = JSON.parse(output.split('\n').find((line) => line.startsWith('RESULT '))!.slice(7));
+      const { plain, gzipped } = JSON.parse(
+        output
+          .split('\n')
+          .find((line) => line.startsWith('RESULT '))!
+          .slice(7),
+      );
       const expected = createHash('sha256')
         .update(await readFile(join(REPO_ROOT, 'node_modules/swagger-ui-dist/swagger-ui-bundle.js')))
         .digest('hex');

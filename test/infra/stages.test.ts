@@ -13,7 +13,13 @@ let dev: Synthesized;
 beforeAll(() => {
   dev = new Synthesized(
     labApiStack(
-      testApp({ apiThrottleRate: '20', apiThrottleBurst: '40', labAccountId: LAB_ACCOUNT, apiGatewayCloudWatchRole: 'false', relayReservedConcurrency: 'false' }),
+      testApp({
+        apiThrottleRate: '20',
+        apiThrottleBurst: '40',
+        labAccountId: LAB_ACCOUNT,
+        apiGatewayCloudWatchRole: 'false',
+        relayReservedConcurrency: 'false',
+      }),
       'dev',
     ),
   );
@@ -22,18 +28,20 @@ beforeAll(() => {
 const labPrincipal = (statement: Statement) => str(statement.Principal).includes(`:iam::${LAB_ACCOUNT}:root`);
 
 describe('the LabApi stack (dev, with context)', () => {
-  it('takes the stage\'s throttling from the apiThrottleRate and apiThrottleBurst context values', () => {
+  it("takes the stage's throttling from the apiThrottleRate and apiThrottleBurst context values", () => {
     const stage = dev.onlyOfType('AWS::ApiGateway::Stage')[1].Properties;
     expect(stage).toMatchObject({ StageName: 'dev', MethodSettings: [expect.objectContaining({ ThrottlingRateLimit: 20, ThrottlingBurstLimit: 40 })] });
   });
 
-  it('leaves the account\'s API Gateway logging role alone with apiGatewayCloudWatchRole=false', () => {
+  it("leaves the account's API Gateway logging role alone with apiGatewayCloudWatchRole=false", () => {
     expect(dev.ofType('AWS::ApiGateway::Account')).toEqual([]);
     expect(dev.ofType('AWS::IAM::Role').filter(([, role]) => str(role.Properties).includes('apigateway.amazonaws.com'))).toEqual([]);
   });
 
   it('reserves no concurrency for the relay with relayReservedConcurrency=false (accounts on the new-account quota)', () => {
-    const relay = dev.ofType('AWS::Lambda::Function').find(([, fn]) => str(fn.Properties).includes('relay-outbox') || str(fn.Properties).includes('Outbox relay'));
+    const relay = dev
+      .ofType('AWS::Lambda::Function')
+      .find(([, fn]) => str(fn.Properties).includes('relay-outbox') || str(fn.Properties).includes('Outbox relay'));
     expect(relay).toBeDefined();
     expect((relay as [string, { Properties: Record<string, unknown> }])[1].Properties.ReservedConcurrentExecutions).toBeUndefined();
   });
@@ -76,9 +84,11 @@ describe('the LabApi stack (dev, with context)', () => {
     expect(bucketStatements[0]).toMatchObject({ Effect: 'Allow', Action: 's3:PutObject' });
     expect(str(bucketStatements[0]!.Resource)).toContain('/incoming/*');
 
-    const queueStatements = dev.ofType('AWS::SQS::QueuePolicy').flatMap(([, p]) =>
-      (p.Properties.PolicyDocument as { Statement: Statement[] }).Statement.filter(labPrincipal).map((s) => ({ s, queues: p.Properties.Queues })),
-    );
+    const queueStatements = dev
+      .ofType('AWS::SQS::QueuePolicy')
+      .flatMap(([, p]) =>
+        (p.Properties.PolicyDocument as { Statement: Statement[] }).Statement.filter(labPrincipal).map((s) => ({ s, queues: p.Properties.Queues })),
+      );
     expect(queueStatements).toHaveLength(1);
     expect([queueStatements[0]!.s.Action].flat()).toEqual(expect.arrayContaining(['sqs:ReceiveMessage', 'sqs:DeleteMessage']));
     expect([queueStatements[0]!.s.Action].flat()).not.toContain('sqs:SendMessage');

@@ -48,8 +48,7 @@ export class Synthesized {
   constructor(readonly stack: Stack) {
     this.template = Template.fromStack(stack);
     this.resources = (this.template.toJSON() as { Resources: Record<string, CfnResource> }).Resources;
-    const logicalId = (construct: { node: { defaultChild?: unknown } }) =>
-      stack.getLogicalId(construct.node.defaultChild as CfnElement);
+    const logicalId = (construct: { node: { defaultChild?: unknown } }) => stack.getLogicalId(construct.node.defaultChild as CfnElement);
     this.functions = stack.node
       .findAll()
       .filter((c): c is LabFunction => c instanceof LabFunction)

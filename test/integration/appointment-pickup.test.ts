@@ -84,7 +84,10 @@ describe('POST /api/v1/appointments/pickup', () => {
   it.each([
     [{ appointment_ids: [] }, 'appointment_ids must not be empty'],
     [{ appointment_ids: ['x'] }, 'appointment_ids.0 must be a valid UUID'],
-    [{ appointment_ids: Array.from({ length: 101 }, (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`) }, 'appointment_ids must list at most 100 distinct ids'],
+    [
+      { appointment_ids: Array.from({ length: 101 }, (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`) },
+      'appointment_ids must list at most 100 distinct ids',
+    ],
   ])('answers 400 for %#', async (body, message) => {
     const res = await api.post('/api/v1/appointments/pickup', body, courier);
     expect(res.status).toBe(400);

@@ -35,8 +35,16 @@ describe('POST /api/v1/appointments', () => {
   });
 
   it.each([
-    ['a time without timezone', { scheduled_at: '2026-12-24T10:00:00' }, 'scheduled_at must be an ISO 8601 date-time with a timezone (Z or an offset such as +02:00)'],
-    ['an impossible date', { scheduled_at: '2027-02-30T10:00:00Z' }, 'scheduled_at must be an ISO 8601 date-time with a timezone (Z or an offset such as +02:00)'],
+    [
+      'a time without timezone',
+      { scheduled_at: '2026-12-24T10:00:00' },
+      'scheduled_at must be an ISO 8601 date-time with a timezone (Z or an offset such as +02:00)',
+    ],
+    [
+      'an impossible date',
+      { scheduled_at: '2027-02-30T10:00:00Z' },
+      'scheduled_at must be an ISO 8601 date-time with a timezone (Z or an offset such as +02:00)',
+    ],
     ['a past time', { scheduled_at: '2020-01-01T10:00:00Z' }, 'scheduled_at must be in the future'],
     ['a time beyond the booking horizon', { scheduled_at: inDays(400) }, 'scheduled_at must be at most 365 days ahead'],
     ['a profile id that is not a UUID', { profile_id: 'abc' }, 'profile_id must be a valid UUID'],
@@ -76,7 +84,11 @@ describe('POST /api/v1/appointments', () => {
   });
 
   it('answers 403 to a key without TEST_SESSIONS_SCHEDULE', async () => {
-    const res = await api.post('/api/v1/appointments', { profile_id: UNKNOWN_ID, location_id: BERLIN_MITTE, scheduled_at: inDays(3) }, await apiKey({ scopes: ['TEST_SESSIONS_VIEW'] }));
+    const res = await api.post(
+      '/api/v1/appointments',
+      { profile_id: UNKNOWN_ID, location_id: BERLIN_MITTE, scheduled_at: inDays(3) },
+      await apiKey({ scopes: ['TEST_SESSIONS_VIEW'] }),
+    );
     expect(res.status).toBe(403);
   });
 });
@@ -87,8 +99,19 @@ describe('GET /api/v1/appointments/{id}', () => {
     const res = await api.get(`/api/v1/appointments/${id}`, key);
     expect(res.status).toBe(200);
     expect(Object.keys(res.body).sort()).toEqual([
-      'cancellation_reason', 'created_at', 'id', 'individual_biomarkers', 'location_id', 'panels', 'profile',
-      'profile_id', 'scheduled_at', 'shipments', 'status', 'test_method', 'updated_at',
+      'cancellation_reason',
+      'created_at',
+      'id',
+      'individual_biomarkers',
+      'location_id',
+      'panels',
+      'profile',
+      'profile_id',
+      'scheduled_at',
+      'shipments',
+      'status',
+      'test_method',
+      'updated_at',
     ]);
     expect(res.body).toMatchObject({ status: 'scheduled', cancellation_reason: null, updated_at: null, panels: [], individual_biomarkers: [], shipments: [] });
     expect(res.body.profile).toHaveProperty('created_at');

@@ -24,13 +24,10 @@ describe('GET /api/v1/panels', () => {
     });
   });
 
-  it.each(['TEST_SESSIONS_SCHEDULE', 'home_kit_orders_manage', 'RESULTS_VIEW'] as const)(
-    'is readable with %s',
-    async (scope) => {
-      const res = await api.get('/api/v1/panels', await apiKey({ scopes: [scope] }));
-      expect(res.status).toBe(200);
-    },
-  );
+  it.each(['TEST_SESSIONS_SCHEDULE', 'home_kit_orders_manage', 'RESULTS_VIEW'] as const)('is readable with %s', async (scope) => {
+    const res = await api.get('/api/v1/panels', await apiKey({ scopes: [scope] }));
+    expect(res.status).toBe(200);
+  });
 
   it('answers 403 to a key without a catalog-reading scope', async () => {
     const res = await api.get('/api/v1/panels', await apiKey({ scopes: ['SHIPMENTS_MANAGE'] }));

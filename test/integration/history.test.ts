@@ -49,7 +49,11 @@ function pickupDate(): string {
 }
 
 async function createShipment(): Promise<string> {
-  const res = await api.post('/api/v1/shipments', { location_id: BERLIN_MITTE, pickup_date: pickupDate(), pickup_time_from: '10:00', pickup_time_till: '12:00' }, key);
+  const res = await api.post(
+    '/api/v1/shipments',
+    { location_id: BERLIN_MITTE, pickup_date: pickupDate(), pickup_time_from: '10:00', pickup_time_till: '12:00' },
+    key,
+  );
   expect(res.status).toBe(201);
   return res.body.id;
 }
@@ -85,7 +89,14 @@ describe('GET /api/v1/appointments/{id}/history', () => {
     const id = await scheduleAppointment(api, key);
     await api.post(`/api/v1/appointments/${id}/cancel`, { cancellation_reason: 'Patient is travelling' }, key);
     const entries = await history(`appointments/${id}`);
-    expect(entries.at(-1)).toEqual({ status: 'cancelled', from_status: 'scheduled', at: expect.any(String), source: 'api', actor: keyId, reason: 'Patient is travelling' });
+    expect(entries.at(-1)).toEqual({
+      status: 'cancelled',
+      from_status: 'scheduled',
+      at: expect.any(String),
+      source: 'api',
+      actor: keyId,
+      reason: 'Patient is travelling',
+    });
   });
 
   it('writes no entry for a refused change', async () => {
@@ -128,7 +139,22 @@ describe('GET /api/v1/appointments/{id}/history', () => {
     await dynamo.send(
       new PutCommand({
         TableName: tableName,
-        Item: { ...keys.appointment(id), id, profile_id: profileId, profile_group_slug: 'demo-clinic', location_id: BERLIN_MITTE, scheduled_at: '2027-01-04T09:00:00Z', status: 'scheduled', test_method: 'practitioner', cancellation_reason: null, barcode: null, blood_drawn_at: null, picked_up_at: null, created_at: '2026-01-04T09:00:00Z', updated_at: null },
+        Item: {
+          ...keys.appointment(id),
+          id,
+          profile_id: profileId,
+          profile_group_slug: 'demo-clinic',
+          location_id: BERLIN_MITTE,
+          scheduled_at: '2027-01-04T09:00:00Z',
+          status: 'scheduled',
+          test_method: 'practitioner',
+          cancellation_reason: null,
+          barcode: null,
+          blood_drawn_at: null,
+          picked_up_at: null,
+          created_at: '2026-01-04T09:00:00Z',
+          updated_at: null,
+        },
       }),
     );
     await api.post(`/api/v1/appointments/${id}/cancel`, { cancellation_reason: 'legacy' }, key);
@@ -139,7 +165,13 @@ describe('GET /api/v1/appointments/{id}/history', () => {
     const id = await completedAppointment();
     const first = await api.get(`/api/v1/appointments/${id}/history?limit=3`, key);
     const rest = await api.get(`/api/v1/appointments/${id}/history?limit=3&cursor=${first.headers.get('x-next-cursor')}`, key);
-    expect([...moves(first.body), '|', ...moves(rest.body)]).toEqual(['∅→scheduled', 'scheduled→blood_drawn', 'blood_drawn→in_transit', '|', 'in_transit→completed']);
+    expect([...moves(first.body), '|', ...moves(rest.body)]).toEqual([
+      '∅→scheduled',
+      'scheduled→blood_drawn',
+      'blood_drawn→in_transit',
+      '|',
+      'in_transit→completed',
+    ]);
   });
 
   it('answers 400 for a cursor it did not issue', async () => {
@@ -212,7 +244,9 @@ describe('GET /api/v1/shipments/{id}/history', () => {
     const id = await createShipment();
     await api.post(`/api/v1/shipments/${id}/status`, { status: 'shipped', occurred_at: '2026-11-23T06:00:00Z' }, courier.plaintext);
     const entries = await history(`shipments/${id}`);
-    expect(entries.slice(1)).toEqual([{ status: 'shipped', from_status: 'pending', at: '2026-11-23T06:00:00Z', source: 'courier', actor: courier.keyId, reason: null }]);
+    expect(entries.slice(1)).toEqual([
+      { status: 'shipped', from_status: 'pending', at: '2026-11-23T06:00:00Z', source: 'courier', actor: courier.keyId, reason: null },
+    ]);
   });
 
   it('lists a cancellation after the creation', async () => {
@@ -251,14 +285,21 @@ describe('races write one entry and one event per applied change', () => {
   });
 
   it('10 overlapping pickups: one in_transit entry and one event per appointment', async () => {
-    const ids = await Promise.all(Array.from({ length: 4 }, async () => {
-      const id = await scheduleAppointment(api, key);
-      await confirmDraw(api, key, id);
-      return id;
-    }));
+    const ids = await Promise.all(
+      Array.from({ length: 4 }, async () => {
+        const id = await scheduleAppointment(api, key);
+        await confirmDraw(api, key, id);
+        return id;
+      }),
+    );
     eventBridge.client.resetHistory();
     await Promise.all(Array.from({ length: 10 }, (_, i) => api.post('/api/v1/appointments/pickup', { appointment_ids: [ids[i % 4], ids[(i + 1) % 4]] }, key)));
-    const perAppointment = await Promise.all(ids.map(async (id) => [moves(await history(`appointments/${id}`)).filter((m) => m.endsWith('in_transit')).length, eventMoves('AppointmentStatusChanged', 'appointment_id', id).length]));
+    const perAppointment = await Promise.all(
+      ids.map(async (id) => [
+        moves(await history(`appointments/${id}`)).filter((m) => m.endsWith('in_transit')).length,
+        eventMoves('AppointmentStatusChanged', 'appointment_id', id).length,
+      ]),
+    );
     expect(perAppointment).toEqual(ids.map(() => [1, 1]));
   });
 
@@ -278,7 +319,11 @@ describe('races write one entry and one event per applied change', () => {
   it('5 identical courier callbacks: one shipped entry, one event', async () => {
     const id = await createShipment();
     eventBridge.client.resetHistory();
-    await Promise.all(Array.from({ length: 5 }, () => api.post(`/api/v1/shipments/${id}/status`, { status: 'shipped', occurred_at: '2026-11-23T07:00:00Z' }, courier.plaintext)));
+    await Promise.all(
+      Array.from({ length: 5 }, () =>
+        api.post(`/api/v1/shipments/${id}/status`, { status: 'shipped', occurred_at: '2026-11-23T07:00:00Z' }, courier.plaintext),
+      ),
+    );
     expect([moves(await history(`shipments/${id}`)), eventMoves('ShipmentStatusChanged', 'shipment_id', id)]).toEqual([
       ['∅→pending', 'pending→shipped'],
       ['pending→shipped'],

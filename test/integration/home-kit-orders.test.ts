@@ -80,7 +80,11 @@ describe('POST /api/v1/home-kit-orders', () => {
 
   it.each([
     ['both shapes mixed', { ...inline, location_id: BERLIN_MITTE }, 'delivery_address must be either {location_id} or an inline address, not both'],
-    ['a country that does not exist', { ...inline, country: 'XX' }, 'delivery_address.country must be an ISO 3166-1 alpha-2 country code in upper case (e.g. DE)'],
+    [
+      'a country that does not exist',
+      { ...inline, country: 'XX' },
+      'delivery_address.country must be an ISO 3166-1 alpha-2 country code in upper case (e.g. DE)',
+    ],
     ['a lower-case country', { ...inline, country: 'de' }, 'delivery_address.country must be an ISO 3166-1 alpha-2 country code in upper case (e.g. DE)'],
     ['a phone that is not E.164', { ...inline, phone: '030 123456' }, 'delivery_address.phone must be an E.164 phone number (e.g. +4930123456)'],
     ['a bad email', { ...inline, email: 'erika@' }, 'delivery_address.email must be a valid email address'],
@@ -105,12 +109,20 @@ describe('POST /api/v1/home-kit-orders', () => {
   });
 
   it('answers 404 for an inactive location', async () => {
-    const res = await api.post('/api/v1/home-kit-orders', { profile_id: await createProfile(api, key), delivery_address: { location_id: BERLIN_INACTIVE } }, key);
+    const res = await api.post(
+      '/api/v1/home-kit-orders',
+      { profile_id: await createProfile(api, key), delivery_address: { location_id: BERLIN_INACTIVE } },
+      key,
+    );
     expect(res.status).toBe(404);
   });
 
   it('answers 403 for a location outside the key context', async () => {
-    const res = await api.post('/api/v1/home-kit-orders', { profile_id: await createProfile(api, key), delivery_address: { location_id: HELSINKI_KAMPPI } }, key);
+    const res = await api.post(
+      '/api/v1/home-kit-orders',
+      { profile_id: await createProfile(api, key), delivery_address: { location_id: HELSINKI_KAMPPI } },
+      key,
+    );
     expect(res.status).toBe(403);
   });
 
@@ -121,7 +133,11 @@ describe('POST /api/v1/home-kit-orders', () => {
   });
 
   it('answers 403 to a key without home_kit_orders_manage', async () => {
-    const res = await api.post('/api/v1/home-kit-orders', { profile_id: UNKNOWN_ID, delivery_address: inline }, await apiKey({ scopes: ['TEST_SESSIONS_SCHEDULE'] }));
+    const res = await api.post(
+      '/api/v1/home-kit-orders',
+      { profile_id: UNKNOWN_ID, delivery_address: inline },
+      await apiKey({ scopes: ['TEST_SESSIONS_SCHEDULE'] }),
+    );
     expect(res.status).toBe(403);
   });
 });
@@ -164,7 +180,12 @@ describe('GET /api/v1/home-kit-orders/{id} and the profile list', () => {
     const profileId = await createProfile(api, key);
     await order(inline, profileId);
     const { Items } = await dynamo.send(
-      new QueryCommand({ TableName: tableName, IndexName: GSI1, KeyConditionExpression: 'GSI1PK = :pk', ExpressionAttributeValues: { ':pk': `PROFILE#${profileId}` } }),
+      new QueryCommand({
+        TableName: tableName,
+        IndexName: GSI1,
+        KeyConditionExpression: 'GSI1PK = :pk',
+        ExpressionAttributeValues: { ':pk': `PROFILE#${profileId}` },
+      }),
     );
     expect(Items?.map((item) => (item.GSI1SK as string).split('#')[0])).toEqual(['KIT']);
   });
@@ -211,7 +232,11 @@ describe('attaching tests', () => {
 describe('the 90-test capacity of a kit', () => {
   it('holds under two concurrent attaches of 50 biomarkers each: one wins, the kit never exceeds 90', async () => {
     const extra = Array.from({ length: 100 }, (_, i) => 1000 + i);
-    await Promise.all(extra.map((id) => putBiomarker({ id, name: `Test marker ${id}`, category: 'Test', unit_id: null, unit: null, reference_range_service: null, kind: 'clinical' })));
+    await Promise.all(
+      extra.map((id) =>
+        putBiomarker({ id, name: `Test marker ${id}`, category: 'Test', unit_id: null, unit: null, reference_range_service: null, kind: 'clinical' }),
+      ),
+    );
     const { id } = await order();
     const results = await Promise.all([
       api.post(`/api/v1/home-kit-orders/${id}/biomarkers`, { biomarker_ids: extra.slice(0, 50) }, key),

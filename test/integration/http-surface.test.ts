@@ -48,10 +48,7 @@ describe('authentication', () => {
   });
 
   it('answers 401 for a revoked key', async () => {
-    const issued = await issueApiKey(
-      { name: 'to revoke', scopes: ['LOCATIONS_VIEW'], profileGroups: [], locationGroups: ['berlin'] },
-      new Date(),
-    );
+    const issued = await issueApiKey({ name: 'to revoke', scopes: ['LOCATIONS_VIEW'], profileGroups: [], locationGroups: ['berlin'] }, new Date());
     await revokeApiKey(issued.keyId);
     const res = await api.get('/api/v1/locations', issued.plaintext);
     expect(res.status).toBe(401);

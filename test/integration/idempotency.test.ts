@@ -85,7 +85,11 @@ describe('Idempotency-Key', () => {
   it('creates one appointment for 5 parallel creates with one key; the others wait or repeat it', async () => {
     const profileId = (await create(undefined)).body.id;
     const idempotencyKey = randomUUID();
-    const body = { profile_id: profileId, location_id: '5a1f3c2e-8b4d-4e6f-9a7b-1c2d3e4f5a01', scheduled_at: new Date(Date.now() + 3 * 86_400_000).toISOString() };
+    const body = {
+      profile_id: profileId,
+      location_id: '5a1f3c2e-8b4d-4e6f-9a7b-1c2d3e4f5a01',
+      scheduled_at: new Date(Date.now() + 3 * 86_400_000).toISOString(),
+    };
     const results = await Promise.all(
       Array.from({ length: 5 }, () => api.request('POST', '/api/v1/appointments', { key, body, headers: { 'Idempotency-Key': idempotencyKey } })),
     );

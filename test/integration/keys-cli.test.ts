@@ -44,8 +44,17 @@ beforeAll(async () => {
 
 describe('npm run keys', () => {
   it('create prints the new key alone on the last line and stores only its hash with scopes and groups', async () => {
-    const result = await keysCli('create', '--scopes', 'CREATE_USER,PROFILES_VIEW', '--profile-groups', 'demo-clinic',
-      '--location-groups', 'berlin', '--name', 'clinic app');
+    const result = await keysCli(
+      'create',
+      '--scopes',
+      'CREATE_USER,PROFILES_VIEW',
+      '--profile-groups',
+      'demo-clinic',
+      '--location-groups',
+      'berlin',
+      '--name',
+      'clinic app',
+    );
     expect(result.code).toBe(0);
     const plaintext = result.stdout.trim().split('\n').at(-1) as string;
     expect(plaintext).toMatch(/^lab_[A-Za-z0-9_-]{43}$/);

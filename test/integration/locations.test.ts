@@ -1,15 +1,7 @@
 /** GET /api/v1/locations and GET /api/v1/locations/{id}: active locations of the key's location groups. */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useApi } from '../support/api';
-import {
-  apiKey,
-  BERLIN_INACTIVE,
-  BERLIN_MITTE,
-  BERLIN_PRENZLAUER_BERG,
-  HELSINKI_KAMPPI,
-  seedDemoData,
-  UNKNOWN_ID,
-} from '../support/fixtures';
+import { apiKey, BERLIN_INACTIVE, BERLIN_MITTE, BERLIN_PRENZLAUER_BERG, HELSINKI_KAMPPI, seedDemoData, UNKNOWN_ID } from '../support/fixtures';
 
 const api = useApi();
 let berlinKey: string;
@@ -20,9 +12,23 @@ beforeAll(async () => {
 });
 
 const LOCATION_FIELDS = [
-  'id', 'name', 'company_name', 'address_line_1', 'address_line_2', 'city', 'state', 'postal_code',
-  'country_name', 'country_code', 'timezone', 'contact_phone', 'email', 'website', 'google_maps_url',
-  'image_url', 'open_hours',
+  'id',
+  'name',
+  'company_name',
+  'address_line_1',
+  'address_line_2',
+  'city',
+  'state',
+  'postal_code',
+  'country_name',
+  'country_code',
+  'timezone',
+  'contact_phone',
+  'email',
+  'website',
+  'google_maps_url',
+  'image_url',
+  'open_hours',
 ].sort();
 
 describe('GET /api/v1/locations', () => {

@@ -67,15 +67,12 @@ describe('POST /api/v1/profiles', () => {
     expect(res.body).toMatchObject({ language: 'en', email: null, phone: null, sex: null, height: null, weight: null, handle: null });
   });
 
-  it.each(['profile_group_slug', 'first_name', 'last_name', 'date_of_birth'])(
-    'answers 400 naming %s when it is missing',
-    async (field) => {
-      const { [field as keyof typeof newProfile]: _omitted, ...body } = newProfile;
-      const res = await api.post('/api/v1/profiles', body, key);
-      expect(res.status).toBe(400);
-      expect(res.body).toEqual({ error: `${field} is required` });
-    },
-  );
+  it.each(['profile_group_slug', 'first_name', 'last_name', 'date_of_birth'])('answers 400 naming %s when it is missing', async (field) => {
+    const { [field as keyof typeof newProfile]: _omitted, ...body } = newProfile;
+    const res = await api.post('/api/v1/profiles', body, key);
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ error: `${field} is required` });
+  });
 
   it.each([
     ['sex', 3, 'sex must be 1 (male) or 2 (female)'],

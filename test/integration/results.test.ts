@@ -31,8 +31,7 @@ async function drawnAppointment(options: { genetic?: boolean } = {}): Promise<{ 
 }
 
 const results = async (id: string) => (await api.get(`/api/v1/appointments/${id}/results`, key)).body;
-const statusOf = async (id: string) =>
-  (await dynamo.send(new GetCommand({ TableName: tableName, Key: keys.appointment(id) }))).Item?.status;
+const statusOf = async (id: string) => (await dynamo.send(new GetCommand({ TableName: tableName, Key: keys.appointment(id) }))).Item?.status;
 const byId = (items: { biomarker_id: number }[], id: number) => items.find((item) => item.biomarker_id === id);
 
 describe('GET /api/v1/appointments/{id}/results', () => {
@@ -159,7 +158,9 @@ describe('LabResultsReported ingest', () => {
 
   it('refuses a report whose value is not a number and stores nothing', async () => {
     const { id } = await drawnAppointment();
-    await expect(deliver(report(id, { clinical_results: [clinical(3, 1), { ...clinical(4, 1), value: '1.2' }] }))).rejects.toThrow('invalid LabResultsReported payload');
+    await expect(deliver(report(id, { clinical_results: [clinical(3, 1), { ...clinical(4, 1), value: '1.2' }] }))).rejects.toThrow(
+      'invalid LabResultsReported payload',
+    );
     expect(byId((await results(id)).clinical_results, 3)).toMatchObject({ status: 'planned' });
   });
 

@@ -50,7 +50,17 @@ describe('POST /api/v1/shipments', () => {
   it('answers 201 with the spec fields, status pending, and no timestamps', async () => {
     const res = await api.post('/api/v1/shipments', booking({ notes: 'Ring at the back door' }), key);
     expect(res.status).toBe(201);
-    expect(Object.keys(res.body).sort()).toEqual(['arrived_at', 'destination', 'id', 'logistics_provider', 'notes', 'origin', 'shipped_at', 'status', 'tracking_number']);
+    expect(Object.keys(res.body).sort()).toEqual([
+      'arrived_at',
+      'destination',
+      'id',
+      'logistics_provider',
+      'notes',
+      'origin',
+      'shipped_at',
+      'status',
+      'tracking_number',
+    ]);
     expect(res.body).toMatchObject({ status: 'pending', tracking_number: null, shipped_at: null, arrived_at: null, notes: 'Ring at the back door' });
   });
 
@@ -62,8 +72,14 @@ describe('POST /api/v1/shipments', () => {
     const res = await api.post('/api/v1/shipments', booking({ location_id: BERLIN_PRENZLAUER_BERG }), key);
     expect(res.body.logistics_provider).toBe('dhl');
     expect(res.body.origin).toEqual({
-      name: 'Lab Testing Prenzlauer Berg', street: 'Schönhauser Allee', house_number: '80', postal_code: '10439',
-      city: 'Berlin', country: 'DE', phone: '+4930120045602', email: 'prenzlauer-berg@lab-testing.example',
+      name: 'Lab Testing Prenzlauer Berg',
+      street: 'Schönhauser Allee',
+      house_number: '80',
+      postal_code: '10439',
+      city: 'Berlin',
+      country: 'DE',
+      phone: '+4930120045602',
+      email: 'prenzlauer-berg@lab-testing.example',
     });
     expect(res.body.destination).toMatchObject({ city: 'Berlin', country: 'DE', name: 'Lab Testing Zentrallabor Berlin' });
   });
@@ -389,7 +405,10 @@ describe('pickup into a shipment', () => {
   });
 
   it('lists on the shipment only the appointments of profiles the reader may see', async () => {
-    const both = await apiKey({ profileGroups: ['demo-clinic', 'partner-clinic'], scopes: ['SHIPMENTS_MANAGE', 'CREATE_USER', 'TEST_SESSIONS_SCHEDULE', 'TEST_SESSIONS_OPERATE'] });
+    const both = await apiKey({
+      profileGroups: ['demo-clinic', 'partner-clinic'],
+      scopes: ['SHIPMENTS_MANAGE', 'CREATE_USER', 'TEST_SESSIONS_SCHEDULE', 'TEST_SESSIONS_OPERATE'],
+    });
     const shipment = await createShipment({}, both);
     const demo = await scheduleAppointment(api, both, { scheduledAt, profileId: await createProfile(api, both, 'demo-clinic') });
     const partner = await scheduleAppointment(api, both, { scheduledAt, profileId: await createProfile(api, both, 'partner-clinic') });

@@ -12,7 +12,10 @@ export default function setup(project: TestProject) {
   rmSync(file, { force: true });
   return () => {
     if (!existsSync(file)) return;
-    const files = readFileSync(file, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { validated: number; observed: string[] });
+    const files = readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { validated: number; observed: string[] });
     const validated = files.reduce((sum, entry) => sum + entry.validated, 0);
     const pairs = new Set(files.flatMap((entry) => entry.observed));
     console.log(`contract (${project.name}): ${validated} responses matched docs/openapi.json; ${pairs.size} operation/status pairs observed`);

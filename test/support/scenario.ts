@@ -12,11 +12,7 @@ export const ESSENTIALS_PANEL = '7c0e4b1a-2f3d-4c5e-8a9b-0d1e2f3a4b01'; // bioma
 export const THYROID_PANEL = '7c0e4b1a-2f3d-4c5e-8a9b-0d1e2f3a4b03'; // biomarkers 3, 4
 
 export async function createProfile(api: TestApi, key: string, group = 'demo-clinic'): Promise<string> {
-  const res = await api.post(
-    '/api/v1/profiles',
-    { profile_group_slug: group, first_name: 'Test', last_name: 'Patient', date_of_birth: '1979-10-01' },
-    key,
-  );
+  const res = await api.post('/api/v1/profiles', { profile_group_slug: group, first_name: 'Test', last_name: 'Patient', date_of_birth: '1979-10-01' }, key);
   expect(res.status).toBe(201);
   return res.body.id;
 }

@@ -1,11 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  type AccessContext,
-  assertAnyScope,
-  assertLocationGroupAccess,
-  assertProfileGroupAccess,
-  hasAnyScope,
-} from '../../shared/auth/access';
+import { type AccessContext, assertAnyScope, assertLocationGroupAccess, assertProfileGroupAccess, hasAnyScope } from '../../shared/auth/access';
 import { NotPermitted } from '../../shared/errors';
 
 const access: AccessContext = {
@@ -25,9 +19,7 @@ describe('scopes', () => {
   });
 
   it('throws 403 naming the scopes that would have sufficed', () => {
-    expect(() => assertAnyScope(access, ['CREATE_USER'])).toThrowError(
-      new NotPermitted('This API key lacks the required scope (one of: CREATE_USER)'),
-    );
+    expect(() => assertAnyScope(access, ['CREATE_USER'])).toThrowError(new NotPermitted('This API key lacks the required scope (one of: CREATE_USER)'));
   });
 
   it('treats scope names case-sensitively, as the spec spells them', () => {
@@ -49,9 +41,7 @@ describe('access context', () => {
   });
 
   it('refuses a location of another location group with a message naming the resource', () => {
-    expect(() => assertLocationGroupAccess(access, 'helsinki', 'location')).toThrowError(
-      'This API key has no access to this location',
-    );
+    expect(() => assertLocationGroupAccess(access, 'helsinki', 'location')).toThrowError('This API key has no access to this location');
   });
 
   it('does not confuse a profile group with a location group of the same name', () => {

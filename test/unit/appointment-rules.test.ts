@@ -1,26 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import {
-  assertBookableInstant,
-  assertCancellable,
-  assertEditable,
-  decideConfirm,
-  planPickup,
-  plannedBiomarkerIds,
-} from '../../shared/domain/appointment';
+import { assertBookableInstant, assertCancellable, assertEditable, decideConfirm, planPickup, plannedBiomarkerIds } from '../../shared/domain/appointment';
 import { isZonedDateTime, toUtcInstant } from '../../shared/domain/instant';
 import { InvalidInput, Conflict } from '../../shared/errors';
 
 const now = new Date('2026-11-23T10:00:00Z');
 
 describe('zoned date-times', () => {
-  it.each(['2026-12-01T09:00:00Z', '2026-12-01T09:00Z', '2026-12-01T09:00:00.123+02:00', '2026-12-01T23:59:59-05:00'])(
-    'accepts %s',
-    (value) => expect(isZonedDateTime(value)).toBe(true),
+  it.each(['2026-12-01T09:00:00Z', '2026-12-01T09:00Z', '2026-12-01T09:00:00.123+02:00', '2026-12-01T23:59:59-05:00'])('accepts %s', (value) =>
+    expect(isZonedDateTime(value)).toBe(true),
   );
 
-  it.each(['2026-12-01T09:00:00', '2026-12-01 09:00:00Z', '2026-02-30T09:00:00Z', '2026-12-01T24:00:00Z', '2026-12-01', 'tomorrow'])(
-    'rejects %s',
-    (value) => expect(isZonedDateTime(value)).toBe(false),
+  it.each(['2026-12-01T09:00:00', '2026-12-01 09:00:00Z', '2026-02-30T09:00:00Z', '2026-12-01T24:00:00Z', '2026-12-01', 'tomorrow'])('rejects %s', (value) =>
+    expect(isZonedDateTime(value)).toBe(false),
   );
 
   it('renders an offset time as the UTC instant with Z, to the second', () => {
@@ -86,12 +77,25 @@ describe('planPickup', () => {
   });
 
   it.each(['scheduled', 'cancelled'] as const)('fails the whole batch for a %s appointment, naming it', (status) => {
-    expect(() => planPickup([{ id: 'a', status: 'blood_drawn' }, { id: 'z', status }])).toThrowError(/appointment\(s\) z;/);
+    expect(() =>
+      planPickup([
+        { id: 'a', status: 'blood_drawn' },
+        { id: 'z', status },
+      ]),
+    ).toThrowError(/appointment\(s\) z;/);
   });
 });
 
 describe('plannedBiomarkerIds', () => {
   it('joins panel and individual biomarkers once each, in id order', () => {
-    expect(plannedBiomarkerIds([[5, 1], [3, 5]], [10, 1])).toEqual([1, 3, 5, 10]);
+    expect(
+      plannedBiomarkerIds(
+        [
+          [5, 1],
+          [3, 5],
+        ],
+        [10, 1],
+      ),
+    ).toEqual([1, 3, 5, 10]);
   });
 });

@@ -6,12 +6,9 @@ describe('isCalendarDate', () => {
     expect(isCalendarDate(date)).toBe(true);
   });
 
-  it.each(['2023-02-29', '2024-04-31', '2024-13-01', '2024-00-10', '2024-1-5', '20240105', '2024-01-05T00:00:00Z', ''])(
-    'rejects %j',
-    (date) => {
-      expect(isCalendarDate(date)).toBe(false);
-    },
-  );
+  it.each(['2023-02-29', '2024-04-31', '2024-13-01', '2024-00-10', '2024-1-5', '20240105', '2024-01-05T00:00:00Z', ''])('rejects %j', (date) => {
+    expect(isCalendarDate(date)).toBe(false);
+  });
 });
 
 describe('isPastDate', () => {

@@ -45,9 +45,7 @@ describe('the contract check of test responses', () => {
   });
 
   it('refuses an error body that is not {error}', () => {
-    expect(() => assertDocumented('GET', path, { status: 404, headers: json(), body: { message: 'gone' } })).toThrow(
-      "must have required property 'error'",
-    );
+    expect(() => assertDocumented('GET', path, { status: 404, headers: json(), body: { message: 'gone' } })).toThrow("must have required property 'error'");
   });
 
   it('refuses another content type than the documented one', () => {
@@ -57,9 +55,9 @@ describe('the contract check of test responses', () => {
   });
 
   it('refuses a redirect without its documented Location header', () => {
-    expect(() =>
-      assertDocumented('GET', `/api/v1/documents/${location.id}`, { status: 303, headers: json(), body: { url: 'https://s3.example/x' } }),
-    ).toThrow('without its documented Location header');
+    expect(() => assertDocumented('GET', `/api/v1/documents/${location.id}`, { status: 303, headers: json(), body: { url: 'https://s3.example/x' } })).toThrow(
+      'without its documented Location header',
+    );
   });
 
   it('matches a literal path before a template: GET /appointments/pickup is a wrong method, not getAppointment', () => {

@@ -12,24 +12,14 @@ import { appointmentSk, index, keys } from '../keys';
 import type { ClinicalResultRecord, DocumentLink, GeneticResultRecord } from '../lab-reports';
 import { type Page, type PageRequest, pageByIndexPrefix } from '../pages';
 import { batchGetAll, queryAll, withoutKeys } from '../query';
-import {
-  APPOINTMENT_NOT_FOUND,
-  type AppointmentAggregate,
-  type AppointmentRecord,
-  type BiomarkerLink,
-  type PanelLink,
-  type ShipmentLink,
-} from './records';
+import { APPOINTMENT_NOT_FOUND, type AppointmentAggregate, type AppointmentRecord, type BiomarkerLink, type PanelLink, type ShipmentLink } from './records';
 
 /** Oldest link first; links added together are ordered by id, so answers are stable. */
 const byAddedAt =
   <T extends { added_at: string }>(id: (link: T) => string | number) =>
   (a: T, b: T) => {
     const [idA, idB] = [id(a), id(b)];
-    return (
-      a.added_at.localeCompare(b.added_at) ||
-      (typeof idA === 'number' && typeof idB === 'number' ? idA - idB : String(idA).localeCompare(String(idB)))
-    );
+    return a.added_at.localeCompare(b.added_at) || (typeof idA === 'number' && typeof idB === 'number' ? idA - idB : String(idA).localeCompare(String(idB)));
   };
 
 /** The appointment and its links in one Query; undefined when there is no such appointment. */

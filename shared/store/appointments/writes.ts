@@ -37,9 +37,7 @@ const isScheduled = { ConditionExpression: '#status = :scheduled', names: { '#st
 /** The Puts of a new appointment's test links (a home kit's appointment is born with its tests). */
 export function testLinkPuts(appointmentId: string, links: { panels: PanelLink[]; biomarkers: BiomarkerLink[] }): NamedItem[] {
   return [
-    ...links.panels.map((link) =>
-      named('link', { Put: { TableName: tableName, Item: { ...keys.appointmentPanel(appointmentId, link.panel_id), ...link } } }),
-    ),
+    ...links.panels.map((link) => named('link', { Put: { TableName: tableName, Item: { ...keys.appointmentPanel(appointmentId, link.panel_id), ...link } } })),
     ...links.biomarkers.map((link) =>
       named('link', { Put: { TableName: tableName, Item: { ...keys.appointmentBiomarker(appointmentId, link.biomarker_id), ...link } } }),
     ),
@@ -115,19 +113,22 @@ export async function attachTests(appointmentId: string, attachments: Attachment
         ExpressionAttributeValues: { ':id': id, ':now': now },
       },
     });
-  await transactWriteOr(() => explainLostRace(appointmentId), [
-    named('appointment', {
-      ConditionCheck: {
-        TableName: tableName,
-        Key: keys.appointment(appointmentId),
-        ConditionExpression: isScheduled.ConditionExpression,
-        ExpressionAttributeNames: isScheduled.names,
-        ExpressionAttributeValues: isScheduled.values,
-      },
-    }),
-    ...(attachments.panelIds ?? []).map((id) => link(keys.appointmentPanel(appointmentId, id), 'panel_id', id)),
-    ...(attachments.biomarkerIds ?? []).map((id) => link(keys.appointmentBiomarker(appointmentId, id), 'biomarker_id', id)),
-  ]);
+  await transactWriteOr(
+    () => explainLostRace(appointmentId),
+    [
+      named('appointment', {
+        ConditionCheck: {
+          TableName: tableName,
+          Key: keys.appointment(appointmentId),
+          ConditionExpression: isScheduled.ConditionExpression,
+          ExpressionAttributeNames: isScheduled.names,
+          ExpressionAttributeValues: isScheduled.values,
+        },
+      }),
+      ...(attachments.panelIds ?? []).map((id) => link(keys.appointmentPanel(appointmentId, id), 'panel_id', id)),
+      ...(attachments.biomarkerIds ?? []).map((id) => link(keys.appointmentBiomarker(appointmentId, id), 'biomarker_id', id)),
+    ],
+  );
 }
 
 /** The shipment still accepts samples (it may be delivered, faulted or cancelled meanwhile). */
