@@ -88,15 +88,14 @@ export function httpHandler<
   stack.use(validateInput({ params: definition.params, query: definition.query, body: definition.body }));
   if (definition.idempotency) stack.use(definition.idempotency);
 
-  const handler = stack.handler(
-    async (_event, context): Promise<APIGatewayProxyResult> =>
-      definition.run({
-        params: context.input?.params as Parsed<P>,
-        query: context.input?.query as Parsed<Q>,
-        body: context.input?.body as Parsed<B>,
-        access: context.access ?? NO_ACCESS,
-        now: clock(),
-      }),
+  const handler = stack.handler(async (_event, context): Promise<APIGatewayProxyResult> =>
+    definition.run({
+      params: context.input?.params as Parsed<P>,
+      query: context.input?.query as Parsed<Q>,
+      body: context.input?.body as Parsed<B>,
+      access: context.access ?? NO_ACCESS,
+      now: clock(),
+    }),
   );
   const contract: HandlerContract = {
     route: definition.route,
