@@ -62,9 +62,11 @@ export const ITEMS_PER_TRANSITION = 2;
 const changedAttributes = (before: object, after: object) =>
   Object.fromEntries(Object.entries(after).filter(([name, value]) => JSON.stringify(value) !== JSON.stringify((before as Record<string, unknown>)[name])));
 
-function stateItem<R extends Stateful>(t: Transition<R>, seq: number): NamedItem {
+/** The record as a transition leaves it: its new state, one more history entry. */
+export const recorded = <R extends Stateful>(before: R | null, after: R): R => ({ ...after, history_seq: (before?.history_seq ?? 0) + 1 });
+
+function stateItem<R extends Stateful>(t: Transition<R>, after: R): NamedItem {
   const name = t.name ?? 'state';
-  const after: R = { ...t.after, history_seq: seq };
   if (!t.before) {
     return named(name, {
       Put: { TableName: tableName, Item: t.lifecycle.item(after), ConditionExpression: 'attribute_not_exists(PK)' },
@@ -85,7 +87,8 @@ function stateItem<R extends Stateful>(t: Transition<R>, seq: number): NamedItem
 
 /** The state item and history entry of one transition, and its event. */
 export function transitionItems<R extends Stateful>(t: Transition<R>): { items: NamedItem[]; event: DomainEvent } {
-  const seq = (t.before?.history_seq ?? 0) + 1;
+  const after = recorded(t.before, t.after);
+  const seq = after.history_seq as number;
   const entry: HistoryEntry = {
     status: t.after.status,
     from_status: t.before?.status ?? null,
@@ -102,7 +105,7 @@ export function transitionItems<R extends Stateful>(t: Transition<R>): { items: 
       ConditionExpression: 'attribute_not_exists(PK)',
     },
   });
-  return { items: [stateItem(t, seq), history], event: t.lifecycle.event(t) };
+  return { items: [stateItem(t, after), history], event: t.lifecycle.event(t) };
 }
 
 export interface Changes {

@@ -13,6 +13,7 @@ import { BARCODE_USED, barcodeClaim, testLinkPuts } from '../store/appointments/
 import { getHomeKitOrderOrThrow, homeKitOrderLifecycle, type HomeKitOrderRecord, ORDER_CHANGED_MEANWHILE } from '../store/home-kit-orders';
 import { getExistingProfile, type ProfileRecord } from '../store/profiles';
 import { TransactionCancelled } from '../store/transactions';
+import { recorded } from '../store/transitions';
 import { commit } from './commit';
 import { labOrderFor } from './lab-order';
 import type { Caller } from './request';
@@ -81,5 +82,5 @@ async function activate(order: HomeKitOrderRecord, barcode: string, keyId: strin
     if (error.failed('barcode')) throw new Conflict(BARCODE_USED);
     throw error;
   }
-  return { ...after, history_seq: (order.history_seq ?? 0) + 1 };
+  return recorded(order, after);
 }

@@ -8,6 +8,7 @@ import { type AppointmentAggregate, appointmentLifecycle, type AppointmentRecord
 import { CHANGED_MEANWHILE } from '../store/appointments/writes';
 import { getExistingProfile, type ProfileRecord } from '../store/profiles';
 import { TransactionCancelled } from '../store/transactions';
+import { recorded } from '../store/transitions';
 import { commit } from './commit';
 import type { Caller } from './request';
 
@@ -32,5 +33,5 @@ export async function cancelAppointment(
     throw new Conflict(CHANGED_MEANWHILE);
   });
   const [, profile] = await Promise.all([write, getExistingProfile(appointment.profile_id)]);
-  return { aggregate: { ...aggregate, appointment: { ...after, history_seq: (appointment.history_seq ?? 0) + 1 } }, profile };
+  return { aggregate: { ...aggregate, appointment: recorded(appointment, after) }, profile };
 }

@@ -5,6 +5,7 @@ import { assertPending } from '../domain/shipment';
 import { Conflict } from '../errors';
 import { getShipmentOrThrow, SHIPMENT_CHANGED_MEANWHILE, shipmentLifecycle, type ShipmentRecord } from '../store/shipments';
 import { TransactionCancelled } from '../store/transactions';
+import { recorded } from '../store/transitions';
 import { commit } from './commit';
 import type { Caller } from './request';
 
@@ -21,5 +22,5 @@ export async function cancelShipment(id: string, { access, now }: Caller): Promi
     assertPending((await getShipmentOrThrow(id)).status, 'cancelled');
     throw new Conflict(SHIPMENT_CHANGED_MEANWHILE);
   }
-  return { ...after, history_seq: (shipment.history_seq ?? 0) + 1 };
+  return recorded(shipment, after);
 }

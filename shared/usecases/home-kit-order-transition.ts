@@ -8,7 +8,7 @@ import { Conflict } from '../errors';
 import { getHomeKitOrderOrThrow, homeKitOrderLifecycle, type HomeKitOrderRecord, ORDER_CHANGED_MEANWHILE } from '../store/home-kit-orders';
 import { getExistingProfile, type ProfileRecord } from '../store/profiles';
 import { TransactionCancelled } from '../store/transactions';
-import type { Condition } from '../store/transitions';
+import { type Condition, recorded } from '../store/transitions';
 import { commit } from './commit';
 import type { Caller } from './request';
 
@@ -39,5 +39,5 @@ export async function changeHomeKitOrder(
     throw new Conflict(ORDER_CHANGED_MEANWHILE);
   });
   const [, profile] = await Promise.all([write, getExistingProfile(order.profile_id)]);
-  return { order: { ...after, history_seq: (order.history_seq ?? 0) + 1 }, profile };
+  return { order: recorded(order, after), profile };
 }

@@ -10,6 +10,7 @@ import { decideProviderUpdate, type ProviderStatus } from '../domain/shipment';
 import { Conflict, InvalidInput } from '../errors';
 import { getShipmentOrThrow, shipmentLifecycle, type ShipmentRecord } from '../store/shipments';
 import { TransactionCancelled } from '../store/transactions';
+import { recorded } from '../store/transitions';
 import { commit } from './commit';
 import type { Caller } from './request';
 
@@ -61,7 +62,7 @@ export async function recordShipmentStatus(
     if (current.status === update.status || isStale(current, occurredAt)) return current;
     throw new Conflict('The shipment changed while this update was processed; send it again');
   }
-  return { ...after, history_seq: (shipment.history_seq ?? 0) + 1 };
+  return recorded(shipment, after);
 }
 
 /** Out-of-order callbacks: an update older than the last one applied never moves a shipment backwards. */

@@ -106,7 +106,8 @@ describe('GET /api/v1/appointments/{id}/history', () => {
     expect(moves(await history(`appointments/${id}`))).toEqual(['∅→scheduled', 'scheduled→blood_drawn']);
   });
 
-  it('answers an empty list for an appointment stored before the history existed', async () => {
+  /** An appointment as stored before the history existed: no history_seq, no entries. */
+  async function legacyAppointment(): Promise<string> {
     const profileId = await createProfile(api, key);
     const id = crypto.randomUUID();
     await dynamo.send(
@@ -130,33 +131,16 @@ describe('GET /api/v1/appointments/{id}/history', () => {
         },
       }),
     );
+    return id;
+  }
+
+  it('answers an empty list for an appointment stored before the history existed', async () => {
+    const id = await legacyAppointment();
     expect(await history(`appointments/${id}`)).toEqual([]);
   });
 
   it('numbers the first entry of a legacy appointment after the ones it never had', async () => {
-    const profileId = await createProfile(api, key);
-    const id = crypto.randomUUID();
-    await dynamo.send(
-      new PutCommand({
-        TableName: tableName,
-        Item: {
-          ...keys.appointment(id),
-          id,
-          profile_id: profileId,
-          profile_group_slug: 'demo-clinic',
-          location_id: BERLIN_MITTE,
-          scheduled_at: '2027-01-04T09:00:00Z',
-          status: 'scheduled',
-          test_method: 'practitioner',
-          cancellation_reason: null,
-          barcode: null,
-          blood_drawn_at: null,
-          picked_up_at: null,
-          created_at: '2026-01-04T09:00:00Z',
-          updated_at: null,
-        },
-      }),
-    );
+    const id = await legacyAppointment();
     await api.post(`/api/v1/appointments/${id}/cancel`, { cancellation_reason: 'legacy' }, key);
     expect(moves(await history(`appointments/${id}`))).toEqual(['scheduled→cancelled']);
   });
@@ -259,6 +243,19 @@ describe('GET /api/v1/shipments/{id}/history', () => {
     const id = await createShipment();
     const helsinki = await apiKey({ locationGroups: ['helsinki'] });
     expect((await api.get(`/api/v1/shipments/${id}/history`, helsinki)).status).toBe(403);
+  });
+});
+
+describe('the scopes of the history routes', () => {
+  it.each([
+    ['appointments', 'TEST_SESSIONS_VIEW or TEST_SESSIONS_SCHEDULE'],
+    ['home-kit-orders', 'home_kit_orders_manage'],
+    ['shipments', 'SHIPMENTS_MANAGE'],
+  ])('answers 403 on /%s/{id}/history to a key without %s', async (resource) => {
+    const catalogOnly = await apiKey({ scopes: ['RESULTS_VIEW'] });
+    const id = resource === 'shipments' ? 'P-261123-0001' : UNKNOWN_ID;
+    const res = await api.get(`/api/v1/${resource}/${id}/history`, catalogOnly);
+    expect(res.status).toBe(403);
   });
 });
 
