@@ -732,6 +732,156 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List this key's subscriptions
+         * @description The subscriptions this API key created, oldest first (at most 10). Secrets are never shown.
+         *
+         *     Scopes (any one suffices): `WEBHOOKS_MANAGE`.
+         */
+        get: operations["listWebhooks"];
+        put?: never;
+        /**
+         * Subscribe to events
+         * @description Creates a subscription of this API key: every event of the listed types about a resource the key may read (its scopes and its profile and location groups, checked again at each delivery) is POSTed to the url as `{type, timestamp, data}`, `data` being the event detail of docs/events/ (ids and statuses only). Signed with the secret of this answer, which no other answer shows. At most 10 subscriptions per key. A failed delivery (no 2xx within 10 s) is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h.
+         *
+         *     Scopes (any one suffices): `WEBHOOKS_MANAGE`.
+         */
+        post: operations["createWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a subscription
+         * @description A subscription of this API key, with its status and, when disabled, why.
+         *
+         *     Scopes (any one suffices): `WEBHOOKS_MANAGE`.
+         */
+        get: operations["getWebhook"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a subscription
+         * @description No further deliveries; scheduled retries end as failed. The delivery log expires with its 30-day retention.
+         *
+         *     Scopes (any one suffices): `WEBHOOKS_MANAGE`.
+         */
+        delete: operations["deleteWebhook"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a subscription
+         * @description Changes the url, event types, description or status. Enabling a disabled subscription clears its failure count; deliveries that failed meanwhile can be retried from the delivery log.
+         *
+         *     Scopes (any one suffices): `WEBHOOKS_MANAGE`.
+         */
+        patch: operations["updateWebhook"];
+        trace?: never;
+    };
+    "/api/v1/webhooks/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate the signing secret
+         * @description A new secret signs from now on. For 24 hours the previous one signs too (webhook-signature then carries both signatures), so a receiver verifies with either while the new secret is deployed.
+         *
+         *     Scopes (any one suffices): `WEBHOOKS_MANAGE`.
+         */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test webhook
+         * @description Sends a `webhook.test` event to the subscription now and answers the delivery after its first attempt: outcome, the receiver's status code or why there was none. A failed test is retried like any delivery.
+         *
+         *     Scopes (any one suffices): `WEBHOOKS_MANAGE`.
+         */
+        post: operations["sendTestWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List deliveries
+         * @description The delivery log of a subscription, newest first, paged: event, attempts, last status code, next attempt, outcome. Kept 30 days.
+         *
+         *     Scopes (any one suffices): `WEBHOOKS_MANAGE`.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/{id}/deliveries/{delivery_id}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Retry a delivery
+         * @description Sends a delivery again now, with the same webhook-id and body: after a failed one once the endpoint is fixed, or a succeeded one to replay it. Answers the delivery after the attempt.
+         *
+         *     Scopes (any one suffices): `WEBHOOKS_MANAGE`.
+         */
+        post: operations["retryWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/profiles/{id}/home-kit-orders": {
         parameters: {
             query?: never;
@@ -3213,6 +3363,580 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             /** @description order not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    listWebhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The subscriptions. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        url: string;
+                        event_types: ("AppointmentStatusChanged" | "HomeKitOrderStatusChanged" | "ShipmentStatusChanged" | "LabResultsAvailable")[];
+                        description: string | null;
+                        /**
+                         * @description disabled: by the client, or after deliveries failed 5 times in a row (see disabled_reason)
+                         * @enum {string}
+                         */
+                        status: "enabled" | "disabled";
+                        disabled_reason: string | null;
+                        /** Format: date-time */
+                        created_at: string;
+                        updated_at: string | null;
+                    }[];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    createWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description https (in AWS); never a private, loopback, link-local or reserved address. The local stack also accepts http://127.0.0.1 and localhost. */
+                    url: string;
+                    /** @description The events to receive (EventBridge detail-types, docs/events/). A key receives only those it could read with its scopes. */
+                    event_types: ("AppointmentStatusChanged" | "HomeKitOrderStatusChanged" | "ShipmentStatusChanged" | "LabResultsAvailable")[];
+                    description?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The subscription, enabled, with its signing secret. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        url: string;
+                        event_types: ("AppointmentStatusChanged" | "HomeKitOrderStatusChanged" | "ShipmentStatusChanged" | "LabResultsAvailable")[];
+                        description: string | null;
+                        /**
+                         * @description disabled: by the client, or after deliveries failed 5 times in a row (see disabled_reason)
+                         * @enum {string}
+                         */
+                        status: "enabled" | "disabled";
+                        disabled_reason: string | null;
+                        /** Format: date-time */
+                        created_at: string;
+                        updated_at: string | null;
+                        /** @description whsec_…: the Standard Webhooks signing secret. Shown in this answer only; store it now. */
+                        secret: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description the key lacks the scope to read one of the event types; or: The key lacks the scope, or the resource is outside its access context. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the key already has 10 subscriptions */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    getWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The subscription. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        url: string;
+                        event_types: ("AppointmentStatusChanged" | "HomeKitOrderStatusChanged" | "ShipmentStatusChanged" | "LabResultsAvailable")[];
+                        description: string | null;
+                        /**
+                         * @description disabled: by the client, or after deliveries failed 5 times in a row (see disabled_reason)
+                         * @enum {string}
+                         */
+                        status: "enabled" | "disabled";
+                        disabled_reason: string | null;
+                        /** Format: date-time */
+                        created_at: string;
+                        updated_at: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description webhook not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    deleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Success"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description webhook not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description a concurrent request changed the resource meanwhile: retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    updateWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description https (in AWS); never a private, loopback, link-local or reserved address. The local stack also accepts http://127.0.0.1 and localhost. */
+                    url?: string;
+                    /** @description The events to receive (EventBridge detail-types, docs/events/). A key receives only those it could read with its scopes. */
+                    event_types?: ("AppointmentStatusChanged" | "HomeKitOrderStatusChanged" | "ShipmentStatusChanged" | "LabResultsAvailable")[];
+                    description?: string | null;
+                    /** @enum {string} */
+                    status?: "enabled" | "disabled";
+                };
+            };
+        };
+        responses: {
+            /** @description The changed subscription. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        url: string;
+                        event_types: ("AppointmentStatusChanged" | "HomeKitOrderStatusChanged" | "ShipmentStatusChanged" | "LabResultsAvailable")[];
+                        description: string | null;
+                        /**
+                         * @description disabled: by the client, or after deliveries failed 5 times in a row (see disabled_reason)
+                         * @enum {string}
+                         */
+                        status: "enabled" | "disabled";
+                        disabled_reason: string | null;
+                        /** Format: date-time */
+                        created_at: string;
+                        updated_at: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description the key lacks the scope to read one of the event types; or: The key lacks the scope, or the resource is outside its access context. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description webhook not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description a concurrent request changed the resource meanwhile: retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The subscription and its new secret, shown this once. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        url: string;
+                        event_types: ("AppointmentStatusChanged" | "HomeKitOrderStatusChanged" | "ShipmentStatusChanged" | "LabResultsAvailable")[];
+                        description: string | null;
+                        /**
+                         * @description disabled: by the client, or after deliveries failed 5 times in a row (see disabled_reason)
+                         * @enum {string}
+                         */
+                        status: "enabled" | "disabled";
+                        disabled_reason: string | null;
+                        /** Format: date-time */
+                        created_at: string;
+                        updated_at: string | null;
+                        /** @description whsec_…: the Standard Webhooks signing secret. Shown in this answer only; store it now. */
+                        secret: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description webhook not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description a concurrent request changed the resource meanwhile: retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    sendTestWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery after its first attempt. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** Format: uuid */
+                        webhook_id: string;
+                        /**
+                         * Format: uuid
+                         * @description The event, and the webhook-id header of every attempt.
+                         */
+                        event_id: string;
+                        /** @description AppointmentStatusChanged, HomeKitOrderStatusChanged, ShipmentStatusChanged, LabResultsAvailable or webhook.test */
+                        event_type: string;
+                        /** Format: date-time */
+                        occurred_at: string;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** @description Attempts made so far (8 on the schedule, plus manual retries). */
+                        attempts: number;
+                        /**
+                         * @description pending: an attempt is scheduled or in flight; succeeded: a 2xx; failed: every attempt failed (or it may no longer be sent).
+                         * @enum {string}
+                         */
+                        outcome: "pending" | "succeeded" | "failed";
+                        last_attempt_at: string | null;
+                        /** @description The HTTP status of the last attempt; null when there was none (see last_error). */
+                        last_status_code: number | null;
+                        /** @description Why the last attempt failed: the status, no answer within 10 s, … */
+                        last_error: string | null;
+                        /** @description When the next attempt is due, while pending. */
+                        next_attempt_at: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description webhook not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the subscription is disabled */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description Items per page. */
+                limit?: number;
+                /** @description The X-Next-Cursor header of the previous page. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of deliveries. */
+            200: {
+                headers: {
+                    /** @description The cursor of the next page (pass it as `cursor`); absent on the last page. */
+                    "X-Next-Cursor"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** Format: uuid */
+                        webhook_id: string;
+                        /**
+                         * Format: uuid
+                         * @description The event, and the webhook-id header of every attempt.
+                         */
+                        event_id: string;
+                        /** @description AppointmentStatusChanged, HomeKitOrderStatusChanged, ShipmentStatusChanged, LabResultsAvailable or webhook.test */
+                        event_type: string;
+                        /** Format: date-time */
+                        occurred_at: string;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** @description Attempts made so far (8 on the schedule, plus manual retries). */
+                        attempts: number;
+                        /**
+                         * @description pending: an attempt is scheduled or in flight; succeeded: a 2xx; failed: every attempt failed (or it may no longer be sent).
+                         * @enum {string}
+                         */
+                        outcome: "pending" | "succeeded" | "failed";
+                        last_attempt_at: string | null;
+                        /** @description The HTTP status of the last attempt; null when there was none (see last_error). */
+                        last_status_code: number | null;
+                        /** @description Why the last attempt failed: the status, no answer within 10 s, … */
+                        last_error: string | null;
+                        /** @description When the next attempt is due, while pending. */
+                        next_attempt_at: string | null;
+                    }[];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description webhook not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    retryWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                delivery_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery after this attempt. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** Format: uuid */
+                        webhook_id: string;
+                        /**
+                         * Format: uuid
+                         * @description The event, and the webhook-id header of every attempt.
+                         */
+                        event_id: string;
+                        /** @description AppointmentStatusChanged, HomeKitOrderStatusChanged, ShipmentStatusChanged, LabResultsAvailable or webhook.test */
+                        event_type: string;
+                        /** Format: date-time */
+                        occurred_at: string;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** @description Attempts made so far (8 on the schedule, plus manual retries). */
+                        attempts: number;
+                        /**
+                         * @description pending: an attempt is scheduled or in flight; succeeded: a 2xx; failed: every attempt failed (or it may no longer be sent).
+                         * @enum {string}
+                         */
+                        outcome: "pending" | "succeeded" | "failed";
+                        last_attempt_at: string | null;
+                        /** @description The HTTP status of the last attempt; null when there was none (see last_error). */
+                        last_status_code: number | null;
+                        /** @description Why the last attempt failed: the status, no answer within 10 s, … */
+                        last_error: string | null;
+                        /** @description When the next attempt is due, while pending. */
+                        next_attempt_at: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description webhook or delivery not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the subscription is disabled, or an attempt of this delivery is in flight */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

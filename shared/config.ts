@@ -19,6 +19,8 @@ const Environment = v.object({
   S3_ENDPOINT: optionalUrl,
   /** Local stack only: events are appended to this file (one JSON line each) instead of EventBridge. */
   LOCAL_EVENTS_FILE: v.optional(v.pipe(v.string(), v.minLength(1))),
+  /** Local stack only: webhooks may go to receivers on 127.0.0.1, ::1 and localhost, over http too. */
+  WEBHOOKS_ALLOW_LOOPBACK: v.optional(v.picklist(['true', 'false'])),
   /** Local stack only: an ISO instant that fixes "now" for demos and black-box tests. */
   LAB_CLOCK: v.optional(v.pipe(v.string(), v.isoTimestamp())),
 });
@@ -38,6 +40,7 @@ function readConfig() {
     dynamodbEndpoint: env.DYNAMODB_ENDPOINT,
     s3Endpoint: env.S3_ENDPOINT,
     localEventsFile: env.LOCAL_EVENTS_FILE,
+    webhookUrlPolicy: { allowLoopback: env.WEBHOOKS_ALLOW_LOOPBACK === 'true' },
     fixedClock: env.LAB_CLOCK === undefined ? undefined : new Date(env.LAB_CLOCK),
   } as const;
 }

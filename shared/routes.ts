@@ -19,6 +19,7 @@ export interface Route {
 const CATALOG_READERS: readonly Scope[] = ['TEST_SESSIONS_VIEW', 'TEST_SESSIONS_SCHEDULE', 'home_kit_orders_manage', 'RESULTS_VIEW'];
 
 const KIT: readonly Scope[] = ['home_kit_orders_manage'];
+const WEBHOOKS: readonly Scope[] = ['WEBHOOKS_MANAGE'];
 
 export const routes = {
   health: { method: 'GET', path: '/health', handler: 'functions/health/get.ts', scopes: [] },
@@ -197,6 +198,32 @@ export const routes = {
     path: '/api/v1/home-kit-orders/{id}/history',
     handler: 'functions/home-kit-orders/history.ts',
     scopes: KIT,
+  },
+
+  // Ours: a client's webhook subscriptions (README "Webhooks").
+  createWebhook: { method: 'POST', path: '/api/v1/webhooks', handler: 'functions/webhooks/create.ts', scopes: WEBHOOKS },
+  listWebhooks: { method: 'GET', path: '/api/v1/webhooks', handler: 'functions/webhooks/list.ts', scopes: WEBHOOKS },
+  getWebhook: { method: 'GET', path: '/api/v1/webhooks/{id}', handler: 'functions/webhooks/get.ts', scopes: WEBHOOKS },
+  updateWebhook: { method: 'PATCH', path: '/api/v1/webhooks/{id}', handler: 'functions/webhooks/update.ts', scopes: WEBHOOKS },
+  deleteWebhook: { method: 'DELETE', path: '/api/v1/webhooks/{id}', handler: 'functions/webhooks/delete.ts', scopes: WEBHOOKS },
+  rotateWebhookSecret: {
+    method: 'POST',
+    path: '/api/v1/webhooks/{id}/rotate-secret',
+    handler: 'functions/webhooks/rotate-secret.ts',
+    scopes: WEBHOOKS,
+  },
+  sendTestWebhook: { method: 'POST', path: '/api/v1/webhooks/{id}/test', handler: 'functions/webhooks/test.ts', scopes: WEBHOOKS },
+  listWebhookDeliveries: {
+    method: 'GET',
+    path: '/api/v1/webhooks/{id}/deliveries',
+    handler: 'functions/webhooks/list-deliveries.ts',
+    scopes: WEBHOOKS,
+  },
+  retryWebhookDelivery: {
+    method: 'POST',
+    path: '/api/v1/webhooks/{id}/deliveries/{delivery_id}/retry',
+    handler: 'functions/webhooks/retry-delivery.ts',
+    scopes: WEBHOOKS,
   },
   listProfileHomeKitOrders: {
     method: 'GET',

@@ -45,5 +45,7 @@ export function localFunctionEnvironment(settings: LocalSettings): Record<string
     POWERTOOLS_SERVICE_NAME: 'lab-api',
     // The local event bus: each event one JSON line here (README "Events").
     LOCAL_EVENTS_FILE: join(settings.dataDir, 'events.ndjson'),
+    // A developer's webhook receiver runs on this machine (README "Webhooks").
+    WEBHOOKS_ALLOW_LOOPBACK: 'true',
   };
 }

@@ -6,7 +6,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { NotAuthenticated } from '../errors';
 import { MISSING_KEY_MESSAGE } from './api-key-header';
-import { type ApiKeyRecord, findApiKeyByHash, putApiKey } from '../store/api-keys';
+import { type ApiKeyRecord, findApiKeyByHash, findApiKeyById, putApiKey } from '../store/api-keys';
 import type { AccessContext } from './access';
 import type { Scope } from './scopes';
 
@@ -38,6 +38,22 @@ export async function authenticate(plaintext: string | undefined, nowMs: number 
   }
   if (!record || record.revoked) throw new NotAuthenticated('Invalid or revoked API key');
   return toAccessContext(record);
+}
+
+const cacheById = new Map<string, { record: ApiKeyRecord | undefined; fetchedAt: number }>();
+
+/**
+ * The access context of a key by its public id, for work done on the key's behalf without a request (a
+ * webhook delivery): undefined once the key is revoked or gone. Cached like a request's lookup.
+ */
+export async function accessOfKeyId(keyId: string, nowMs: number = Date.now()): Promise<AccessContext | undefined> {
+  const cached = cacheById.get(keyId);
+  let record = cached && nowMs - cached.fetchedAt < CACHE_TTL_MS ? cached.record : undefined;
+  if (!cached || nowMs - cached.fetchedAt >= CACHE_TTL_MS) {
+    record = await findApiKeyById(keyId);
+    cacheById.set(keyId, { record, fetchedAt: nowMs });
+  }
+  return record && !record.revoked ? toAccessContext(record) : undefined;
 }
 
 export interface NewApiKey {

@@ -13,6 +13,8 @@ export const SCOPES = [
   'home_kit_orders_manage',
   // Not in the spec: the courier integration's provider status updates (README "Shipments").
   'SHIPMENTS_TRACK',
+  // Not in the spec: a client's own webhook subscriptions (README "Webhooks").
+  'WEBHOOKS_MANAGE',
 ] as const;
 
 export type Scope = (typeof SCOPES)[number];

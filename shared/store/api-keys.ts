@@ -48,8 +48,13 @@ export async function listApiKeys(): Promise<ApiKeyRecord[]> {
   return (await listByIndexPrefix<ApiKeyItem>(index.apiKeys)).map(toRecord);
 }
 
-/** Marks a key revoked. Returns false when no key has that id. */
-export async function revokeApiKey(keyId: string): Promise<boolean> {
+/** A key by its public id (GSI1: eventually consistent, a revocation shows within a second). */
+export async function findApiKeyById(keyId: string): Promise<ApiKeyRecord | undefined> {
+  const item = await findItemById(keyId);
+  return item ? toRecord(item) : undefined;
+}
+
+async function findItemById(keyId: string): Promise<ApiKeyItem | undefined> {
   const { GSI1PK, GSI1SK } = index.apiKey(keyId);
   const { Items } = await dynamo.send(
     new QueryCommand({
@@ -59,7 +64,12 @@ export async function revokeApiKey(keyId: string): Promise<boolean> {
       ExpressionAttributeValues: { ':pk': GSI1PK, ':sk': GSI1SK },
     }),
   );
-  const item = Items?.[0] as ApiKeyItem | undefined;
+  return Items?.[0] as ApiKeyItem | undefined;
+}
+
+/** Marks a key revoked. Returns false when no key has that id. */
+export async function revokeApiKey(keyId: string): Promise<boolean> {
+  const item = await findItemById(keyId);
   if (!item) return false;
   await dynamo.send(
     new UpdateCommand({

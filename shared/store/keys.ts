@@ -9,6 +9,8 @@ export const GSI1 = 'GSI1';
 /** Sparse index of pending outbox entries only, for the relay. */
 export const GSI2 = 'GSI2';
 const PENDING_OUTBOX = 'OUTBOX';
+/** GSI2 partition of webhook deliveries waiting for their next attempt. */
+const DUE_DELIVERIES = 'WEBHOOK_DUE';
 
 export interface ItemKey {
   PK: string;
@@ -83,7 +85,23 @@ export const keys = {
     PK: `HISTORY#${resource.PK}`,
     SK: `${HISTORY_ENTRY_PREFIX}${String(n).padStart(HISTORY_SEQ_DIGITS, '0')}`,
   }),
+  /** A webhook subscription; its deliveries live in its partition (the delivery log is one Query). */
+  webhook: (id: string): ItemKey => ({ PK: `WEBHOOK#${id}`, SK: 'WEBHOOK' }),
+  webhookDelivery: (webhookId: string, deliveryId: string): ItemKey => ({ PK: `WEBHOOK#${webhookId}`, SK: `${WEBHOOK_DELIVERY_PREFIX}${deliveryId}` }),
+  /**
+   * "This subscription wants this event type": one item per type in a partition of the type, so the
+   * subscriptions an event goes to are one Query that reads only them.
+   */
+  webhookRoute: (eventType: string, webhookId: string): ItemKey => ({ PK: `WEBHOOK_ROUTE#${eventType}`, SK: `WEBHOOK#${webhookId}` }),
+  /** How many subscriptions an API key has: a conditional counter keeps it at most 10 under concurrency. */
+  webhookCount: (keyId: string): ItemKey => ({ PK: `KEYID#${keyId}`, SK: 'WEBHOOK_COUNT' }),
 } as const;
+
+export const WEBHOOK_DELIVERY_PREFIX = 'DELIVERY#';
+/** The partition of the subscriptions of an event type (webhookRoute items). */
+export const webhookRoutesOf = (eventType: string) => `WEBHOOK_ROUTE#${eventType}`;
+/** The partition of a subscription's deliveries, newest first by their time-ordered ids. */
+export const deliveriesOf = (webhookId: string) => ({ PK: `WEBHOOK#${webhookId}`, skPrefix: WEBHOOK_DELIVERY_PREFIX });
 
 export const HISTORY_ENTRY_PREFIX = 'ENTRY#';
 
@@ -137,6 +155,12 @@ export const index = {
   appointmentsOfShipment: (reference: string) => ({ GSI1PK: `SHIPMENT#${reference}`, skPrefix: 'APPT#' }),
   /** GSI2: outbox entries waiting to be published, oldest first. */
   pendingOutbox: (createdAt: string, eventId: string) => ({ GSI2PK: PENDING_OUTBOX, GSI2SK: `${createdAt}#${eventId}` }),
+  /** A subscription of an API key, by creation. */
+  webhookOfKey: (keyId: string, createdAt: string, id: string) => ({ GSI1PK: `KEYID#${keyId}#WEBHOOKS`, GSI1SK: `WEBHOOK#${createdAt}#${id}` }),
+  webhooksOfKey: (keyId: string) => ({ GSI1PK: `KEYID#${keyId}#WEBHOOKS`, skPrefix: 'WEBHOOK#' }),
+  /** GSI2: a pending delivery, by when its next attempt is due (the retry sweep's Query). */
+  dueDelivery: (dueAt: string, webhookId: string, deliveryId: string) => ({ GSI2PK: DUE_DELIVERIES, GSI2SK: `${dueAt}#${webhookId}#${deliveryId}` }),
+  dueDeliveriesBefore: (instant: string) => ({ GSI2PK: DUE_DELIVERIES, GSI2SKBefore: instant }),
   /** Every outbox entry written before `instant`: the relay's Query. */
   pendingOutboxBefore: (instant: string) => ({ GSI2PK: PENDING_OUTBOX, GSI2SKBefore: instant }),
 } as const;

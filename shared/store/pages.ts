@@ -115,8 +115,11 @@ export interface PartitionList {
   skPrefix: string;
 }
 
-/** One page of a partition, ascending SK: one Query of at most `limit` items. The cursor is the last SK answered. */
-export async function pageOfPartition<T>(list: PartitionList, page: PageRequest): Promise<Page<T>> {
+/**
+ * One page of a partition, ascending SK (or descending with `newestFirst`): one Query of at most `limit`
+ * items. The cursor is the last SK answered.
+ */
+export async function pageOfPartition<T>(list: PartitionList, page: PageRequest, options: { newestFirst?: boolean } = {}): Promise<Page<T>> {
   let after: string | undefined;
   if (page.cursor) {
     let decoded: unknown;
@@ -136,6 +139,7 @@ export async function pageOfPartition<T>(list: PartitionList, page: PageRequest)
       KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
       ExpressionAttributeValues: { ':pk': list.PK, ':prefix': list.skPrefix },
       Limit: page.limit,
+      ScanIndexForward: !options.newestFirst,
       ...(after ? { ExclusiveStartKey: { PK: list.PK, SK: after } } : {}),
     }),
   );

@@ -117,7 +117,7 @@ async function prepare(detail: LabResultsReportedDetail, aggregate: AppointmentA
         ]
       : [],
     items,
-    events: completes ? [labResultsAvailable(appointment.id, appointment.profile_id, at)] : [],
+    events: completes ? [labResultsAvailable(appointment, at)] : [],
     writtenAt: at,
   };
   return { changes, incomingKeys };

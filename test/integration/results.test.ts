@@ -100,7 +100,7 @@ describe('LabResultsReported ingest', () => {
     expect((await results(id)).status).toBe('completed');
     const available = eventBridge.entries().filter((e) => e.DetailType === 'LabResultsAvailable');
     expect(available).toHaveLength(1);
-    expect(JSON.parse(available[0]?.Detail as string)).toMatchObject({ appointment_id: id });
+    expect(JSON.parse(available[0]?.Detail as string)).toMatchObject({ appointment_id: id, profile_group_slug: 'demo-clinic' });
   });
 
   it('stores a report sent twice with the same event_id once', async () => {

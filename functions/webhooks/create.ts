@@ -1,0 +1,13 @@
+// POST /api/v1/webhooks — subscribes this key to events; answers the signing secret, this once.
+import { httpHandler } from '../../shared/http/handler';
+import { created } from '../../shared/http/responses';
+import { CreateWebhookBody, toWebhookWithSecret } from '../../shared/schemas/webhooks';
+import { createWebhook } from '../../shared/usecases/manage-webhooks';
+
+export const handler = httpHandler({
+  route: 'createWebhook',
+  body: CreateWebhookBody,
+  async run({ body, access, now }) {
+    return created(toWebhookWithSecret(await createWebhook(body, { access, now })));
+  },
+});

@@ -1,0 +1,12 @@
+// GET /api/v1/webhooks — this key's subscriptions (at most 10), oldest first.
+import { httpHandler } from '../../shared/http/handler';
+import { ok } from '../../shared/http/responses';
+import { toWebhook } from '../../shared/schemas/webhooks';
+import { listWebhooksOfKey } from '../../shared/store/webhooks';
+
+export const handler = httpHandler({
+  route: 'listWebhooks',
+  async run({ access }) {
+    return ok((await listWebhooksOfKey(access.keyId)).map(toWebhook));
+  },
+});

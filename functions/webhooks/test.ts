@@ -1,0 +1,13 @@
+// POST /api/v1/webhooks/{id}/test — a webhook.test event now; answers the delivery after its first attempt.
+import { httpHandler } from '../../shared/http/handler';
+import { ok } from '../../shared/http/responses';
+import { toWebhookDelivery, WebhookParams } from '../../shared/schemas/webhooks';
+import { sendTestWebhook } from '../../shared/usecases/deliver-webhooks';
+
+export const handler = httpHandler({
+  route: 'sendTestWebhook',
+  params: WebhookParams,
+  async run({ params, access, now }) {
+    return ok(toWebhookDelivery(await sendTestWebhook(params.id, { access, now })));
+  },
+});

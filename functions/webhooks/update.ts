@@ -1,0 +1,14 @@
+// PATCH /api/v1/webhooks/{id} — url, event types, description or status (enabling clears the failure count).
+import { httpHandler } from '../../shared/http/handler';
+import { ok } from '../../shared/http/responses';
+import { toWebhook, UpdateWebhookBody, WebhookParams } from '../../shared/schemas/webhooks';
+import { updateWebhook } from '../../shared/usecases/manage-webhooks';
+
+export const handler = httpHandler({
+  route: 'updateWebhook',
+  params: WebhookParams,
+  body: UpdateWebhookBody,
+  async run({ params, body, access, now }) {
+    return ok(toWebhook(await updateWebhook(params.id, body, { access, now })));
+  },
+});

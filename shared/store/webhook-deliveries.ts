@@ -1,0 +1,182 @@
+/**
+ * Webhook deliveries: one per event and subscription, in the subscription's partition, with the retry
+ * schedule's state (README "Webhooks"). An attempt first claims its delivery with a conditional write
+ * (attempts + 1, due again only after a lease), so two dispatchers, a retry sweep and a manual retry
+ * never send the same attempt twice; one that dies mid-attempt leaves it due when the lease ends.
+ *
+ * Access patterns:
+ * - create (once per event and subscription) ... Put, conditional on a deterministic id
+ * - claim, record an attempt ................... UpdateItem, conditional on the attempt count
+ * - deliveries due for an attempt .............. Query GSI2 WEBHOOK_DUE / <due_at>#…  (sparse: pending only)
+ * - a subscription's delivery log .............. Query WEBHOOK#<id> / DELIVERY#…, newest first
+ */
+import { createHash } from 'node:crypto';
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DELIVERY_RETENTION_MS, type DeliveryOutcome } from '../domain/webhook';
+import { dynamo, tableName } from './client';
+import { deliveriesOf, GSI2, index, keys } from './keys';
+import { type Page, type PageRequest, pageOfPartition } from './pages';
+import { withoutKeys } from './query';
+import { TTL_ATTRIBUTE } from './table';
+
+export interface DeliveryRecord {
+  id: string;
+  webhook_id: string;
+  event_id: string;
+  event_type: string;
+  occurred_at: string;
+  created_at: string;
+  /** The exact body sent, so that every retry and replay signs and sends the same bytes. */
+  payload: string;
+  attempts: number;
+  outcome: DeliveryOutcome;
+  /** When a pending delivery may be attempted next (after an attempt in flight: when its lease ends). */
+  due_at: string | null;
+  /** While an attempt is in flight: when its claim lapses. */
+  leased_until: string | null;
+  last_attempt_at: string | null;
+  last_status_code: number | null;
+  last_error: string | null;
+}
+
+/**
+ * A delivery's id: a UUIDv7 whose time is the event's and whose other bits come from the subscription and
+ * the event ids. The log sorts by it (newest first), and the same event for the same subscription always
+ * gets the same id, so a duplicate event (EventBridge and SQS deliver at least once) is refused by the
+ * create's condition.
+ */
+export function deliveryId(webhookId: string, eventId: string, occurredAt: string): string {
+  const bytes = createHash('sha256').update(`${webhookId}/${eventId}`).digest().subarray(0, 16);
+  const ms = BigInt(Date.parse(occurredAt));
+  for (let i = 0; i < 6; i += 1) bytes[i] = Number((ms >> BigInt(8 * (5 - i))) & 0xffn);
+  bytes[6] = ((bytes[6] as number) & 0x0f) | 0x70; // version 7
+  bytes[8] = ((bytes[8] as number) & 0x3f) | 0x80; // RFC 9562 variant
+  const hex = bytes.toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+const dueIndex = (delivery: { webhook_id: string; id: string }, dueAt: string) => index.dueDelivery(dueAt, delivery.webhook_id, delivery.id);
+const isConditionFailure = (error: unknown) => (error as { name?: string }).name === 'ConditionalCheckFailedException';
+
+/**
+ * Stores a new delivery already claimed for its first attempt. Answers false when this event was already
+ * delivered to this subscription (a duplicate event).
+ */
+export async function insertClaimedDelivery(delivery: DeliveryRecord, now: Date): Promise<boolean> {
+  const expiresAt = Math.floor((now.getTime() + DELIVERY_RETENTION_MS) / 1000);
+  try {
+    await dynamo.send(
+      new PutCommand({
+        TableName: tableName,
+        Item: {
+          ...keys.webhookDelivery(delivery.webhook_id, delivery.id),
+          ...dueIndex(delivery, delivery.due_at as string),
+          ...delivery,
+          [TTL_ATTRIBUTE]: expiresAt,
+        },
+        ConditionExpression: 'attribute_not_exists(PK)',
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    throw error;
+  }
+}
+
+export async function getDelivery(webhookId: string, id: string): Promise<DeliveryRecord | undefined> {
+  const { Item } = await dynamo.send(new GetCommand({ TableName: tableName, Key: keys.webhookDelivery(webhookId, id), ConsistentRead: true }));
+  return Item ? withoutKeys<DeliveryRecord>(Item) : undefined;
+}
+
+/**
+ * Claims the next attempt of a delivery until `leaseUntil`. `due` claims a pending delivery whose time
+ * has come (the retry sweep); `any` any delivery that has no attempt in flight, whatever its outcome (a
+ * manual retry). Answers the claimed delivery, or undefined when another attempt got it first or it is
+ * not due.
+ */
+export async function claimDelivery(delivery: DeliveryRecord, mode: 'due' | 'any', now: Date, leaseUntil: Date): Promise<DeliveryRecord | undefined> {
+  const lease = leaseUntil.toISOString();
+  const ready = mode === 'due' ? 'outcome = :pending AND due_at <= :now' : '(leased_until = :none OR leased_until <= :now)';
+  try {
+    const { Attributes } = await dynamo.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: keys.webhookDelivery(delivery.webhook_id, delivery.id),
+        UpdateExpression: 'SET attempts = attempts + :one, outcome = :pending, due_at = :lease, leased_until = :lease, GSI2PK = :duePk, GSI2SK = :dueSk',
+        ConditionExpression: `attribute_exists(PK) AND attempts = :seen AND ${ready}`,
+        ExpressionAttributeValues: {
+          ...(mode === 'any' ? { ':none': null } : {}),
+          ':one': 1,
+          ':pending': 'pending',
+          ':lease': lease,
+          ':now': now.toISOString(),
+          ':seen': delivery.attempts,
+          ':duePk': dueIndex(delivery, lease).GSI2PK,
+          ':dueSk': dueIndex(delivery, lease).GSI2SK,
+        },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return withoutKeys<DeliveryRecord>(Attributes as Record<string, unknown>);
+  } catch (error) {
+    if (isConditionFailure(error)) return undefined;
+    throw error;
+  }
+}
+
+export interface AttemptRecord {
+  outcome: DeliveryOutcome;
+  next_attempt_at: string | null;
+  attempted_at: string;
+  status_code: number | null;
+  error: string | null;
+}
+
+/** Writes what the claimed attempt found; a pending delivery stays in the due index at its next time. */
+export async function recordAttempt(claimed: DeliveryRecord, attempt: AttemptRecord): Promise<DeliveryRecord> {
+  const due = attempt.outcome === 'pending' && attempt.next_attempt_at ? dueIndex(claimed, attempt.next_attempt_at) : undefined;
+  const { Attributes } = await dynamo.send(
+    new UpdateCommand({
+      TableName: tableName,
+      Key: keys.webhookDelivery(claimed.webhook_id, claimed.id),
+      UpdateExpression:
+        'SET outcome = :outcome, due_at = :due, leased_until = :none, last_attempt_at = :at, last_status_code = :code, last_error = :error' +
+        (due ? ', GSI2PK = :duePk, GSI2SK = :dueSk' : ' REMOVE GSI2PK, GSI2SK'),
+      // Only the attempt that claimed it records it.
+      ConditionExpression: 'attempts = :attempts',
+      ExpressionAttributeValues: {
+        ':outcome': attempt.outcome,
+        ':none': null,
+        ':due': attempt.next_attempt_at,
+        ':at': attempt.attempted_at,
+        ':code': attempt.status_code,
+        ':error': attempt.error,
+        ':attempts': claimed.attempts,
+        ...(due ? { ':duePk': due.GSI2PK, ':dueSk': due.GSI2SK } : {}),
+      },
+      ReturnValues: 'ALL_NEW',
+    }),
+  );
+  return withoutKeys<DeliveryRecord>(Attributes as Record<string, unknown>);
+}
+
+/** Up to `limit` pending deliveries whose next attempt is due at `now`, the longest waiting first. */
+export async function dueDeliveries(now: Date, limit: number): Promise<DeliveryRecord[]> {
+  const { GSI2PK, GSI2SKBefore } = index.dueDeliveriesBefore(now.toISOString());
+  const result = await dynamo.send(
+    new QueryCommand({
+      TableName: tableName,
+      IndexName: GSI2,
+      KeyConditionExpression: 'GSI2PK = :pk AND GSI2SK < :cutoff',
+      ExpressionAttributeValues: { ':pk': GSI2PK, ':cutoff': GSI2SKBefore },
+      Limit: limit,
+    }),
+  );
+  return (result.Items ?? []).map((item) => withoutKeys<DeliveryRecord>(item));
+}
+
+/** A page of a subscription's delivery log, newest first. */
+export async function pageDeliveries(webhookId: string, page: PageRequest): Promise<Page<DeliveryRecord>> {
+  return pageOfPartition<DeliveryRecord>(deliveriesOf(webhookId), page, { newestFirst: true });
+}

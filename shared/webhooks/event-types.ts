@@ -1,0 +1,38 @@
+/**
+ * The events a webhook subscription may ask for: the domain events a client app acts on, by their
+ * EventBridge detail-types. Each is seen through the tenant it is about (its profile or location group)
+ * and through the scopes that read its resource: a key receives an event only where it could GET the
+ * resource itself.
+ */
+import { type AccessContext, canSeeLocationGroup, canSeeProfileGroup, hasAnyScope } from '../auth/access';
+import { LAB_RESULTS_AVAILABLE } from '../events/lab-results-available';
+import { APPOINTMENT_STATUS_CHANGED, HOME_KIT_ORDER_STATUS_CHANGED, SHIPMENT_STATUS_CHANGED } from '../events/status-changed';
+import { routes } from '../routes';
+
+export const WEBHOOK_EVENT_TYPES = [APPOINTMENT_STATUS_CHANGED, HOME_KIT_ORDER_STATUS_CHANGED, SHIPMENT_STATUS_CHANGED, LAB_RESULTS_AVAILABLE] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
+/** What POST /webhooks/{id}/test sends, whatever the subscription's event types. */
+export const WEBHOOK_TEST_EVENT = 'webhook.test';
+
+/** The route whose scopes a key needs to receive an event type: the GET of the resource it announces. */
+const READ_ROUTE = {
+  [APPOINTMENT_STATUS_CHANGED]: routes.getAppointment,
+  [HOME_KIT_ORDER_STATUS_CHANGED]: routes.getHomeKitOrder,
+  [SHIPMENT_STATUS_CHANGED]: routes.getShipment,
+  [LAB_RESULTS_AVAILABLE]: routes.getAppointmentResults,
+} as const satisfies Record<WebhookEventType, { scopes: readonly string[] }>;
+
+export const isWebhookEventType = (type: string): type is WebhookEventType => (WEBHOOK_EVENT_TYPES as readonly string[]).includes(type);
+
+/** The scopes a key must hold one of to subscribe to `type`. */
+export const scopesToReceive = (type: WebhookEventType) => READ_ROUTE[type].scopes;
+
+/** Whether a key may receive this event now: it reads the resource's kind and sees its tenant. */
+export function mayReceive(access: AccessContext, type: WebhookEventType, detail: Record<string, unknown>): boolean {
+  if (!hasAnyScope(access, scopesToReceive(type))) return false;
+  if (typeof detail.profile_group_slug === 'string') return canSeeProfileGroup(access, detail.profile_group_slug);
+  if (typeof detail.location_group_slug === 'string') return canSeeLocationGroup(access, detail.location_group_slug);
+  // An event that names no tenant reaches nobody.
+  return false;
+}
