@@ -1,7 +1,8 @@
 /**
  * The whole service in one stack: the table, the documents bucket, the event bus with its archive, one
  * Lambda per row of the routes table behind a REST API whose methods are exactly that table, the outbox
- * relay, results-ingest, the lab orders queue and, in prod, the alarms.
+ * relay, results-ingest, the lab orders queue, webhook delivery (queue, dispatcher, retry sweep) and, in
+ * prod, the alarms.
  *
  * Decisions (README "Deploy" says the same for operators):
  * - Table encryption: the AWS-owned key. Data is encrypted at rest either way; a customer-managed KMS key
@@ -47,6 +48,7 @@ import { INCOMING_PREFIX, INCOMING_PREFIX_PATTERN } from './bucket-layout';
 import { LabOrdersSubscription, OutboxRelay, ResultsIngest } from './lab-events';
 import { Monitoring } from './monitoring';
 import { readSettings, type StageName } from './settings';
+import { WebhookDelivery } from './webhooks';
 
 export type { StageName } from './settings';
 
@@ -316,6 +318,8 @@ export class LabApiStack extends Stack {
     const relay = new OutboxRelay(this, 'OutboxRelay', { ...eventsProps, reservedConcurrency: settings.relayReservedConcurrency });
     const ingest = new ResultsIngest(this, 'ResultsIngest', eventsProps);
     const labOrders = new LabOrdersSubscription(this, 'LabOrders', { stage, bus });
+    // Reserved like the relay, with the same switch: both need one execution of the account's quota.
+    const webhooks = new WebhookDelivery(this, 'Webhooks', { ...eventsProps, reservedConcurrency: settings.relayReservedConcurrency });
 
     if (settings.labAccountId) {
       const lab = new AccountPrincipal(settings.labAccountId);
@@ -344,12 +348,22 @@ export class LabApiStack extends Stack {
           ...routeFunctions.map((fn) => ({ name: fn.routeName, function: fn })),
           { name: 'outbox relay', function: relay.function },
           { name: 'results-ingest', function: ingest.function },
+          { name: 'webhook dispatch', function: webhooks.dispatcher },
+          { name: 'webhook retries', function: webhooks.retries },
         ],
         deadLetterQueues: [
           { name: 'ResultsIngestDLQ', queue: ingest.deadLetterQueue },
           { name: 'LabOrdersDLQ', queue: labOrders.deadLetterQueue },
+          { name: 'WebhooksDLQ', queue: webhooks.deadLetterQueue },
         ],
         relay: relay.function,
+        // Every function that attempts a delivery may be the one that disables a subscription: the
+        // dispatcher and the sweep, and the routes that send one (a manual retry counts as a delivery).
+        webhookSenders: [
+          { name: 'webhook dispatch', function: webhooks.dispatcher },
+          { name: 'webhook retries', function: webhooks.retries },
+          ...routeFunctions.filter((fn) => fn.functionClass === 'webhook-sender').map((fn) => ({ name: fn.routeName, function: fn })),
+        ],
         alarmEmail: settings.alarmEmail,
       });
       new CfnOutput(this, 'AlarmTopicArn', { value: monitoring.topic.topicArn, description: 'Subscribe on-call to this topic' });
@@ -363,5 +377,6 @@ export class LabApiStack extends Stack {
     new CfnOutput(this, 'EventBusName', { value: bus.eventBusName });
     new CfnOutput(this, 'LabOrdersQueueUrl', { value: labOrders.queue.queueUrl, description: 'The lab polls LabOrderRequested events here' });
     new CfnOutput(this, 'ResultsIngestDlqUrl', { value: ingest.deadLetterQueue.queueUrl, description: 'Lab reports that could not be stored' });
+    new CfnOutput(this, 'WebhooksDlqUrl', { value: webhooks.deadLetterQueue.queueUrl, description: 'Events the webhook dispatcher could not fan out' });
   }
 }

@@ -17,7 +17,7 @@ import { LabFunction } from './api-function';
 import { deadLetterQueue, secureQueue } from './queues';
 import type { StageName } from './settings';
 
-interface EventsProps {
+export interface EventsProps {
   readonly stage: StageName;
   readonly table: Table;
   readonly bucket: Bucket;

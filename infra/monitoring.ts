@@ -12,16 +12,22 @@
  *   Entries the relay cannot publish either make its run fail (relayOutbox throws after trying them
  *   all), and a relay that cannot run at all fails too: both show as Lambda errors of the relay, every
  *   minute until fixed, so an entry cannot grow old unnoticed.
+ * - Webhook subscriptions disabled: a subscription whose deliveries failed DISABLE_AFTER_FAILED_DELIVERIES
+ *   times in a row is disabled, and the function that ended the last one logs
+ *   `{"message":"webhook subscription disabled","webhook_id":…,"key_id":…}`. Metric filters on the log
+ *   groups of every function that attempts deliveries count those lines; any in 5 minutes alarms, for
+ *   someone to tell the client.
  */
 import { Duration, Stack } from 'aws-cdk-lib';
 import type { RestApi } from 'aws-cdk-lib/aws-apigateway';
-import { Alarm, ComparisonOperator, type IMetric, MathExpression, Stats, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
+import { Alarm, ComparisonOperator, type IMetric, MathExpression, Metric, Stats, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { FilterPattern } from 'aws-cdk-lib/aws-logs';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { DISABLE_AFTER_FAILED_DELIVERIES, WEBHOOK_DISABLED_LOG } from '../shared/domain/webhook';
 import type { LabFunction } from './api-function';
 
 const PERIOD = Duration.minutes(5);
@@ -30,12 +36,16 @@ export const METRICS_PER_ALARM = 10;
 /** What the relay logs (functions/events/relay-outbox.ts), and the metric counted from it. */
 export const OUTBOX_RELAYED_LOG = { message: 'outbox relayed', field: 'published' } as const;
 export const OUTBOX_RELAYED_METRIC = 'OutboxRelayedEvents';
+/** Subscriptions disabled by their failures, counted from WEBHOOK_DISABLED_LOG lines. */
+export const WEBHOOKS_DISABLED_METRIC = 'WebhookSubscriptionsDisabled';
 
 export interface MonitoringProps {
   readonly api: RestApi;
   readonly functions: readonly { name: string; function: LabFunction }[];
   readonly deadLetterQueues: readonly { name: string; queue: Queue }[];
   readonly relay: LabFunction;
+  /** The functions that attempt webhook deliveries, and so may disable a subscription and log it. */
+  readonly webhookSenders: readonly { name: string; function: LabFunction }[];
   readonly alarmEmail?: string;
 }
 
@@ -126,9 +136,10 @@ export class Monitoring extends Construct {
       );
     }
 
+    const namespace = `LabApi/${stackName}`;
     const relayed = props.relay.logGroup.addMetricFilter('OutboxRelayed', {
       filterPattern: FilterPattern.stringValue('$.message', '=', OUTBOX_RELAYED_LOG.message),
-      metricNamespace: `LabApi/${stackName}`,
+      metricNamespace: namespace,
       metricName: OUTBOX_RELAYED_METRIC,
       metricValue: `$.${OUTBOX_RELAYED_LOG.field}`,
     });
@@ -137,6 +148,25 @@ export class Monitoring extends Construct {
       'outbox events delayed',
       'The outbox relay published events at least 30 s after their request: the request path failed to put them on the bus (EventBridge or IAM trouble). They are published now; find why the requests could not.',
       relayed.metric({ period: PERIOD, statistic: Stats.SUM }),
+      { threshold: 1 },
+    );
+
+    // One metric fed by every sender's log group: the alarm reads it whichever function disabled.
+    for (const { function: fn } of props.webhookSenders) {
+      fn.logGroup.addMetricFilter('WebhooksDisabled', {
+        filterPattern: FilterPattern.stringValue('$.message', '=', WEBHOOK_DISABLED_LOG),
+        metricNamespace: namespace,
+        metricName: WEBHOOKS_DISABLED_METRIC,
+        metricValue: '1',
+      });
+    }
+    alarm(
+      'WebhooksDisabled',
+      'webhook subscriptions disabled',
+      `A client's webhook subscription was disabled after ${DISABLE_AFTER_FAILED_DELIVERIES} failed deliveries in a row: tell the client. ` +
+        `Find the "${WEBHOOK_DISABLED_LOG}" log lines (webhook_id, key_id) of these functions: ${props.webhookSenders.map((f) => f.name).join(', ')}. ` +
+        'Once the endpoint is fixed, the client PATCHes the subscription to enabled and may retry its failed deliveries.',
+      new Metric({ namespace, metricName: WEBHOOKS_DISABLED_METRIC, period: PERIOD, statistic: Stats.SUM }),
       { threshold: 1 },
     );
   }

@@ -6,7 +6,7 @@
 import { Duration } from 'aws-cdk-lib';
 import type { Route, RouteName } from '../shared/routes';
 
-export type FunctionClass = 'static' | 'read' | 'write' | 'document' | 'relay' | 'ingest';
+export type FunctionClass = 'static' | 'read' | 'write' | 'document' | 'webhook-sender' | 'relay' | 'ingest' | 'webhook-dispatch' | 'webhook-retries';
 
 /**
  * Routes that answer only what was deployed with them (health, the OpenAPI document, the docs page and its
@@ -20,9 +20,17 @@ export const STATIC_ROUTES: readonly RouteName[] = ['health', 'getOpenApiDocumen
  */
 export const DOCUMENT_READERS: readonly RouteName[] = ['getDocument'];
 
+/**
+ * Routes that send one webhook to a client's endpoint inside the API request (a test send, a manual
+ * retry): they wait up to 10 s for the receiver, so they get more time than a write. They put no event
+ * on the bus.
+ */
+export const WEBHOOK_SENDERS: readonly RouteName[] = ['sendTestWebhook', 'retryWebhookDelivery'];
+
 export function routeClassOf(routeName: RouteName, route: Route): FunctionClass {
   if (STATIC_ROUTES.includes(routeName)) return 'static';
   if (DOCUMENT_READERS.includes(routeName)) return 'document';
+  if (WEBHOOK_SENDERS.includes(routeName)) return 'webhook-sender';
   return route.method === 'GET' ? 'read' : 'write';
 }
 
@@ -32,18 +40,30 @@ export function routeClassOf(routeName: RouteName, route: Route): FunctionClass 
  */
 const READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query'];
 const WRITE_ACTIONS = [...READ_ACTIONS, 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:ConditionCheckItem'];
+/**
+ * What delivering webhooks calls (shared/usecases/deliver-webhooks.ts): reads subscriptions, API keys
+ * and due deliveries (GetItem, BatchGetItem, Query on the table and GSI1/GSI2), puts a new delivery,
+ * updates claims, attempts and failure streaks. Never a delete, never a transaction.
+ */
+const WEBHOOK_DELIVERY_ACTIONS = [...READ_ACTIONS, 'dynamodb:PutItem', 'dynamodb:UpdateItem'];
 
 export const TABLE_ACTIONS: Record<FunctionClass, readonly string[]> = {
   static: [],
   read: READ_ACTIONS,
   document: READ_ACTIONS,
   write: WRITE_ACTIONS,
+  'webhook-sender': WRITE_ACTIONS,
   ingest: WRITE_ACTIONS,
   // What relayOutbox calls: Query GSI2 for pending entries, DeleteItem once published.
   relay: ['dynamodb:Query', 'dynamodb:DeleteItem'],
+  'webhook-dispatch': WEBHOOK_DELIVERY_ACTIONS,
+  'webhook-retries': WEBHOOK_DELIVERY_ACTIONS,
 };
 
-/** Classes whose functions put events on the bus: every state change may announce one (outbox). */
+/**
+ * Classes whose functions put events on the bus: every state change may announce one (outbox). Webhook
+ * senders, the dispatcher and the retry sweep change deliveries only, which announce nothing.
+ */
 export const PUBLISHERS: ReadonlySet<FunctionClass> = new Set<FunctionClass>(['write', 'relay', 'ingest']);
 
 export interface FunctionSize {
@@ -62,10 +82,19 @@ export const FUNCTION_SIZES: Record<FunctionClass, FunctionSize> = {
   read: { memorySize: 256, timeout: Duration.seconds(6) },
   write: { memorySize: 256, timeout: Duration.seconds(10) },
   document: { memorySize: 512, timeout: Duration.seconds(15) },
+  // One outbound request of at most 10 s (ATTEMPT_TIMEOUT_MS) plus a few DynamoDB round trips, inside
+  // the API request: twice the attempt's timeout, still well below API Gateway's 29 s.
+  'webhook-sender': { memorySize: 256, timeout: Duration.seconds(20) },
   // Below the one-minute schedule, so that two runs never overlap and publish the same entry twice.
   relay: { memorySize: 256, timeout: Duration.seconds(50) },
   // S3 copies of the lab's files, a transaction and an event: generous, and never on a user's request.
   ingest: { memorySize: 512, timeout: Duration.seconds(60) },
+  // A batch of up to 10 events, each fanned out to its subscriptions in parallel, every attempt at most
+  // 10 s: a minute is ample. The webhook queue hides a received batch 6 times this long (infra/webhooks.ts).
+  'webhook-dispatch': { memorySize: 256, timeout: Duration.seconds(60) },
+  // Below the one-minute schedule, like the relay. Its loop starts a batch only while more than
+  // ATTEMPT_LEASE_MS (30 s) remain, so 50 s leaves 20 s of batches and ends each run within its minute.
+  'webhook-retries': { memorySize: 256, timeout: Duration.seconds(50) },
 };
 
 /**

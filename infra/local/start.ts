@@ -52,6 +52,10 @@ async function main(): Promise<void> {
   const relay = setInterval(() => void relayOutbox().catch(() => undefined), 60_000);
   running.push({ stop: async () => clearInterval(relay) });
 
+  // Webhooks: the dispatcher on the events file and the retry sweep, in this process (README "Webhooks").
+  const { startLocalWebhooks } = await import('./webhook-pipeline');
+  running.push(await startLocalWebhooks(process.env.LOCAL_EVENTS_FILE as string));
+
   console.log(`DynamoDB Local: ${dynamodb.endpoint} (data in ${settings.dataDir})`);
   console.log(`S3 emulator:    ${s3.endpoint}`);
   console.log(`Events:         ${process.env.LOCAL_EVENTS_FILE} (one JSON line per event)`);

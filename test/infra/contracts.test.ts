@@ -7,8 +7,9 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { DOCUMENTS_PREFIX, INCOMING_PREFIX } from '../../infra/bucket-layout';
 import { MISSING_KEY_MESSAGE } from '../../infra/lab-api-stack';
 import { OUTBOX_RELAYED_LOG } from '../../infra/monitoring';
-import { DOCUMENT_READERS, PACKAGE_FILES, STATIC_ROUTES } from '../../infra/route-classes';
+import { DOCUMENT_READERS, FUNCTION_SIZES, PACKAGE_FILES, STATIC_ROUTES, WEBHOOK_SENDERS } from '../../infra/route-classes';
 import { readSettings, stageOf } from '../../infra/settings';
+import { ATTEMPT_LEASE_MS, ATTEMPT_TIMEOUT_MS } from '../../shared/domain/webhook';
 import { routes } from '../../shared/routes';
 import { testApp } from './synth';
 
@@ -23,7 +24,7 @@ beforeAll(() => {
 
 describe('per-route lists of infra/', () => {
   it('name only routes of the routes table', () => {
-    for (const list of [DOCUMENT_READERS, STATIC_ROUTES, Object.keys(PACKAGE_FILES)]) {
+    for (const list of [DOCUMENT_READERS, STATIC_ROUTES, WEBHOOK_SENDERS, Object.keys(PACKAGE_FILES)]) {
       expect(list.filter((name) => !(name in routes))).toEqual([]);
       expect(list.length).toBeGreaterThan(0);
     }
@@ -57,6 +58,20 @@ describe('what the stack assumes about the code', () => {
     const { handler } = await import('../../functions/events/relay-outbox');
     await handler();
     expect(info).toHaveBeenCalledWith(OUTBOX_RELAYED_LOG.message, { [OUTBOX_RELAYED_LOG.field]: 3 });
+  });
+
+  it("gives the webhook senders and the dispatcher time for a whole attempt, within API Gateway's 29 s for the senders", () => {
+    for (const cls of ['webhook-sender', 'webhook-dispatch'] as const) {
+      expect(FUNCTION_SIZES[cls].timeout.toMilliseconds(), cls).toBeGreaterThanOrEqual(2 * ATTEMPT_TIMEOUT_MS);
+    }
+    expect(FUNCTION_SIZES['webhook-sender'].timeout.toSeconds()).toBeLessThan(29);
+  });
+
+  it('gives the webhook retry sweep time for a batch of attempts before its loop stops, and ends each run within its minute', () => {
+    // The loop starts a batch only while more than ATTEMPT_LEASE_MS remain; a batch takes up to an attempt's timeout.
+    const timeout = FUNCTION_SIZES['webhook-retries'].timeout.toMilliseconds();
+    expect(timeout).toBeGreaterThanOrEqual(ATTEMPT_LEASE_MS + ATTEMPT_TIMEOUT_MS);
+    expect(timeout).toBeLessThan(60_000);
   });
 });
 

@@ -16,11 +16,14 @@ import { build } from 'esbuild';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ApiFunction, copyPackageFiles, LAMBDA_BUNDLE, POWERTOOLS_ENVIRONMENT, REPO_ROOT } from '../../infra/api-function';
 import { ACCESS_LOG_FIELDS, API_KEY_HEADER, MISSING_KEY_MESSAGE } from '../../infra/lab-api-stack';
-import { METRICS_PER_ALARM, OUTBOX_RELAYED_LOG, OUTBOX_RELAYED_METRIC } from '../../infra/monitoring';
-import { FUNCTION_SIZES, type FunctionClass, PACKAGE_FILES, routeClassOf } from '../../infra/route-classes';
+import { METRICS_PER_ALARM, OUTBOX_RELAYED_LOG, OUTBOX_RELAYED_METRIC, WEBHOOKS_DISABLED_METRIC } from '../../infra/monitoring';
+import { FUNCTION_SIZES, type FunctionClass, PACKAGE_FILES, routeClassOf, WEBHOOK_SENDERS } from '../../infra/route-classes';
 import { DEFAULT_THROTTLE } from '../../infra/settings';
+import { WEBHOOK_DISABLED_LOG } from '../../shared/domain/webhook';
+import { EVENT_SOURCE } from '../../shared/events/event-source';
 import { type RouteName, routeEntries, routes } from '../../shared/routes';
 import { tableDefinition, TTL_ATTRIBUTE } from '../../shared/store/table';
+import { WEBHOOK_EVENT_TYPES } from '../../shared/webhooks/event-types';
 import { labApiStack, type Ref, str, Synthesized, testApp } from './synth';
 
 interface Integration {
@@ -36,7 +39,7 @@ beforeAll(() => {
   prod = new Synthesized(labApiStack(testApp(), 'prod'));
 });
 
-/** The function of a route (ApiFunction) or of the relay / ingest (by class). */
+/** The function of a route (ApiFunction) or of the relay, ingest, the webhook dispatcher or retries (by class). */
 function functionOf(route: RouteName | FunctionClass) {
   const found = prod.functions.filter(({ construct }) =>
     construct instanceof ApiFunction ? construct.routeName === route : construct.functionClass === route,
@@ -57,16 +60,31 @@ function sortedByName<T extends { AttributeName?: string; IndexName?: string }>(
 
 const TABLE_READS = ['dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:Query'];
 const TABLE_WRITES = [...TABLE_READS, 'dynamodb:ConditionCheckItem', 'dynamodb:DeleteItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'].sort();
+/** What delivering webhooks needs: reads, a new delivery, updates of claims, attempts and streaks. */
+const WEBHOOK_DELIVERY_ACTIONS = [...TABLE_READS, 'dynamodb:PutItem', 'dynamodb:UpdateItem'].sort();
+
+/** The scheduled rule that invokes `fn` (a logical id). */
+const scheduleOf = (fn: string) =>
+  prod.ofType('AWS::Events::Rule').find(([, rule]) => rule.Properties.ScheduleExpression && str(rule.Properties.Targets).includes(`"${fn}"`))?.[1].Properties;
+
+/** The webhook queue: the target of the rule of the webhook event types. */
+function webhookQueue() {
+  const [, rule] = prod.ofType('AWS::Events::Rule').find(([, r]) => str(r.Properties.EventPattern).includes(WEBHOOK_EVENT_TYPES[0]))!;
+  const [target] = rule.Properties.Targets as { Arn: { 'Fn::GetAtt': [string] }; DeadLetterConfig: { Arn: { 'Fn::GetAtt': [string] } } }[];
+  return { rule, target: target!, queueId: target!.Arn['Fn::GetAtt'][0], deadLetterQueueId: target!.DeadLetterConfig.Arn['Fn::GetAtt'][0] };
+}
 
 describe('the LabApi stack (prod): functions', () => {
-  it('deploys one Node.js 24 arm64 function per route of the routes table, plus the outbox relay and results-ingest', () => {
+  it('deploys one Node.js 24 arm64 function per route of the routes table, plus the outbox relay, results-ingest and the two webhook functions', () => {
     const routeNames = prod.functions.flatMap(({ construct }) => (construct instanceof ApiFunction ? [construct.routeName] : []));
     expect(routeNames.sort()).toEqual(routeEntries.map(([name]) => name).sort());
     const functions = prod.ofType('AWS::Lambda::Function');
-    expect(functions).toHaveLength(routeEntries.length + 2);
+    expect(functions).toHaveLength(routeEntries.length + 4);
     expect(prod.functions).toHaveLength(functions.length);
     expect(String(fnProps('relay').Description)).toMatch(/outbox/i);
     expect(String(fnProps('ingest').Description)).toMatch(/results-ingest/);
+    expect(String(fnProps('webhook-dispatch').Description)).toMatch(/webhook dispatch/i);
+    expect(String(fnProps('webhook-retries').Description)).toMatch(/webhook retries/i);
     for (const [, fn] of functions) {
       expect(fn.Properties).toMatchObject({ Runtime: 'nodejs24.x', Architectures: ['arm64'], Handler: 'index.handler' });
     }
@@ -88,7 +106,16 @@ describe('the LabApi stack (prod): functions', () => {
     expect(POWERTOOLS_ENVIRONMENT).toMatchObject({ POWERTOOLS_LOGGER_LOG_EVENT: 'false', POWERTOOLS_TRACER_CAPTURE_RESPONSE: 'false' });
   });
 
-  it('sizes each function by its class: static routes, reads, writes, the document route, the relay and ingest', () => {
+  it('sets WEBHOOKS_ALLOW_LOOPBACK (local stack only: webhooks to 127.0.0.1 over http) on no function', () => {
+    const functions = prod.ofType('AWS::Lambda::Function');
+    expect(functions.length).toBeGreaterThan(0);
+    for (const [id, fn] of functions) {
+      expect((fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables, id).not.toHaveProperty('WEBHOOKS_ALLOW_LOOPBACK');
+    }
+    expect(str(prod.template.toJSON())).not.toContain('WEBHOOKS_ALLOW_LOOPBACK');
+  });
+
+  it('sizes each function by its class: static routes, reads, writes, the document route, webhook senders, the relay, ingest and the webhook functions', () => {
     const expectSize = (route: RouteName | FunctionClass, cls: FunctionClass) =>
       expect(fnProps(route), route).toMatchObject({
         MemorySize: FUNCTION_SIZES[cls].memorySize,
@@ -97,6 +124,8 @@ describe('the LabApi stack (prod): functions', () => {
     for (const [name, route] of routeEntries) expectSize(name, routeClassOf(name, route));
     expectSize('relay', 'relay');
     expectSize('ingest', 'ingest');
+    expectSize('webhook-dispatch', 'webhook-dispatch');
+    expectSize('webhook-retries', 'webhook-retries');
     expect(routesOfClass('read').length).toBeGreaterThan(0);
     expect(routesOfClass('write').length).toBeGreaterThan(0);
     expect(routeClassOf('getDocument', routes.getDocument)).toBe('document');
@@ -106,7 +135,24 @@ describe('the LabApi stack (prod): functions', () => {
         .sort(),
     ).toEqual(['getDocsAsset', 'getDocsPage', 'getOpenApiDocument', 'health']);
     // Every API function answers within API Gateway's 29 s integration timeout.
-    for (const cls of ['static', 'read', 'write', 'document'] as const) expect(FUNCTION_SIZES[cls].timeout.toSeconds()).toBeLessThan(29);
+    for (const cls of ['static', 'read', 'write', 'document', 'webhook-sender'] as const) expect(FUNCTION_SIZES[cls].timeout.toSeconds()).toBeLessThan(29);
+  });
+
+  it("gives the routes that send a webhook within the request (a test send, a manual retry) 20 s instead of a write's 10 s", () => {
+    expect([...WEBHOOK_SENDERS].sort()).toEqual(['retryWebhookDelivery', 'sendTestWebhook']);
+    for (const name of WEBHOOK_SENDERS) {
+      expect(routeClassOf(name, routes[name]), name).toBe('webhook-sender');
+      expect(fnProps(name), name).toMatchObject({ Timeout: 20, MemorySize: 256 });
+    }
+    expect(FUNCTION_SIZES.write.timeout.toSeconds()).toBe(10);
+  });
+
+  it('routes the other webhook routes by their method: GET reads, the rest writes', () => {
+    const others = routeEntries.filter(([name, route]) => /webhook/i.test(name + route.path) && !WEBHOOK_SENDERS.includes(name));
+    expect(others.length).toBeGreaterThan(0);
+    for (const [name, route] of others) {
+      expect(routeClassOf(name, route), name).toBe(route.method === 'GET' ? 'read' : 'write');
+    }
   });
 
   it('traces every function with X-Ray and logs it to its own log group, kept a year and retained', () => {
@@ -122,9 +168,17 @@ describe('the LabApi stack (prod): functions', () => {
   it('runs the outbox relay alone and every minute, each run ending within its minute', () => {
     expect(fnProps('relay').ReservedConcurrentExecutions).toBe(1);
     expect(fnProps('relay').Timeout).toBeLessThan(60);
-    const schedule = prod.ofType('AWS::Events::Rule').find(([, rule]) => rule.Properties.ScheduleExpression)![1].Properties;
-    expect(schedule.ScheduleExpression).toBe('rate(1 minute)');
-    expect(str(schedule.Targets)).toContain(`"${functionOf('relay').fn}"`);
+    expect(scheduleOf(functionOf('relay').fn)?.ScheduleExpression).toBe('rate(1 minute)');
+  });
+
+  it('runs the webhook retry sweep alone and every minute, each run ending within its minute, never retried by EventBridge or Lambda', () => {
+    const retries = functionOf('webhook-retries');
+    expect(fnProps('webhook-retries').ReservedConcurrentExecutions).toBe(1);
+    expect(fnProps('webhook-retries').Timeout).toBeLessThan(60);
+    const schedule = scheduleOf(retries.fn);
+    expect(schedule?.ScheduleExpression).toBe('rate(1 minute)');
+    expect(schedule?.Targets).toEqual([expect.objectContaining({ RetryPolicy: { MaximumRetryAttempts: 0 } })]);
+    prod.template.hasResourceProperties('AWS::Lambda::EventInvokeConfig', { FunctionName: { Ref: retries.fn }, MaximumRetryAttempts: 0 });
   });
 });
 
@@ -153,10 +207,42 @@ describe('the LabApi stack (prod): least privilege', () => {
     expect(prod.allowedActions(functionOf('relay').role, 'dynamodb:')).toEqual(['dynamodb:DeleteItem', 'dynamodb:Query']);
   });
 
-  it("lets only the non-GET routes, the relay and results-ingest put events, on the stack's bus only", () => {
+  it('lets the webhook routes that send within the request do what a writing route does to the table', () => {
+    for (const name of WEBHOOK_SENDERS) expect(prod.allowedActions(functionOf(name).role, 'dynamodb:'), name).toEqual(TABLE_WRITES);
+  });
+
+  it('lets the webhook dispatcher and retry sweep read, put and update items only, and touch neither the bucket nor the bus', () => {
+    const [tableId] = prod.onlyOfType('AWS::DynamoDB::Table');
+    for (const cls of ['webhook-dispatch', 'webhook-retries'] as const) {
+      const { role } = functionOf(cls);
+      expect(prod.allowedActions(role, 'dynamodb:'), cls).toEqual(WEBHOOK_DELIVERY_ACTIONS);
+      const tableStatement = prod.statementsOf(role).find((s) => str(s.Action).includes('dynamodb:'))!;
+      expect(str(tableStatement.Resource), cls).toContain(`"${tableId}"`);
+      expect(str(tableStatement.Resource), cls).toContain('/index/GSI2');
+      expect(prod.allowedActions(role, 's3:'), cls).toEqual([]);
+      expect(prod.allowedActions(role, 'events:'), cls).toEqual([]);
+    }
+  });
+
+  it('lets the webhook dispatcher consume its queue and no other, and the retry sweep no queue at all', () => {
+    const { queueId } = webhookQueue();
+    const { role } = functionOf('webhook-dispatch');
+    const sqs = prod.statementsOf(role).filter((s) => str(s.Action).includes('sqs:'));
+    expect(sqs).toHaveLength(1);
+    expect([sqs[0]!.Action].flat()).toEqual(expect.arrayContaining(['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:ChangeMessageVisibility']));
+    expect([sqs[0]!.Action].flat()).not.toContain('sqs:SendMessage');
+    expect(sqs[0]!.Resource).toEqual({ 'Fn::GetAtt': [queueId, 'Arn'] });
+    expect(prod.allowedActions(functionOf('webhook-retries').role, 'sqs:')).toEqual([]);
+  });
+
+  it("lets only the writing routes, the relay and results-ingest put events, on the stack's bus only", () => {
     const [busId] = prod.onlyOfType('AWS::Events::EventBus');
     for (const { construct, role } of prod.functions) {
-      const publishes = construct instanceof ApiFunction ? construct.route.method !== 'GET' : true;
+      // A webhook sender changes deliveries only, which announce nothing; so do the dispatcher and the sweep.
+      const publishes =
+        construct instanceof ApiFunction
+          ? construct.route.method !== 'GET' && !WEBHOOK_SENDERS.includes(construct.routeName)
+          : construct.functionClass === 'relay' || construct.functionClass === 'ingest';
       const statements = prod.statementsOf(role).filter((s) => str(s.Action).includes('events:'));
       expect(statements.length > 0, construct.node.path).toBe(publishes);
       for (const statement of statements) {
@@ -427,9 +513,52 @@ describe('the LabApi stack (prod): events', () => {
     });
   });
 
+  it('sends the event types a webhook subscription may ask for from lab-api to the webhook queue, retried, undeliverable ones in its dead-letter queue', () => {
+    const [busId] = prod.onlyOfType('AWS::Events::EventBus');
+    const { rule, target, queueId, deadLetterQueueId } = webhookQueue();
+    expect(rule.Properties).toMatchObject({
+      EventBusName: { Ref: busId },
+      EventPattern: { source: [EVENT_SOURCE], 'detail-type': [...WEBHOOK_EVENT_TYPES] },
+    });
+    expect(rule.Properties.Targets).toHaveLength(1);
+    expect(prod.resources[queueId]!.Type).toBe('AWS::SQS::Queue');
+    expect(prod.resources[deadLetterQueueId]!.Type).toBe('AWS::SQS::Queue');
+    expect(target).toMatchObject({ RetryPolicy: { MaximumRetryAttempts: 10, MaximumEventAgeInSeconds: 24 * 3600 } });
+    // EventBridge may send to both queues, from this rule only.
+    for (const id of [queueId, deadLetterQueueId]) {
+      const allowed = prod.resourcePolicy('AWS::SQS::QueuePolicy', (p) => p.Queues, id).filter((s) => s.Effect === 'Allow');
+      expect(allowed, id).toEqual([
+        expect.objectContaining({
+          Action: 'sqs:SendMessage',
+          Principal: { Service: 'events.amazonaws.com' },
+          Condition: { ArnEquals: { 'aws:SourceArn': expect.anything() } },
+        }),
+      ]);
+    }
+  });
+
+  it("moves a webhook event to the dead-letter queue after 5 receives, and hides a received one for 6 times the dispatcher's timeout", () => {
+    const { queueId, deadLetterQueueId } = webhookQueue();
+    const queue = prod.resources[queueId]!.Properties;
+    expect(queue.RedrivePolicy).toEqual({ deadLetterTargetArn: { 'Fn::GetAtt': [deadLetterQueueId, 'Arn'] }, maxReceiveCount: 5 });
+    expect(queue.VisibilityTimeout).toBe(6 * Number(fnProps('webhook-dispatch').Timeout));
+  });
+
+  it('feeds the webhook dispatcher from its queue 10 events at a time, at once, redelivering only the events it reports failed', () => {
+    const { queueId } = webhookQueue();
+    const [, mapping] = prod.onlyOfType('AWS::Lambda::EventSourceMapping');
+    expect(mapping.Properties).toMatchObject({
+      EventSourceArn: { 'Fn::GetAtt': [queueId, 'Arn'] },
+      FunctionName: { Ref: functionOf('webhook-dispatch').fn },
+      BatchSize: 10,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+    });
+    expect(mapping.Properties.MaximumBatchingWindowInSeconds ?? 0).toBe(0);
+  });
+
   it('encrypts every queue (SSE-SQS), keeps messages 14 days and refuses plain HTTP', () => {
     const queues = prod.ofType('AWS::SQS::Queue');
-    expect(queues).toHaveLength(3); // lab orders, its DLQ, the ingest DLQ
+    expect(queues).toHaveLength(5); // lab orders, its DLQ, the ingest DLQ, webhooks, its DLQ
     for (const [id, queue] of queues) {
       expect(queue.Properties, id).toMatchObject({ SqsManagedSseEnabled: true, MessageRetentionPeriod: 14 * 24 * 3600 });
       const policy = prod.resourcePolicy('AWS::SQS::QueuePolicy', (p) => p.Queues, id);
@@ -479,9 +608,10 @@ describe('the LabApi stack (prod): alarms', () => {
     }
   });
 
-  it('alarms on the first message in each dead-letter queue', () => {
+  it('alarms on the first message in each dead-letter queue, the webhook one included', () => {
     const dlqs = prod.ofType('AWS::SQS::Queue').filter(([id]) => /DeadLetterQueue/.test(id));
-    expect(dlqs).toHaveLength(2);
+    expect(dlqs).toHaveLength(3);
+    expect(dlqs.map(([id]) => id)).toContain(webhookQueue().deadLetterQueueId);
     for (const [id] of dlqs) {
       const alarm = alarms().find((a) => str(a.Dimensions).includes(`"${id}"`));
       expect(alarm, id).toMatchObject({ MetricName: 'ApproximateNumberOfMessagesVisible', Threshold: 1, ComparisonOperator: 'GreaterThanOrEqualToThreshold' });
@@ -489,8 +619,9 @@ describe('the LabApi stack (prod): alarms', () => {
   });
 
   it('counts outbox events the relay had to publish from its JSON log, and alarms on any', () => {
-    const filter = prod.onlyOfType('AWS::Logs::MetricFilter')[1].Properties;
-    expect(filter).toMatchObject({
+    const filters = prod.ofType('AWS::Logs::MetricFilter').filter(([, f]) => str(f.Properties.MetricTransformations).includes(OUTBOX_RELAYED_METRIC));
+    expect(filters).toHaveLength(1);
+    expect(filters[0]![1].Properties).toMatchObject({
       LogGroupName: { Ref: functionOf('relay').logGroup },
       FilterPattern: `{ $.message = "${OUTBOX_RELAYED_LOG.message}" }`,
       MetricTransformations: [expect.objectContaining({ MetricName: OUTBOX_RELAYED_METRIC, MetricValue: '$.published' })],
@@ -498,13 +629,32 @@ describe('the LabApi stack (prod): alarms', () => {
     const alarm = alarms().find((a) => a.MetricName === OUTBOX_RELAYED_METRIC);
     expect(alarm).toMatchObject({ Threshold: 1, Statistic: 'Sum' });
   });
+
+  it('counts disabled webhook subscriptions from the JSON log of every function that attempts deliveries, and alarms on any: tell the client', () => {
+    const filters = prod
+      .ofType('AWS::Logs::MetricFilter')
+      .filter(([, f]) => str(f.Properties.MetricTransformations).includes(WEBHOOKS_DISABLED_METRIC))
+      .map(([, f]) => f.Properties);
+    const senders = [functionOf('webhook-dispatch'), functionOf('webhook-retries'), ...WEBHOOK_SENDERS.map((name) => functionOf(name))];
+    expect(filters.map((f) => (f.LogGroupName as Ref).Ref).sort()).toEqual(senders.map((f) => f.logGroup).sort());
+    const [namespace] = new Set(filters.map((f) => (f.MetricTransformations as { MetricNamespace: string }[])[0]!.MetricNamespace));
+    for (const filter of filters) {
+      expect(filter).toMatchObject({
+        FilterPattern: `{ $.message = "${WEBHOOK_DISABLED_LOG}" }`,
+        MetricTransformations: [{ MetricName: WEBHOOKS_DISABLED_METRIC, MetricNamespace: namespace, MetricValue: '1' }],
+      });
+    }
+    const alarm = alarms().find((a) => a.MetricName === WEBHOOKS_DISABLED_METRIC);
+    expect(alarm).toMatchObject({ Namespace: namespace, Threshold: 1, Statistic: 'Sum', ComparisonOperator: 'GreaterThanOrEqualToThreshold' });
+    expect(String(alarm!.AlarmDescription)).toMatch(/tell the client/);
+  });
 });
 
 describe('the LabApi stack (prod): outputs', () => {
-  it('outputs the API URL, the names of the table, bucket and bus, the lab queue, the ingest DLQ and the alarm topic', () => {
+  it('outputs the API URL, the names of the table, bucket and bus, the lab queue, the ingest and webhook DLQs and the alarm topic', () => {
     const outputs = (prod.template.toJSON() as { Outputs: Record<string, unknown> }).Outputs;
     expect(Object.keys(outputs).sort()).toEqual(
-      ['AlarmTopicArn', 'ApiUrl', 'BucketName', 'EventBusName', 'LabOrdersQueueUrl', 'ResultsIngestDlqUrl', 'TableName'].sort(),
+      ['AlarmTopicArn', 'ApiUrl', 'BucketName', 'EventBusName', 'LabOrdersQueueUrl', 'ResultsIngestDlqUrl', 'TableName', 'WebhooksDlqUrl'].sort(),
     );
   });
 });

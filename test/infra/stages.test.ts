@@ -46,6 +46,17 @@ describe('the LabApi stack (dev, with context)', () => {
     expect((relay as [string, { Properties: Record<string, unknown> }])[1].Properties.ReservedConcurrentExecutions).toBeUndefined();
   });
 
+  it('reserves no concurrency for the webhook retry sweep with relayReservedConcurrency=false', () => {
+    const retries = dev.functions.filter(({ construct }) => construct.functionClass === 'webhook-retries');
+    expect(retries).toHaveLength(1);
+    expect(dev.resources[retries[0]!.fn]!.Properties.ReservedConcurrentExecutions).toBeUndefined();
+  });
+
+  it('sets WEBHOOKS_ALLOW_LOOPBACK (local stack only) on no function of the dev stack either', () => {
+    expect(dev.ofType('AWS::Lambda::Function').length).toBeGreaterThan(0);
+    expect(str(dev.template.toJSON())).not.toContain('WEBHOOKS_ALLOW_LOOPBACK');
+  });
+
   it('has no alarms and no alarm topic', () => {
     expect(dev.ofType('AWS::CloudWatch::Alarm')).toEqual([]);
     expect(dev.ofType('AWS::SNS::Topic')).toEqual([]);
