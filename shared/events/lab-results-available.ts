@@ -14,10 +14,7 @@ export const LabResultsAvailableDetail = v.strictObject({
 });
 export type LabResultsAvailableDetail = v.InferOutput<typeof LabResultsAvailableDetail>;
 
-export function labResultsAvailable(
-  appointment: { id: string; profile_id: string; profile_group_slug: string },
-  occurredAt: string,
-): DomainEvent {
+export function labResultsAvailable(appointment: { id: string; profile_id: string; profile_group_slug: string }, occurredAt: string): DomainEvent {
   const event_id = randomUUID();
   const detail: LabResultsAvailableDetail = {
     event_id,

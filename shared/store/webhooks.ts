@@ -79,9 +79,14 @@ export async function webhooksFor(eventType: string): Promise<{ webhook_id: stri
 
 const routePut = (webhook: WebhookRecord, type: string): NamedItem =>
   named('route', { Put: { TableName: tableName, Item: { ...keys.webhookRoute(type, webhook.id), webhook_id: webhook.id, key_id: webhook.key_id } } });
-const routeDelete = (webhookId: string, type: string): NamedItem => named('route', { Delete: { TableName: tableName, Key: keys.webhookRoute(type, webhookId) } });
+const routeDelete = (webhookId: string, type: string): NamedItem =>
+  named('route', { Delete: { TableName: tableName, Key: keys.webhookRoute(type, webhookId) } });
 
-const webhookItem = (webhook: WebhookRecord) => ({ ...keys.webhook(webhook.id), ...index.webhookOfKey(webhook.key_id, webhook.created_at, webhook.id), ...webhook });
+const webhookItem = (webhook: WebhookRecord) => ({
+  ...keys.webhook(webhook.id),
+  ...index.webhookOfKey(webhook.key_id, webhook.created_at, webhook.id),
+  ...webhook,
+});
 
 /** Stores a new subscription; 409 when its key already has MAX_WEBHOOKS_PER_KEY. */
 export async function insertWebhook(webhook: WebhookRecord): Promise<void> {

@@ -17,15 +17,7 @@ import { afterAttempt, ATTEMPT_LEASE_MS, isAccepted, signingSecrets, WEBHOOK_DIS
 import { Conflict, NotFound } from '../errors';
 import type { DomainEvent } from '../events/publisher';
 import { logger } from '../logger';
-import {
-  claimDelivery,
-  type DeliveryRecord,
-  deliveryId,
-  dueDeliveries,
-  getDelivery,
-  insertClaimedDelivery,
-  recordAttempt,
-} from '../store/webhook-deliveries';
+import { claimDelivery, type DeliveryRecord, deliveryId, dueDeliveries, getDelivery, insertClaimedDelivery, recordAttempt } from '../store/webhook-deliveries';
 import { getWebhooks, recordDeliveryEnd, type WebhookRecord, webhooksFor } from '../store/webhooks';
 import { isWebhookEventType, mayReceive } from '../webhooks/event-types';
 import { testMessage, type WebhookMessage, webhookMessage } from '../webhooks/message';

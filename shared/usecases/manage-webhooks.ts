@@ -27,7 +27,8 @@ export async function ownWebhook(id: string, access: AccessContext): Promise<Web
 function assertMayReceive(access: AccessContext, types: readonly WebhookEventType[]): void {
   for (const type of types) {
     const scopes = scopesToReceive(type);
-    if (!hasAnyScope(access, scopes)) throw new NotPermitted(`This API key may not receive ${type}: it lacks the scope to read it (one of: ${scopes.join(', ')})`);
+    if (!hasAnyScope(access, scopes))
+      throw new NotPermitted(`This API key may not receive ${type}: it lacks the scope to read it (one of: ${scopes.join(', ')})`);
   }
 }
 

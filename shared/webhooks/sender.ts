@@ -13,7 +13,7 @@ import type { LookupFunction } from 'node:net';
 import { ATTEMPT_TIMEOUT_MS } from '../domain/webhook';
 import { InvalidInput } from '../errors';
 import type { SignedHeaders } from './signing';
-import { checkWebhookUrl, isAllowedAddress, resolveAll, type UrlPolicy } from './url-policy';
+import { checkWebhookUrl, isAllowedAddress, type Resolver, resolveAll, type UrlPolicy } from './url-policy';
 
 export interface SendResult {
   status_code: number | null;
@@ -24,9 +24,9 @@ export interface SendResult {
 const USER_AGENT = 'lab-api-webhooks/1';
 
 /** Resolves like the system does, then refuses a forbidden address before any connection is made. */
-function guardedLookup(policy: UrlPolicy): LookupFunction {
+function guardedLookup(policy: UrlPolicy, resolve: Resolver): LookupFunction {
   return (hostname, options, callback) => {
-    resolveAll(hostname).then(
+    resolve(hostname).then(
       (addresses) => {
         const refused = addresses.find((address) => !isAllowedAddress(address, policy));
         if (addresses.length === 0 || refused !== undefined) {
@@ -62,7 +62,8 @@ function describe(error: NodeJS.ErrnoException): string {
   }
 }
 
-export async function sendWebhook(url: string, headers: SignedHeaders, body: string, policy: UrlPolicy): Promise<SendResult> {
+/** `resolve` is the system resolver; tests give another to play DNS. */
+export async function sendWebhook(url: string, headers: SignedHeaders, body: string, policy: UrlPolicy, resolve: Resolver = resolveAll): Promise<SendResult> {
   let target: URL;
   try {
     target = checkWebhookUrl(url, policy);
@@ -73,7 +74,7 @@ export async function sendWebhook(url: string, headers: SignedHeaders, body: str
   const options: RequestOptions = {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'user-agent': USER_AGENT, 'content-length': Buffer.byteLength(body), ...headers },
-    lookup: guardedLookup(policy),
+    lookup: guardedLookup(policy, resolve),
     signal: AbortSignal.timeout(ATTEMPT_TIMEOUT_MS),
     agent: false,
   };

@@ -13,7 +13,9 @@ import createClient, { type Middleware } from 'openapi-fetch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { paths } from '../../docs/lab-api';
 import { freePort } from '../../infra/local/free-port';
+import { Webhook } from 'standardwebhooks';
 import { assertDocumented, recordContractChecks } from '../support/contract';
+import { type Receiver, startReceiver } from '../support/webhook-receiver';
 import { interrupt, type NpmStart, npmStart } from '../support/npm-start';
 
 const run = promisify(execFile);
@@ -73,6 +75,23 @@ describe('npm start', () => {
   let second: NpmStart;
   let profileId: string;
   let appointmentId: string;
+  let receiver: Receiver;
+  let webhookSecret: string;
+
+  afterAll(async () => {
+    await receiver?.close();
+  });
+
+  /** Resolves with the first webhook whose data matches, waiting at most 5 s. */
+  async function webhookWhere(match: (message: { type: string; data: Record<string, unknown> }) => boolean) {
+    const deadline = Date.now() + 5000;
+    for (;;) {
+      const found = receiver.received.find((r) => match(JSON.parse(r.body)));
+      if (found) return found;
+      if (Date.now() > deadline) throw new Error(`no matching webhook within 5 s (received ${receiver.received.length})`);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  }
 
   it('answers GET /api/v1/locations with the seeded locations for DEV_API_KEY', async () => {
     first = await startStack({ DEV_API_KEY: devKey });
@@ -92,6 +111,33 @@ describe('npm start', () => {
     profileId = created.body.id;
     const read = await call(first, 'GET', `/api/v1/profiles/${profileId}`, devKey);
     expect(read.body).toMatchObject({ id: profileId, first_name: 'Ada', transactional_emails_enabled: null });
+  });
+
+  it('delivers a signed webhook to a receiver on this machine within a second of the change', async () => {
+    receiver = await startReceiver();
+    const subscribed = await call(first, 'POST', '/api/v1/webhooks', devKey, {
+      url: receiver.url,
+      event_types: ['AppointmentStatusChanged', 'LabResultsAvailable'],
+    });
+    expect(subscribed.status).toBe(201);
+    webhookSecret = subscribed.body.secret;
+    const latencies: number[] = [];
+    for (let i = 0; i < 20; i += 1) {
+      const started = Date.now();
+      const booked = await call(first, 'POST', '/api/v1/appointments', devKey, {
+        profile_id: profileId,
+        location_id: '5a1f3c2e-8b4d-4e6f-9a7b-1c2d3e4f5a01',
+        scheduled_at: new Date(Date.now() + 86_400_000).toISOString(),
+      });
+      const arrived = await webhookWhere((m) => m.data.appointment_id === booked.body.id);
+      new Webhook(webhookSecret).verify(arrived.body, arrived.headers as Record<string, string>);
+      latencies.push(arrived.at - started);
+    }
+    latencies.sort((a, b) => a - b);
+    const p50 = latencies[9] as number;
+    const p95 = latencies[18] as number;
+    console.log(`webhook latency, request start to receiver (npm start, 20 bookings): p50 ${p50} ms, p95 ${p95} ms`);
+    expect(p95).toBeLessThan(1000);
   });
 
   it("appends a confirmed draw's LabOrderRequested to the local event log", async () => {
@@ -124,6 +170,13 @@ describe('npm start', () => {
     assertDocumented('GET', '/api/v1/documents/x', { status: pdf.status, headers: pdf.headers, body: bytes });
     expect(pdf.headers.get('content-type')).toBe('application/pdf');
     expect(bytes.subarray(0, 4).toString()).toBe('%PDF');
+  });
+
+  it('delivers the LabResultsAvailable that npm run lab caused from its own process', async () => {
+    const arrived = await webhookWhere((m) => m.type === 'LabResultsAvailable' && m.data.appointment_id === appointmentId);
+    expect(new Webhook(webhookSecret).verify(arrived.body, arrived.headers as Record<string, string>)).toMatchObject({
+      data: { appointment_id: appointmentId, profile_group_slug: 'demo-clinic' },
+    });
   });
 
   it('walks booking → confirm → pickup → results → PDF through the client typed from docs/openapi.json', async () => {

@@ -78,7 +78,16 @@ async function sweepWholeSchedule(): Promise<void> {
 const deliveries = async (subscription: Subscription) => {
   const res = await api.get(`/api/v1/webhooks/${subscription.id}/deliveries`, subscription.key);
   expect(res.status).toBe(200);
-  return res.body as { id: string; event_id: string; event_type: string; attempts: number; outcome: string; last_status_code: number | null; last_error: string | null; next_attempt_at: string | null }[];
+  return res.body as {
+    id: string;
+    event_id: string;
+    event_type: string;
+    attempts: number;
+    outcome: string;
+    last_status_code: number | null;
+    last_error: string | null;
+    next_attempt_at: string | null;
+  }[];
 };
 
 const verify = (secret: string, received: Received) =>
@@ -88,7 +97,13 @@ describe('subscriptions', () => {
   it('answers a new subscription enabled, with a whsec_ secret that no later answer shows', async () => {
     const res = await api.post('/api/v1/webhooks', { url: 'http://127.0.0.1:9/hooks', event_types: ['ShipmentStatusChanged'], description: 'ops' }, key);
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ url: 'http://127.0.0.1:9/hooks', event_types: ['ShipmentStatusChanged'], status: 'enabled', description: 'ops', disabled_reason: null });
+    expect(res.body).toMatchObject({
+      url: 'http://127.0.0.1:9/hooks',
+      event_types: ['ShipmentStatusChanged'],
+      status: 'enabled',
+      description: 'ops',
+      disabled_reason: null,
+    });
     expect(res.body.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     const got = await api.get(`/api/v1/webhooks/${res.body.id}`, key);
     expect(got.status).toBe(200);
@@ -121,7 +136,9 @@ describe('subscriptions', () => {
 
   it('refuses an eleventh subscription of one key with 409, also when they are created at once', async () => {
     const busy = await apiKey();
-    const results = await Promise.all(Array.from({ length: 14 }, (_, i) => api.post('/api/v1/webhooks', { url: `http://127.0.0.1:9/${i}`, event_types: [QUIET] }, busy)));
+    const results = await Promise.all(
+      Array.from({ length: 14 }, (_, i) => api.post('/api/v1/webhooks', { url: `http://127.0.0.1:9/${i}`, event_types: [QUIET] }, busy)),
+    );
     expect(results.filter((r) => r.status === 201)).toHaveLength(10);
     expect(results.filter((r) => r.status === 409)).toHaveLength(4);
     expect((await api.get('/api/v1/webhooks', busy)).body).toHaveLength(10);
