@@ -32,8 +32,8 @@ export interface DeliveryRecord {
   outcome: DeliveryOutcome;
   /** When a pending delivery may be attempted next (after an attempt in flight: when its lease ends). */
   due_at: string | null;
-  /** While an attempt is in flight: when its claim lapses. */
-  leased_until: string | null;
+  /** While an attempt is in flight: when its claim lapses (absent otherwise). */
+  leased_until?: string;
   last_attempt_at: string | null;
   last_status_code: number | null;
   last_error: string | null;
@@ -97,7 +97,7 @@ export async function getDelivery(webhookId: string, id: string): Promise<Delive
  */
 export async function claimDelivery(delivery: DeliveryRecord, mode: 'due' | 'any', now: Date, leaseUntil: Date): Promise<DeliveryRecord | undefined> {
   const lease = leaseUntil.toISOString();
-  const ready = mode === 'due' ? 'outcome = :pending AND due_at <= :now' : '(leased_until = :none OR leased_until <= :now)';
+  const ready = mode === 'due' ? 'outcome = :pending AND due_at <= :now' : '(attribute_not_exists(leased_until) OR leased_until <= :now)';
   try {
     const { Attributes } = await dynamo.send(
       new UpdateCommand({
@@ -106,7 +106,6 @@ export async function claimDelivery(delivery: DeliveryRecord, mode: 'due' | 'any
         UpdateExpression: 'SET attempts = attempts + :one, outcome = :pending, due_at = :lease, leased_until = :lease, GSI2PK = :duePk, GSI2SK = :dueSk',
         ConditionExpression: `attribute_exists(PK) AND attempts = :seen AND ${ready}`,
         ExpressionAttributeValues: {
-          ...(mode === 'any' ? { ':none': null } : {}),
           ':one': 1,
           ':pending': 'pending',
           ':lease': lease,
@@ -141,13 +140,12 @@ export async function recordAttempt(claimed: DeliveryRecord, attempt: AttemptRec
       TableName: tableName,
       Key: keys.webhookDelivery(claimed.webhook_id, claimed.id),
       UpdateExpression:
-        'SET outcome = :outcome, due_at = :due, leased_until = :none, last_attempt_at = :at, last_status_code = :code, last_error = :error' +
-        (due ? ', GSI2PK = :duePk, GSI2SK = :dueSk' : ' REMOVE GSI2PK, GSI2SK'),
+        'SET outcome = :outcome, due_at = :due, last_attempt_at = :at, last_status_code = :code, last_error = :error' +
+        (due ? ', GSI2PK = :duePk, GSI2SK = :dueSk REMOVE leased_until' : ' REMOVE leased_until, GSI2PK, GSI2SK'),
       // Only the attempt that claimed it records it.
       ConditionExpression: 'attempts = :attempts',
       ExpressionAttributeValues: {
         ':outcome': attempt.outcome,
-        ':none': null,
         ':due': attempt.next_attempt_at,
         ':at': attempt.attempted_at,
         ':code': attempt.status_code,

@@ -55,7 +55,8 @@ async function attempt(claimed: DeliveryRecord, webhook: WebhookRecord | undefin
   const accepted = !refused && isAccepted(result.status_code);
   const next = refused ? { outcome: 'failed' as const, next_attempt_at: null } : afterAttempt(claimed.attempts, accepted, now);
   const recorded = await recordAttempt(claimed, { ...next, attempted_at: now.toISOString(), status_code: result.status_code, error: result.error });
-  if (!refused && webhook && next.outcome !== 'pending') {
+  // A success only matters to a subscription whose failure streak it ends.
+  if (!refused && webhook && next.outcome !== 'pending' && !(accepted && webhook.failed_deliveries === 0)) {
     const ended = await recordDeliveryEnd(webhook.id, accepted, now.toISOString());
     if (ended === 'disabled') logger.warn(WEBHOOK_DISABLED_LOG, { webhook_id: webhook.id, key_id: webhook.key_id });
   }

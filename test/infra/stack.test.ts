@@ -694,6 +694,9 @@ describe('a Lambda bundle', () => {
   it.each([
     ['getProfile', routes.getProfile.handler],
     ['results-ingest', 'functions/events/results-ingest.ts'],
+    ['webhook-dispatch', 'functions/events/webhook-dispatch.ts'],
+    ['webhook-retries', 'functions/events/webhook-retries.ts'],
+    ['sendTestWebhook', routes.sendTestWebhook.handler],
   ])('of %s is an ES module under 1 MB that loads on Node.js and imports nothing but Node built-ins', async (name, handler) => {
     // Outside the repository's module resolution would also do; node_modules/.cache is git-ignored scratch space.
     await mkdir(join(REPO_ROOT, 'node_modules/.cache'), { recursive: true });

@@ -372,6 +372,16 @@ describe('delivery', () => {
     expect(ids).toEqual([...hooks.ids()].reverse());
   });
 
+  it('answers 409 to a retry while another attempt of the same delivery is in flight', async () => {
+    const hooks = await receiver(() => ({ status: 200, afterMs: 500 }));
+    const sub = await subscribe(hooks.url, ['ShipmentStatusChanged']);
+    const sent = await api.post(`/api/v1/webhooks/${sub.id}/test`, undefined, sub.key);
+    const retry = () => api.post(`/api/v1/webhooks/${sub.id}/deliveries/${sent.body.id}/retry`, undefined, sub.key);
+    const statuses = (await Promise.all([retry(), retry()])).map((r) => r.status).sort();
+    expect(statuses).toEqual([200, 409]);
+    expect(hooks.received).toHaveLength(2);
+  });
+
   it('answers 404 to a retry of an unknown delivery', async () => {
     const sub = await subscribe('http://127.0.0.1:9/x', [QUIET]);
     expect((await api.post(`/api/v1/webhooks/${sub.id}/deliveries/${UNKNOWN_ID}/retry`, undefined, sub.key)).status).toBe(404);

@@ -11,8 +11,8 @@ export interface Received {
   at: number;
 }
 
-/** What the receiver does with the n-th request (0-based): answer a status, or never answer ('hang'). */
-export type Behaviour = (n: number) => number | 'hang';
+/** What the receiver does with the n-th request (0-based): answer a status (after a delay), or never answer ('hang'). */
+export type Behaviour = (n: number) => number | 'hang' | { status: number; afterMs: number };
 
 export interface Receiver {
   url: string;
@@ -34,7 +34,8 @@ export async function startReceiver(behaviour: Behaviour = () => 204): Promise<R
       received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() });
       const answer = behave(n);
       if (answer === 'hang') return; // the sender's timeout ends it
-      res.writeHead(answer).end();
+      if (typeof answer === 'number') res.writeHead(answer).end();
+      else setTimeout(() => res.writeHead(answer.status).end(), answer.afterMs);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
