@@ -11,7 +11,7 @@
  * | `apiGatewayCloudWatchRole`  | `true`   | set the region's API Gateway logging role (false: already set) |
  * | `labAccountId`              | —        | AWS account of the lab: may put results, upload, read orders |
  * | `alarmEmail`                | —        | prod: subscribe this address to the alarm topic              |
- * | `relayReservedConcurrency`  | `true`   | reserve 1 execution for the outbox relay (false: the account's concurrency quota is still the new-account 10, where any reservation fails the deploy) |
+ * | `relayReservedConcurrency`  | `true`   | reserve 1 execution each for the outbox relay and the webhook retry sweep (false: the account's concurrency quota is still the new-account 10, where any reservation fails the deploy) |
  */
 import type { App } from 'aws-cdk-lib';
 import type { IConstruct } from 'constructs';

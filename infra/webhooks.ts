@@ -28,6 +28,7 @@ import { FUNCTION_SIZES } from './route-classes';
 
 /** Messages the dispatcher takes in one invocation: it handles them in parallel. */
 export const WEBHOOK_BATCH_SIZE = 10;
+export const WEBHOOK_DISPATCH_CONCURRENCY = 10;
 /** Receives of an event before it moves to the dead-letter queue. */
 export const WEBHOOK_MAX_RECEIVES = 5;
 /**
@@ -71,6 +72,9 @@ export class WebhookDelivery extends Construct {
         // No batching window: a webhook's first attempt goes out as soon as its event arrives.
         // Failed messages only are redelivered; the rest of the batch is deleted.
         reportBatchItemFailures: true,
+        // At most 10 dispatchers at once (about 100 requests in flight to clients): a burst of events waits
+        // in the queue instead of taking the account's concurrency from the API.
+        maxConcurrency: WEBHOOK_DISPATCH_CONCURRENCY,
       }),
     );
 

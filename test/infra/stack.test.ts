@@ -543,7 +543,7 @@ describe('the LabApi stack (prod): events', () => {
     expect(queue.VisibilityTimeout).toBe(6 * Number(fnProps('webhook-dispatch').Timeout));
   });
 
-  it('feeds the webhook dispatcher from its queue 10 events at a time, at once, redelivering only the events it reports failed', () => {
+  it('feeds the webhook dispatcher from its queue 10 events at a time, at once, by at most 10 dispatchers, redelivering only the events it reports failed', () => {
     const { queueId } = webhookQueue();
     const [, mapping] = prod.onlyOfType('AWS::Lambda::EventSourceMapping');
     expect(mapping.Properties).toMatchObject({
@@ -551,6 +551,7 @@ describe('the LabApi stack (prod): events', () => {
       FunctionName: { Ref: functionOf('webhook-dispatch').fn },
       BatchSize: 10,
       FunctionResponseTypes: ['ReportBatchItemFailures'],
+      ScalingConfig: { MaximumConcurrency: 10 },
     });
     expect(mapping.Properties.MaximumBatchingWindowInSeconds ?? 0).toBe(0);
   });
