@@ -48,11 +48,16 @@ export async function startLocalWebhooks(eventsFile: string): Promise<{ stop(): 
       offset += bytesRead;
       const lines = (partial + buffer.subarray(0, bytesRead).toString('utf8')).split('\n');
       partial = lines.pop() ?? '';
-      for (const line of lines.filter((l) => l.trim() !== '')) {
-        await dispatchEvent(fromPutEventsEntry(line)).catch((error: unknown) =>
-          console.error(`webhooks: an event could not be dispatched (${error instanceof Error ? error.message : String(error)})`),
-        );
-      }
+      // All at once, as parallel dispatchers would: one slow receiver does not hold back the others' events.
+      await Promise.all(
+        lines
+          .filter((l) => l.trim() !== '')
+          .map(async (line) =>
+            dispatchEvent(fromPutEventsEntry(line)).catch((error: unknown) =>
+              console.error(`webhooks: an event could not be dispatched (${error instanceof Error ? error.message : String(error)})`),
+            ),
+          ),
+      );
     } finally {
       await handle.close();
     }

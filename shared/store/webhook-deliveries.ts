@@ -10,9 +10,9 @@
  * - deliveries due for an attempt .............. Query GSI2 WEBHOOK_DUE / <due_at>#…  (sparse: pending only)
  * - a subscription's delivery log .............. Query WEBHOOK#<id> / DELIVERY#…, newest first
  */
-import { createHash } from 'node:crypto';
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { DELIVERY_RETENTION_MS, type DeliveryOutcome } from '../domain/webhook';
+import { Conflict } from '../errors';
 import { dynamo, tableName } from './client';
 import { deliveriesOf, GSI2, index, keys } from './keys';
 import { type Page, type PageRequest, pageOfPartition } from './pages';
@@ -39,22 +39,6 @@ export interface DeliveryRecord {
   last_error: string | null;
 }
 
-/**
- * A delivery's id: a UUIDv7 whose time is the event's and whose other bits come from the subscription and
- * the event ids. The log sorts by it (newest first), and the same event for the same subscription always
- * gets the same id, so a duplicate event (EventBridge and SQS deliver at least once) is refused by the
- * create's condition.
- */
-export function deliveryId(webhookId: string, eventId: string, occurredAt: string): string {
-  const bytes = createHash('sha256').update(`${webhookId}/${eventId}`).digest().subarray(0, 16);
-  const ms = BigInt(Date.parse(occurredAt));
-  for (let i = 0; i < 6; i += 1) bytes[i] = Number((ms >> BigInt(8 * (5 - i))) & 0xffn);
-  bytes[6] = ((bytes[6] as number) & 0x0f) | 0x70; // version 7
-  bytes[8] = ((bytes[8] as number) & 0x3f) | 0x80; // RFC 9562 variant
-  const hex = bytes.toString('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-}
-
 const dueIndex = (delivery: { webhook_id: string; id: string }, dueAt: string) => index.dueDelivery(dueAt, delivery.webhook_id, delivery.id);
 const isConditionFailure = (error: unknown) => (error as { name?: string }).name === 'ConditionalCheckFailedException';
 
@@ -62,8 +46,10 @@ const isConditionFailure = (error: unknown) => (error as { name?: string }).name
  * Stores a new delivery already claimed for its first attempt. Answers false when this event was already
  * delivered to this subscription (a duplicate event).
  */
+const expiryOf = (now: Date) => Math.floor((now.getTime() + DELIVERY_RETENTION_MS) / 1000);
+
 export async function insertClaimedDelivery(delivery: DeliveryRecord, now: Date): Promise<boolean> {
-  const expiresAt = Math.floor((now.getTime() + DELIVERY_RETENTION_MS) / 1000);
+  const expiresAt = expiryOf(now);
   try {
     await dynamo.send(
       new PutCommand({
@@ -103,7 +89,8 @@ export async function claimDelivery(delivery: DeliveryRecord, mode: 'due' | 'any
       new UpdateCommand({
         TableName: tableName,
         Key: keys.webhookDelivery(delivery.webhook_id, delivery.id),
-        UpdateExpression: 'SET attempts = attempts + :one, outcome = :pending, due_at = :lease, leased_until = :lease, GSI2PK = :duePk, GSI2SK = :dueSk',
+        // The log keeps a delivery 30 days from its last claim, so a retried one does not expire mid-attempt.
+        UpdateExpression: `SET attempts = attempts + :one, outcome = :pending, due_at = :lease, leased_until = :lease, GSI2PK = :duePk, GSI2SK = :dueSk, ${TTL_ATTRIBUTE} = :expires`,
         ConditionExpression: `attribute_exists(PK) AND attempts = :seen AND ${ready}`,
         ExpressionAttributeValues: {
           ':one': 1,
@@ -111,6 +98,7 @@ export async function claimDelivery(delivery: DeliveryRecord, mode: 'due' | 'any
           ':lease': lease,
           ':now': now.toISOString(),
           ':seen': delivery.attempts,
+          ':expires': expiryOf(now),
           ':duePk': dueIndex(delivery, lease).GSI2PK,
           ':dueSk': dueIndex(delivery, lease).GSI2SK,
         },
@@ -135,27 +123,33 @@ export interface AttemptRecord {
 /** Writes what the claimed attempt found; a pending delivery stays in the due index at its next time. */
 export async function recordAttempt(claimed: DeliveryRecord, attempt: AttemptRecord): Promise<DeliveryRecord> {
   const due = attempt.outcome === 'pending' && attempt.next_attempt_at ? dueIndex(claimed, attempt.next_attempt_at) : undefined;
-  const { Attributes } = await dynamo.send(
-    new UpdateCommand({
-      TableName: tableName,
-      Key: keys.webhookDelivery(claimed.webhook_id, claimed.id),
-      UpdateExpression:
-        'SET outcome = :outcome, due_at = :due, last_attempt_at = :at, last_status_code = :code, last_error = :error' +
-        (due ? ', GSI2PK = :duePk, GSI2SK = :dueSk REMOVE leased_until' : ' REMOVE leased_until, GSI2PK, GSI2SK'),
-      // Only the attempt that claimed it records it.
-      ConditionExpression: 'attempts = :attempts',
-      ExpressionAttributeValues: {
-        ':outcome': attempt.outcome,
-        ':due': attempt.next_attempt_at,
-        ':at': attempt.attempted_at,
-        ':code': attempt.status_code,
-        ':error': attempt.error,
-        ':attempts': claimed.attempts,
-        ...(due ? { ':duePk': due.GSI2PK, ':dueSk': due.GSI2SK } : {}),
-      },
-      ReturnValues: 'ALL_NEW',
-    }),
-  );
+  const { Attributes } = await dynamo
+    .send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: keys.webhookDelivery(claimed.webhook_id, claimed.id),
+        UpdateExpression:
+          'SET outcome = :outcome, due_at = :due, last_attempt_at = :at, last_status_code = :code, last_error = :error' +
+          (due ? ', GSI2PK = :duePk, GSI2SK = :dueSk REMOVE leased_until' : ' REMOVE leased_until, GSI2PK, GSI2SK'),
+        // Only the attempt that claimed it records it.
+        ConditionExpression: 'attempts = :attempts',
+        ExpressionAttributeValues: {
+          ':outcome': attempt.outcome,
+          ':due': attempt.next_attempt_at,
+          ':at': attempt.attempted_at,
+          ':code': attempt.status_code,
+          ':error': attempt.error,
+          ':attempts': claimed.attempts,
+          ...(due ? { ':duePk': due.GSI2PK, ':dueSk': due.GSI2SK } : {}),
+        },
+        ReturnValues: 'ALL_NEW',
+      }),
+    )
+    .catch((error: unknown) => {
+      // Only when the claim's lease ran out and another attempt took over: that one records.
+      if (isConditionFailure(error)) throw new Conflict('Another attempt of this delivery took over meanwhile; read the delivery log');
+      throw error;
+    });
   return withoutKeys<DeliveryRecord>(Attributes as Record<string, unknown>);
 }
 

@@ -17,9 +17,10 @@ import { afterAttempt, ATTEMPT_LEASE_MS, isAccepted, signingSecrets, WEBHOOK_DIS
 import { Conflict, NotFound } from '../errors';
 import type { DomainEvent } from '../events/publisher';
 import { logger } from '../logger';
-import { claimDelivery, type DeliveryRecord, deliveryId, dueDeliveries, getDelivery, insertClaimedDelivery, recordAttempt } from '../store/webhook-deliveries';
+import { claimDelivery, type DeliveryRecord, dueDeliveries, getDelivery, insertClaimedDelivery, recordAttempt } from '../store/webhook-deliveries';
 import { getWebhooks, recordDeliveryEnd, type WebhookRecord, webhooksFor } from '../store/webhooks';
-import { isWebhookEventType, mayReceive } from '../webhooks/event-types';
+import { deliveryId } from '../webhooks/delivery-id';
+import { isWebhookEventType, mayReceive, WEBHOOK_TEST_EVENT } from '../webhooks/event-types';
 import { testMessage, type WebhookMessage, webhookMessage } from '../webhooks/message';
 import { type SendResult, sendWebhook } from '../webhooks/sender';
 import { signWebhook } from '../webhooks/signing';
@@ -41,8 +42,26 @@ async function refusal(delivery: DeliveryRecord, webhook: WebhookRecord | undefi
   return undefined;
 }
 
+/**
+ * How an attempt came about. A scheduled one (the first, or a retry the sweep found due) follows the
+ * schedule, and a delivery it ends counts in the subscription's failure streak. A manual one (the
+ * client's retry) is one extra try: success ends the delivery, failure leaves it as it was (still
+ * waiting on its schedule, or failed) and counts in no streak.
+ */
+type AttemptKind = { kind: 'scheduled' } | { kind: 'manual'; before: DeliveryRecord };
+
+/** What the attempt makes of the delivery. */
+function nextState(claimed: DeliveryRecord, how: AttemptKind, refused: boolean, accepted: boolean, now: Date) {
+  if (refused) return { outcome: 'failed' as const, next_attempt_at: null };
+  if (how.kind === 'scheduled') return afterAttempt(claimed.attempts, accepted, now);
+  if (accepted) return { outcome: 'succeeded' as const, next_attempt_at: null };
+  return how.before.outcome === 'pending'
+    ? { outcome: 'pending' as const, next_attempt_at: how.before.due_at }
+    : { outcome: 'failed' as const, next_attempt_at: null };
+}
+
 /** One claimed attempt: sign, send, record, and end the delivery or schedule its next attempt. */
-async function attempt(claimed: DeliveryRecord, webhook: WebhookRecord | undefined, now: Date): Promise<DeliveryRecord> {
+async function attempt(claimed: DeliveryRecord, webhook: WebhookRecord | undefined, now: Date, how: AttemptKind): Promise<DeliveryRecord> {
   const refused = await refusal(claimed, webhook);
   let result: SendResult;
   if (refused || !webhook) {
@@ -53,10 +72,11 @@ async function attempt(claimed: DeliveryRecord, webhook: WebhookRecord | undefin
     result = await sendWebhook(webhook.url, headers, claimed.payload, config.webhookUrlPolicy);
   }
   const accepted = !refused && isAccepted(result.status_code);
-  const next = refused ? { outcome: 'failed' as const, next_attempt_at: null } : afterAttempt(claimed.attempts, accepted, now);
+  const next = nextState(claimed, how, Boolean(refused), accepted, now);
   const recorded = await recordAttempt(claimed, { ...next, attempted_at: now.toISOString(), status_code: result.status_code, error: result.error });
-  // A success only matters to a subscription whose failure streak it ends.
-  if (!refused && webhook && next.outcome !== 'pending' && !(accepted && webhook.failed_deliveries === 0)) {
+  // The streak is about the client's endpoint and the schedule: test sends and manual retries stay out of it.
+  const counts = !refused && webhook && how.kind === 'scheduled' && claimed.event_type !== WEBHOOK_TEST_EVENT;
+  if (counts && next.outcome !== 'pending') {
     const ended = await recordDeliveryEnd(webhook.id, accepted, now.toISOString());
     if (ended === 'disabled') logger.warn(WEBHOOK_DISABLED_LOG, { webhook_id: webhook.id, key_id: webhook.key_id });
   }
@@ -71,6 +91,17 @@ async function attempt(claimed: DeliveryRecord, webhook: WebhookRecord | undefin
     outcome: next.outcome,
   });
   return recorded;
+}
+
+/**
+ * Runs every task to its end before answering, so that no attempt is left running (and frozen with its
+ * Lambda) when another fails; then throws the first failure, if any.
+ */
+async function settleAll<T>(tasks: Promise<T>[]): Promise<T[]> {
+  const settled = await Promise.allSettled(tasks);
+  const failed = settled.find((outcome) => outcome.status === 'rejected');
+  if (failed) throw failed.reason;
+  return settled.map((outcome) => (outcome as PromiseFulfilledResult<T>).value);
 }
 
 /** A new delivery of `message` to `webhook`, claimed and attempted at once; undefined when it exists already. */
@@ -93,7 +124,7 @@ async function deliverNew(webhook: WebhookRecord, message: WebhookMessage, now: 
     last_error: null,
   };
   if (!(await insertClaimedDelivery(delivery, now))) return undefined;
-  return attempt(delivery, webhook, now);
+  return attempt(delivery, webhook, now, { kind: 'scheduled' });
 }
 
 /**
@@ -114,7 +145,7 @@ export async function dispatchEvent(event: DomainEvent, now: Date = new Date()):
   if (receiving.length === 0) return [];
   const webhooks = (await getWebhooks(receiving.map((route) => route.webhook_id))).filter((webhook) => webhook.status === 'enabled');
   const message = webhookMessage(event);
-  const made = await Promise.all(webhooks.map((webhook) => deliverNew(webhook, message, now)));
+  const made = await settleAll(webhooks.map((webhook) => deliverNew(webhook, message, now)));
   return made.filter((delivery): delivery is DeliveryRecord => delivery !== undefined);
 }
 
@@ -123,11 +154,11 @@ export async function attemptDueDeliveries(now: Date = new Date(), limit = 25): 
   const due = await dueDeliveries(now, limit);
   if (due.length === 0) return 0;
   const webhooks = new Map((await getWebhooks([...new Set(due.map((d) => d.webhook_id))])).map((webhook) => [webhook.id, webhook]));
-  const attempted = await Promise.all(
+  const attempted = await settleAll(
     due.map(async (delivery) => {
       const claimed = await claimDelivery(delivery, 'due', now, leaseFrom(now));
       if (!claimed) return false; // another sweep or a manual retry got it first
-      await attempt(claimed, webhooks.get(delivery.webhook_id), now);
+      await attempt(claimed, webhooks.get(delivery.webhook_id), now, { kind: 'scheduled' });
       return true;
     }),
   );
@@ -159,5 +190,5 @@ export async function retryDelivery(id: string, deliveryIdToRetry: string, { acc
   const now = new Date();
   const claimed = await claimDelivery(delivery, 'any', now, leaseFrom(now));
   if (!claimed) throw new Conflict('An attempt of this delivery is in flight; read the delivery log in a moment');
-  return attempt(claimed, webhook, now);
+  return attempt(claimed, webhook, now, { kind: 'manual', before: delivery });
 }

@@ -38,12 +38,15 @@ for (const [network, prefix] of [
 for (const [network, prefix] of [
   ['::', 128], // unspecified
   ['::1', 128], // loopback
+  ['::', 96], // IPv4-compatible (deprecated): an IPv4 address in disguise
+  ['::ffff:0:0:0', 96], // IPv4-translated
   ['64:ff9b::', 96], // NAT64: an IPv4 address in disguise
   ['64:ff9b:1::', 48], // local-use NAT64
   ['100::', 64], // discard
   ['2001::', 23], // IETF protocol assignments (Teredo, ORCHID, …)
   ['2001:db8::', 32], // documentation
   ['2002::', 16], // 6to4: an IPv4 address in disguise
+  ['fec0::', 10], // site-local (deprecated)
   ['fc00::', 7], // unique local (AWS's IPv6 metadata address fd00:ec2::254 is one)
   ['fe80::', 10], // link-local
   ['ff00::', 8], // multicast
@@ -85,6 +88,8 @@ export function checkWebhookUrl(raw: string, policy: UrlPolicy): URL {
   } catch {
     throw new InvalidInput('url must be an absolute URL (https://…)');
   }
+  // The stored URL is the normalised one (percent-encoded), which may be longer than what was sent.
+  if (url.href.length > MAX_WEBHOOK_URL_LENGTH) throw new InvalidInput(`url must be at most ${MAX_WEBHOOK_URL_LENGTH} characters once percent-encoded`);
   const host = hostOf(url);
   const isLoopbackHost = LOOPBACK_NAMES.has(host.toLowerCase()) || (isIP(host) !== 0 && loopback.check(host, family(host)));
   const localReceiver = policy.allowLoopback && isLoopbackHost;

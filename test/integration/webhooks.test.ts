@@ -264,10 +264,13 @@ describe('delivery', () => {
     await sweepWholeSchedule();
     const [failed] = await deliveries(sub);
     expect(failed).toMatchObject({ outcome: 'failed', attempts: 8, last_status_code: 503, next_attempt_at: null });
+    const retry = () => api.post(`/api/v1/webhooks/${sub.id}/deliveries/${failed?.id}/retry`, undefined, sub.key);
+    // Still down: one more attempt, and the delivery stays failed, with no new schedule.
+    expect((await retry()).body).toMatchObject({ outcome: 'failed', attempts: 9, last_status_code: 503, next_attempt_at: null });
     hooks.behave(() => 200);
-    const retried = await api.post(`/api/v1/webhooks/${sub.id}/deliveries/${failed?.id}/retry`, undefined, sub.key);
+    const retried = await retry();
     expect(retried.status).toBe(200);
-    expect(retried.body).toMatchObject({ outcome: 'succeeded', attempts: 9, last_status_code: 200 });
+    expect(retried.body).toMatchObject({ outcome: 'succeeded', attempts: 10, last_status_code: 200 });
     expect(new Set(hooks.ids()).size).toBe(1);
     verify(sub.secret, hooks.received.at(-1) as Received);
   });
@@ -282,19 +285,24 @@ describe('delivery', () => {
     expect((await deliveries(sub))[0]).toMatchObject({ outcome: 'pending', last_status_code: null, last_error: 'connection refused' });
   });
 
-  it('disables a subscription after 5 deliveries in a row failed, says why, and enabling it clears that', async () => {
+  it('disables a subscription at the 5th delivery in a row that failed, not before, says why, and enabling it starts a new count', async () => {
     const hooks = await receiver(() => 500);
     const sub = await subscribe(hooks.url);
-    eventBridge.client.resetHistory();
-    for (let i = 0; i < 5; i += 1) await scheduleAppointment(api, key);
-    await dispatchPut();
-    await sweepWholeSchedule();
+    const failDeliveries = async (count: number) => {
+      eventBridge.client.resetHistory();
+      for (let i = 0; i < count; i += 1) await scheduleAppointment(api, key);
+      await dispatchPut();
+      await sweepWholeSchedule();
+      return (await api.get(`/api/v1/webhooks/${sub.id}`, sub.key)).body;
+    };
+    expect(await failDeliveries(4)).toMatchObject({ status: 'enabled' });
+    const disabled = await failDeliveries(1);
+    expect(disabled).toMatchObject({ status: 'disabled' });
+    expect(disabled.disabled_reason).toContain('5 deliveries in a row failed');
     expect(hooks.received).toHaveLength(5 * 8);
-    const disabled = await api.get(`/api/v1/webhooks/${sub.id}`, sub.key);
-    expect(disabled.body).toMatchObject({ status: 'disabled' });
-    expect(disabled.body.disabled_reason).toContain('5 deliveries in a row failed');
     const enabled = await api.patch(`/api/v1/webhooks/${sub.id}`, { status: 'enabled' }, sub.key);
     expect(enabled.body).toMatchObject({ status: 'enabled', disabled_reason: null });
+    expect(await failDeliveries(1)).toMatchObject({ status: 'enabled' });
   });
 
   it("never delivers a partner key's subscription an event of the demo clinic, only its own tenant's", async () => {

@@ -38,6 +38,9 @@ describe('in AWS', () => {
     'ftp://hooks.example.com/in',
     'not a url',
     `https://hooks.example.com/${'a'.repeat(2030)}`,
+    `https://hooks.example.com/${'é'.repeat(1000)}`,
+    'https://[::a9fe:a9fe]/in',
+    'https://[fec0::1]/in',
   ])('refuses %s', (url) => {
     expect(() => checkWebhookUrl(url, AWS)).toThrow(/^url /);
   });
