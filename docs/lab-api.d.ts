@@ -952,13 +952,14 @@ export interface components {
         };
         AppointmentResults: {
             /**
-             * @description completed once the appointment is completed and every planned test is received
+             * @description completed once the appointment is completed and every planned test, clinical and genetic, is received
              * @enum {string}
              */
             status: "in_progress" | "completed";
             /** @description one item per planned clinical biomarker (received or planned), then received results that were not planned */
             clinical_results: (components["schemas"]["ReceivedClinicalResult"] | components["schemas"]["PlannedClinicalResult"])[];
-            genetic_results: components["schemas"]["GeneticResultItem"][];
+            /** @description one item per planned genetic biomarker (received or planned), then received results that were not planned */
+            genetic_results: (components["schemas"]["GeneticResultItem"] | components["schemas"]["PlannedGeneticResult"])[];
             /** @description lab report files: download each with GET /api/v1/documents/{id} */
             documents: {
                 /** Format: uuid */
@@ -1019,6 +1020,8 @@ export interface components {
              * @enum {string}
              */
             kind: "clinical" | "genetic";
+            /** @description the gene a genetic biomarker genotypes (e.g. APOE); null for clinical ones */
+            gene: string | null;
         };
         CancelBody: {
             cancellation_reason: string;
@@ -1281,6 +1284,18 @@ export interface components {
             reference_range_service: components["schemas"]["ReferenceRange"] | null;
             tested_at: null;
             comment: null;
+        };
+        PlannedGeneticResult: {
+            /** @constant */
+            status: "planned";
+            biomarker_id: number;
+            gene: string;
+            genotype: null;
+            clinical_significance: null;
+            risk_description: null;
+            tested_at: null;
+            comment: null;
+            variants: null;
         };
         Profile: {
             /** Format: uuid */

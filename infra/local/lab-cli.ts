@@ -4,15 +4,16 @@
  * values inside each biomarker's reference range, renders a PDF report, uploads it to `incoming/`, and
  * hands a LabResultsReported event to the SAME ingest handler that runs in Lambda.
  *
- *   --partial  reports about half of the planned clinical biomarkers
- *   --genetic  adds an APOE genetic result with variants
+ * Every planned test is reported, clinical and genetic (a plausible genotype per gene).
+ *   --partial  reports about half of them (half of each kind, rounded up)
+ *   --genetic  adds an APOE finding with variants that was not planned (as a lab reports an extra finding)
  * Bad arguments or an appointment that cannot be reported on: a message on stderr and exit code 2.
  */
 import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { INCOMING_PREFIX } from '../../shared/documents/bucket-layout';
 import { localFunctionEnvironment, localSettings } from './environment';
-import { apoeResult } from './lab-samples';
+import { apoeResult, geneticFinding } from './lab-samples';
 
 class UsageError extends Error {}
 
@@ -62,8 +63,10 @@ async function main(argv: string[]): Promise<void> {
   }
   const catalog = await loadCatalog();
   const planned = plannedBiomarkers(aggregate, catalog);
+  const half = <T>(items: T[]) => (values.partial ? items.slice(0, Math.ceil(items.length / 2)) : items);
   const clinicalPlanned = planned.filter((id) => catalog.biomarkers.get(id)?.kind === 'clinical');
-  const reported = values.partial ? clinicalPlanned.slice(0, Math.ceil(clinicalPlanned.length / 2)) : clinicalPlanned;
+  const geneticPlanned = planned.filter((id) => catalog.biomarkers.get(id)?.kind === 'genetic');
+  const reported = half(clinicalPlanned);
   const reportedAt = new Date().toISOString();
   const testedAt = reportedAt.slice(0, 10);
 
@@ -81,7 +84,9 @@ async function main(argv: string[]): Promise<void> {
       comment: null,
     };
   });
-  const genetic_results = values.genetic ? [apoeResult(testedAt)] : [];
+  const genetic_results = half(geneticPlanned).map((id) => geneticFinding(catalog.biomarkers.get(id) ?? { id, name: `Biomarker ${id}` }, testedAt));
+  const extraFinding = values.genetic && !geneticPlanned.includes(apoeResult(testedAt).biomarker_id);
+  if (extraFinding) genetic_results.push(apoeResult(testedAt));
 
   const profile = await getExistingProfile(appointment.profile_id);
   const initials = `${profile.first_name?.[0] ?? '?'}.${profile.last_name?.[0] ?? '?'}.`;
@@ -96,7 +101,7 @@ async function main(argv: string[]): Promise<void> {
       unit: result.unit ?? '',
       range: rangeText(result.reference_range_lab),
     })),
-    geneticSummary: values.genetic ? 'APOE e3/e4 — moderate risk (see results)' : undefined,
+    geneticSummary: genetic_results.length ? genetic_results.map((r) => `${r.gene} ${r.genotype}: ${r.clinical_significance}`).join('; ') : undefined,
   });
   const s3Key = `${INCOMING_PREFIX}${randomUUID()}.pdf`;
   await s3.send(new PutObjectCommand({ Bucket: process.env.DOCUMENTS_BUCKET, Key: s3Key, Body: pdf, ContentType: 'application/pdf' }));
@@ -120,9 +125,11 @@ async function main(argv: string[]): Promise<void> {
       documents: [{ s3_key: s3Key, file_name: `lab-report-${testedAt}.pdf`, content_type: 'application/pdf' }],
     },
   });
+  const plannedGeneticReported = genetic_results.length - (extraFinding ? 1 : 0);
   console.log(
-    `Reported ${clinical_results.length} of ${clinicalPlanned.length} planned clinical result(s)` +
-      `${genetic_results.length ? ' and 1 genetic result' : ''} for appointment ${appointmentId} (event ${eventId}: ${outcome}).`,
+    `Reported ${clinical_results.length + plannedGeneticReported} of ${planned.length} planned result(s) ` +
+      `(${clinical_results.length} of ${clinicalPlanned.length} clinical, ${plannedGeneticReported} of ${geneticPlanned.length} genetic)` +
+      `${extraFinding ? ' and an unplanned APOE finding' : ''} for appointment ${appointmentId} (event ${eventId}: ${outcome}).`,
   );
   console.log(`PDF report: ${pdf.length} bytes. Read them: GET /api/v1/appointments/${appointmentId}/results`);
 }

@@ -21,3 +21,20 @@ export function apoeResult(testedAt: string) {
     ],
   };
 }
+
+/** What the simulator reports for a genetic biomarker: APOE's finding above, a plain result for the others. */
+const PLAIN_FINDINGS: Record<string, { genotype: string; clinical_significance: string; risk_description: string }> = {
+  MTHFR: {
+    genotype: 'C/T',
+    clinical_significance: 'low_risk',
+    risk_description: 'One T allele (heterozygous): enzyme activity slightly reduced, usually without effect on health.',
+  },
+  F5: { genotype: 'G/G', clinical_significance: 'normal', risk_description: 'No Factor V Leiden variant: no raised clotting risk from this gene.' },
+};
+
+export function geneticFinding(biomarker: { id: number; gene?: string; name: string }, testedAt: string) {
+  const gene = biomarker.gene ?? biomarker.name;
+  if (gene === 'APOE') return { ...apoeResult(testedAt), biomarker_id: biomarker.id };
+  const finding = PLAIN_FINDINGS[gene] ?? { genotype: 'reference/reference', clinical_significance: 'normal', risk_description: 'No variant found.' };
+  return { biomarker_id: biomarker.id, gene, ...finding, tested_at: testedAt, comment: null, variants: [] };
+}

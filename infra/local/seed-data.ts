@@ -189,7 +189,9 @@ export const BIOMARKERS: BiomarkerRecord[] = [
     reference_range_service: range(null, 3, null, 1),
     kind: 'clinical',
   },
-  { id: 100, name: 'APOE genotype', category: 'Genetics', unit_id: null, unit: null, reference_range_service: null, kind: 'genetic' },
+  { id: 100, name: 'APOE genotype', category: 'Genetics', unit_id: null, unit: null, reference_range_service: null, kind: 'genetic', gene: 'APOE' },
+  { id: 101, name: 'MTHFR C677T', category: 'Genetics', unit_id: null, unit: null, reference_range_service: null, kind: 'genetic', gene: 'MTHFR' },
+  { id: 102, name: 'Factor V Leiden', category: 'Genetics', unit_id: null, unit: null, reference_range_service: null, kind: 'genetic', gene: 'F5' },
 ];
 
 export const PANELS: PanelRecord[] = [
@@ -204,7 +206,7 @@ export const PANELS: PanelRecord[] = [
   {
     id: '7c0e4b1a-2f3d-4c5e-8a9b-0d1e2f3a4b04',
     name: 'Cardiogenetics',
-    description: 'APOE genotype and what it means for heart health.',
-    biomarker_ids: [100],
+    description: 'APOE genotype and Factor V Leiden: what they mean for heart and vessels.',
+    biomarker_ids: [100, 102],
   },
 ];

@@ -48,6 +48,7 @@ interface CatalogBiomarker {
   name: string;
   category: string;
   kind: 'clinical' | 'genetic';
+  gene?: string;
   reference_range_service: Range | null;
 }
 
@@ -99,6 +100,35 @@ export function clinicalResultItems(planned: number[], catalog: ReadonlyMap<numb
       reference_range_service: orderedRange(biomarker?.reference_range_service),
       tested_at: result.tested_at,
       comment: result.comment ?? null,
+    };
+  });
+}
+
+/**
+ * One item per planned genetic biomarker — the received result, or `planned` with its gene and every
+ * other field null — then received genetic results that were not planned.
+ */
+export function geneticResultItems<R extends { biomarker_id: number }>(
+  planned: number[],
+  catalog: ReadonlyMap<number, CatalogBiomarker>,
+  received: ReadonlyMap<number, R>,
+) {
+  const plannedGenetic = planned.filter((id) => catalog.get(id)?.kind === 'genetic');
+  const unplanned = [...received.keys()].filter((id) => !plannedGenetic.includes(id)).sort((a, b) => a - b);
+  return [...plannedGenetic, ...unplanned].map((id) => {
+    const result = received.get(id);
+    if (result) return { status: 'received' as const, result };
+    const biomarker = catalog.get(id);
+    return {
+      status: 'planned' as const,
+      biomarker_id: id,
+      gene: biomarker?.gene ?? biomarker?.name ?? `Biomarker ${id}`,
+      genotype: null,
+      clinical_significance: null,
+      risk_description: null,
+      tested_at: null,
+      comment: null,
+      variants: null,
     };
   });
 }

@@ -21,6 +21,7 @@ export const Biomarker = v.object({
   unit: v.nullable(v.string()),
   reference_range_service: v.pipe(v.nullable(ReferenceRange), v.description("the service's own range")),
   kind: v.pipe(v.picklist(['clinical', 'genetic']), v.description('genetic results are listed apart from clinical ones')),
+  gene: v.pipe(v.nullable(v.string()), v.description('the gene a genetic biomarker genotypes (e.g. APOE); null for clinical ones')),
 });
 export type Biomarker = v.InferOutput<typeof Biomarker>;
 
@@ -42,5 +43,6 @@ export function toBiomarker(biomarker: BiomarkerRecord): Biomarker {
     unit: biomarker.unit ?? null,
     reference_range_service: orderedRange(biomarker.reference_range_service),
     kind: biomarker.kind,
+    gene: biomarker.gene ?? null,
   };
 }

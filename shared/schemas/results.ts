@@ -48,13 +48,33 @@ export const GeneticResultItem = v.object({
 });
 export type GeneticResultItem = v.InferOutput<typeof GeneticResultItem>;
 
+/** A planned genetic test the lab has not reported yet: its gene, every other field null. */
+export const PlannedGeneticResult = v.object({
+  status: v.literal('planned'),
+  biomarker_id: biomarkerId,
+  gene: v.string(),
+  genotype: v.null(),
+  clinical_significance: v.null(),
+  risk_description: v.null(),
+  tested_at: v.null(),
+  comment: v.null(),
+  variants: v.null(),
+});
+export type PlannedGeneticResult = v.InferOutput<typeof PlannedGeneticResult>;
+
 export const AppointmentResults = v.object({
-  status: v.pipe(v.picklist(['in_progress', 'completed']), v.description('completed once the appointment is completed and every planned test is received')),
+  status: v.pipe(
+    v.picklist(['in_progress', 'completed']),
+    v.description('completed once the appointment is completed and every planned test, clinical and genetic, is received'),
+  ),
   clinical_results: v.pipe(
     v.array(v.variant('status', [ReceivedClinicalResult, PlannedClinicalResult])),
     v.description('one item per planned clinical biomarker (received or planned), then received results that were not planned'),
   ),
-  genetic_results: v.array(GeneticResultItem),
+  genetic_results: v.pipe(
+    v.array(v.variant('status', [GeneticResultItem, PlannedGeneticResult])),
+    v.description('one item per planned genetic biomarker (received or planned), then received results that were not planned'),
+  ),
   documents: v.pipe(v.array(v.object({ id: uuid, file_name: v.string() })), v.description('lab report files: download each with GET /api/v1/documents/{id}')),
 });
 export type AppointmentResults = v.InferOutput<typeof AppointmentResults>;

@@ -36,6 +36,8 @@ export interface BiomarkerRecord {
   unit: string | null;
   reference_range_service: ReferenceRange | null;
   kind: 'clinical' | 'genetic';
+  /** The gene a genetic biomarker genotypes (APOE); absent for clinical ones. */
+  gene?: string;
 }
 
 export const listPanels = () => listByIndexPrefix<PanelRecord>(index.catalogPanels);

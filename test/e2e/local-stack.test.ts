@@ -162,7 +162,7 @@ describe('npm start', () => {
 
   it('npm run lab -- report stores plausible results and a real PDF report for the appointment', async () => {
     const lab = await run('npm', ['run', '--silent', 'lab', '--', 'report', appointmentId], { env: { ...process.env, ...ports, LAB_DATA_DIR: dataDir } });
-    expect(lab.stdout).toContain('Reported 2 of 2 planned clinical result(s)');
+    expect(lab.stdout).toContain('Reported 2 of 2 planned result(s) (2 of 2 clinical, 0 of 0 genetic)');
     const results = await call(first, 'GET', `/api/v1/appointments/${appointmentId}/results`, devKey);
     expect(results.body.clinical_results.map((r: { status: string }) => r.status)).toEqual(['received', 'received']);
     const pdf = await fetch(`${first.baseUrl}/api/v1/documents/${results.body.documents[0].id}`, { headers: { 'x-api-key': devKey } });
@@ -170,6 +170,22 @@ describe('npm start', () => {
     assertDocumented('GET', '/api/v1/documents/x', { status: pdf.status, headers: pdf.headers, body: bytes });
     expect(pdf.headers.get('content-type')).toBe('application/pdf');
     expect(bytes.subarray(0, 4).toString()).toBe('%PDF');
+  });
+
+  it('npm run lab -- report reports every planned genetic test too, so a Cardiogenetics appointment completes', async () => {
+    const booked = await call(first, 'POST', '/api/v1/appointments', devKey, {
+      profile_id: profileId,
+      location_id: '5a1f3c2e-8b4d-4e6f-9a7b-1c2d3e4f5a01',
+      scheduled_at: new Date(Date.now() + 86_400_000).toISOString(),
+    });
+    const cardiogenetics = '7c0e4b1a-2f3d-4c5e-8a9b-0d1e2f3a4b04';
+    await call(first, 'POST', `/api/v1/appointments/${booked.body.id}/panels`, devKey, { panel_ids: [cardiogenetics] });
+    await call(first, 'POST', `/api/v1/appointments/${booked.body.id}/confirm`, devKey, { barcode: 'E2E-000002' });
+    const lab = await run('npm', ['run', '--silent', 'lab', '--', 'report', booked.body.id], { env: { ...process.env, ...ports, LAB_DATA_DIR: dataDir } });
+    expect(lab.stdout).toContain('Reported 2 of 2 planned result(s) (0 of 0 clinical, 2 of 2 genetic)');
+    const results = await call(first, 'GET', `/api/v1/appointments/${booked.body.id}/results`, devKey);
+    expect(results.body.status).toBe('completed');
+    expect(results.body.genetic_results.map((r: { gene: string; status: string }) => `${r.gene}:${r.status}`)).toEqual(['APOE:received', 'F5:received']);
   });
 
   it('delivers the LabResultsAvailable that npm run lab caused from its own process', async () => {

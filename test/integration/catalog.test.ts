@@ -52,11 +52,12 @@ describe('GET /api/v1/biomarkers', () => {
       unit: 'ng/mL',
       reference_range_service: { normal_min: 30, normal_max: 400, optimal_min: 50, optimal_max: 150 },
       kind: 'clinical',
+      gene: null,
     });
   });
 
   it('marks genetic biomarkers as kind genetic, without a unit', async () => {
     const res = await api.get('/api/v1/biomarkers', key);
-    expect(res.body.find((b: { id: number }) => b.id === 100)).toMatchObject({ kind: 'genetic', unit: null, unit_id: null });
+    expect(res.body.find((b: { id: number }) => b.id === 100)).toMatchObject({ kind: 'genetic', unit: null, unit_id: null, gene: 'APOE' });
   });
 });

@@ -132,6 +132,36 @@ describe('LabResultsReported ingest', () => {
     expect(byId((await results(id)).clinical_results, 1)).toMatchObject({ status: 'received', biomarker_name: 'Ferritin', value: 88 });
   });
 
+  it('lists a planned genetic test as planned, with its gene and every other field null, until the lab reports it', async () => {
+    const { id } = await drawnAppointment({ genetic: true });
+    await deliver(report(id, { clinical_results: [clinical(3, 2.1), clinical(4, 1.2), clinical(10, 0.4)] }));
+    const body = await results(id);
+    expect(body.genetic_results).toEqual([
+      {
+        status: 'planned',
+        biomarker_id: 100,
+        gene: 'APOE',
+        genotype: null,
+        clinical_significance: null,
+        risk_description: null,
+        tested_at: null,
+        comment: null,
+        variants: null,
+      },
+    ]);
+    expect(body.status).toBe('in_progress');
+  });
+
+  it('completes the results only when the planned genetic test is received too', async () => {
+    const { id } = await drawnAppointment({ genetic: true });
+    await api.post('/api/v1/appointments/pickup', { appointment_ids: [id] }, key);
+    await deliver(report(id, { clinical_results: [clinical(3, 2.1), clinical(4, 1.2), clinical(10, 0.4)] }));
+    expect(await statusOf(id)).toBe('in_transit');
+    await deliver(report(id, { genetic_results: [apoe] }));
+    expect(await statusOf(id)).toBe('completed');
+    expect((await results(id)).status).toBe('completed');
+  });
+
   it('stores genetic results with their variants, conditions and SNVs', async () => {
     const { id } = await drawnAppointment({ genetic: true });
     await deliver(report(id, { genetic_results: [apoe] }));
