@@ -444,6 +444,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/appointments/{id}/results/fhir": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export the results as FHIR R4
+         * @description The results as a FHIR R4 Bundle of type collection (application/fhir+json): a minimal Patient (id, name, birthDate, gender), a DiagnosticReport (status partial until every planned test is received, then final; effectiveDateTime the blood draw; issued the last report; the lab report PDFs as presentedForm links to GET /api/v1/documents/{id}), one Observation per received clinical result (LOINC code, valueQuantity in UCUM, the lab range as referenceRange, interpretation H/L/N) and one per genetic result (gene and genotype as components). fullUrls are urn:uuid: references, stable across exports. Same access rules as the results.
+         *
+         *     Scopes (any one suffices): `RESULTS_VIEW`.
+         */
+        get: operations["getAppointmentResultsFhir"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/documents/{id}": {
         parameters: {
             query?: never;
@@ -1022,6 +1044,8 @@ export interface components {
             kind: "clinical" | "genetic";
             /** @description the gene a genetic biomarker genotypes (e.g. APOE); null for clinical ones */
             gene: string | null;
+            /** @description its LOINC code, as the FHIR export names it; null where it has none */
+            loinc: string | null;
         };
         CancelBody: {
             cancellation_reason: string;
@@ -2530,6 +2554,42 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["AppointmentResults"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description appointment not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    getAppointmentResultsFhir: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The FHIR R4 Bundle (validated against the HL7 FHIR R4 JSON schema in the test suite). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": Record<string, never>;
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -141,6 +141,13 @@ export const routes = {
     handler: 'functions/results/get.ts',
     scopes: ['RESULTS_VIEW'],
   },
+  // Ours: the results as a FHIR R4 Bundle (README "Results and documents").
+  getAppointmentResultsFhir: {
+    method: 'GET',
+    path: '/api/v1/appointments/{id}/results/fhir',
+    handler: 'functions/results/fhir.ts',
+    scopes: ['RESULTS_VIEW'],
+  },
   getDocument: {
     method: 'GET',
     path: '/api/v1/documents/{id}',

@@ -1,6 +1,6 @@
 // GET /api/v1/appointments/{id}/results — planned tests next to received results, genetic results, documents.
 import { assertProfileResourceAccess } from '../../shared/auth/access';
-import { clinicalResultItems, geneticResultItems, missingResults } from '../../shared/domain/results';
+import { clinicalResultItems, geneticResultItems, resultsStatus } from '../../shared/domain/results';
 import { httpHandler } from '../../shared/http/handler';
 import { ok } from '../../shared/http/responses';
 import { IdParams } from '../../shared/schemas/fields';
@@ -17,9 +17,8 @@ export const handler = httpHandler({
     const planned = plannedBiomarkers(aggregate, catalog);
     const received = new Map(aggregate.clinicalResults.map((result) => [result.biomarker_id, result]));
     const genetic = new Map(aggregate.geneticResults.map((result) => [result.biomarker_id, result]));
-    const missing = missingResults(planned, [...received.keys(), ...genetic.keys()]);
     return ok({
-      status: aggregate.appointment.status === 'completed' && missing.length === 0 ? 'completed' : 'in_progress',
+      status: resultsStatus(aggregate.appointment.status, planned, [...received.keys(), ...genetic.keys()]),
       clinical_results: clinicalResultItems(planned, catalog.biomarkers, received),
       genetic_results: geneticResultItems(planned, catalog.biomarkers, genetic).map((item) =>
         item.status === 'received' ? toGeneticResult(item.result) : item,

@@ -171,15 +171,15 @@ const range = (normal_min: number | null, normal_max: number | null, optimal_min
 });
 
 export const BIOMARKERS: BiomarkerRecord[] = [
-  { id: 1, name: 'Ferritin', category: 'Iron', unit_id: 1, unit: 'ng/mL', reference_range_service: range(30, 400, 50, 150), kind: 'clinical' },
-  { id: 2, name: 'Haemoglobin', category: 'Blood count', unit_id: 2, unit: 'g/dL', reference_range_service: range(12, 17.5, 13.5, 16), kind: 'clinical' },
-  { id: 3, name: 'TSH', category: 'Thyroid', unit_id: 3, unit: 'mIU/L', reference_range_service: range(0.4, 4.0, 0.5, 2.5), kind: 'clinical' },
-  { id: 4, name: 'Free T4', category: 'Thyroid', unit_id: 7, unit: 'ng/dL', reference_range_service: range(0.9, 1.7), kind: 'clinical' },
-  { id: 5, name: 'Vitamin D (25-OH)', category: 'Vitamins', unit_id: 1, unit: 'ng/mL', reference_range_service: range(30, 100, 40, 60), kind: 'clinical' },
-  { id: 6, name: 'HbA1c', category: 'Metabolism', unit_id: 4, unit: '%', reference_range_service: range(4.0, 5.6, 4.5, 5.4), kind: 'clinical' },
-  { id: 7, name: 'LDL cholesterol', category: 'Lipids', unit_id: 5, unit: 'mg/dL', reference_range_service: range(null, 130, null, 100), kind: 'clinical' },
-  { id: 8, name: 'HDL cholesterol', category: 'Lipids', unit_id: 5, unit: 'mg/dL', reference_range_service: range(40, null, 60, null), kind: 'clinical' },
-  { id: 9, name: 'Triglycerides', category: 'Lipids', unit_id: 5, unit: 'mg/dL', reference_range_service: range(null, 150, null, 100), kind: 'clinical' },
+  { id: 1, name: 'Ferritin', category: 'Iron', unit_id: 1, unit: 'ng/mL', reference_range_service: range(30, 400, 50, 150), kind: 'clinical', loinc: '2276-4' },
+  { id: 2, name: 'Haemoglobin', category: 'Blood count', unit_id: 2, unit: 'g/dL', reference_range_service: range(12, 17.5, 13.5, 16), kind: 'clinical', loinc: '718-7' },
+  { id: 3, name: 'TSH', category: 'Thyroid', unit_id: 3, unit: 'mIU/L', reference_range_service: range(0.4, 4.0, 0.5, 2.5), kind: 'clinical', loinc: '3016-3' },
+  { id: 4, name: 'Free T4', category: 'Thyroid', unit_id: 7, unit: 'ng/dL', reference_range_service: range(0.9, 1.7), kind: 'clinical', loinc: '3024-7' },
+  { id: 5, name: 'Vitamin D (25-OH)', category: 'Vitamins', unit_id: 1, unit: 'ng/mL', reference_range_service: range(30, 100, 40, 60), kind: 'clinical', loinc: '62292-8' },
+  { id: 6, name: 'HbA1c', category: 'Metabolism', unit_id: 4, unit: '%', reference_range_service: range(4.0, 5.6, 4.5, 5.4), kind: 'clinical', loinc: '4548-4' },
+  { id: 7, name: 'LDL cholesterol', category: 'Lipids', unit_id: 5, unit: 'mg/dL', reference_range_service: range(null, 130, null, 100), kind: 'clinical', loinc: '13457-7' },
+  { id: 8, name: 'HDL cholesterol', category: 'Lipids', unit_id: 5, unit: 'mg/dL', reference_range_service: range(40, null, 60, null), kind: 'clinical', loinc: '2085-9' },
+  { id: 9, name: 'Triglycerides', category: 'Lipids', unit_id: 5, unit: 'mg/dL', reference_range_service: range(null, 150, null, 100), kind: 'clinical', loinc: '2571-8' },
   {
     id: 10,
     name: 'C-reactive protein (hs)',
@@ -188,6 +188,7 @@ export const BIOMARKERS: BiomarkerRecord[] = [
     unit: 'mg/L',
     reference_range_service: range(null, 3, null, 1),
     kind: 'clinical',
+    loinc: '30522-7',
   },
   { id: 100, name: 'APOE genotype', category: 'Genetics', unit_id: null, unit: null, reference_range_service: null, kind: 'genetic', gene: 'APOE' },
   { id: 101, name: 'MTHFR C677T', category: 'Genetics', unit_id: null, unit: null, reference_range_service: null, kind: 'genetic', gene: 'MTHFR' },

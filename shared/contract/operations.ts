@@ -251,6 +251,23 @@ export const operations = {
     responses: { 200: { description: 'The results.', schema: AppointmentResults, example: examples.appointmentResults } },
     errors: { 404: 'appointment not found' },
   },
+  getAppointmentResultsFhir: {
+    tag: 'Results',
+    summary: 'Export the results as FHIR R4',
+    description:
+      'The results as a FHIR R4 Bundle of type collection (application/fhir+json): a minimal Patient (id, name, birthDate, gender), ' +
+      'a DiagnosticReport (status partial until every planned test is received, then final; effectiveDateTime the blood draw; issued ' +
+      'the last report; the lab report PDFs as presentedForm links to GET /api/v1/documents/{id}), one Observation per received clinical ' +
+      'result (LOINC code, valueQuantity in UCUM, the lab range as referenceRange, interpretation H/L/N) and one per genetic result ' +
+      '(gene and genotype as components). fullUrls are urn:uuid: references, stable across exports. Same access rules as the results.',
+    responses: {
+      200: {
+        description: 'The FHIR R4 Bundle (validated against the HL7 FHIR R4 JSON schema in the test suite).',
+        content: { type: 'application/fhir+json', schema: { type: 'object', description: 'A FHIR R4 Bundle: https://hl7.org/fhir/R4/bundle.html' } },
+      },
+    },
+    errors: { 404: 'appointment not found' },
+  },
   getDocument: {
     tag: 'Results',
     summary: 'Download a lab report document',

@@ -132,3 +132,16 @@ export function geneticResultItems<R extends { biomarker_id: number }>(
     };
   });
 }
+
+/** H above the lab's normal range, L below it, N inside; undefined when there is no bound to compare with. */
+export function rangeFlag(value: number, range: { normal_min: number | null; normal_max: number | null } | null): 'H' | 'L' | 'N' | undefined {
+  if (!range || (range.normal_min === null && range.normal_max === null)) return undefined;
+  if (range.normal_max !== null && value > range.normal_max) return 'H';
+  if (range.normal_min !== null && value < range.normal_min) return 'L';
+  return 'N';
+}
+
+/** The results are `completed` once the appointment is and every planned test, clinical and genetic, is received. */
+export function resultsStatus(appointmentStatus: string, planned: number[], received: Iterable<number>): 'completed' | 'in_progress' {
+  return appointmentStatus === 'completed' && missingResults(planned, received).length === 0 ? 'completed' : 'in_progress';
+}

@@ -22,6 +22,7 @@ import { logger } from '../logger';
 import { type RouteName, routes } from '../routes';
 import { accessLog, authenticateApiKey, errorStage, type LabContext, requireJsonContentType, requireScopes, validateInput } from './middlewares';
 import type { BinaryBody, Reply } from './responses';
+import { requestBaseUrl } from './static-responses';
 
 type Parsed<S> = S extends GenericSchema ? InferOutput<S> : undefined;
 
@@ -31,6 +32,8 @@ export interface HandlerInput<P, Q, B> {
   body: Parsed<B>;
   access: AccessContext;
   now: Date;
+  /** The API's address as this request reached it (scheme, host, stage): for links in an answer. */
+  baseUrl: string;
 }
 
 type Documented<D> = D extends { schema: infer S extends GenericSchema } ? InferOutput<S> : BinaryBody;
@@ -88,13 +91,14 @@ export function httpHandler<
   stack.use(validateInput({ params: definition.params, query: definition.query, body: definition.body }));
   if (definition.idempotency) stack.use(definition.idempotency);
 
-  const handler = stack.handler(async (_event, context): Promise<APIGatewayProxyResult> =>
+  const handler = stack.handler(async (event, context): Promise<APIGatewayProxyResult> =>
     definition.run({
       params: context.input?.params as Parsed<P>,
       query: context.input?.query as Parsed<Q>,
       body: context.input?.body as Parsed<B>,
       access: context.access ?? NO_ACCESS,
       now: clock(),
+      baseUrl: requestBaseUrl(event),
     }),
   );
   const contract: HandlerContract = {

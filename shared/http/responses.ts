@@ -55,3 +55,8 @@ export function binary(bytes: Buffer, headers: Record<string, string>): Reply<20
     isBase64Encoded: true,
   };
 }
+
+/** A text body of another content type than application/json (a FHIR Bundle as application/fhir+json). */
+export function textOf(contentType: string, body: string): Reply<200, BinaryBody> {
+  return { statusCode: 200, headers: { ...baseHeaders, 'Content-Type': contentType }, body };
+}

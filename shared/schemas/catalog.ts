@@ -22,6 +22,7 @@ export const Biomarker = v.object({
   reference_range_service: v.pipe(v.nullable(ReferenceRange), v.description("the service's own range")),
   kind: v.pipe(v.picklist(['clinical', 'genetic']), v.description('genetic results are listed apart from clinical ones')),
   gene: v.pipe(v.nullable(v.string()), v.description('the gene a genetic biomarker genotypes (e.g. APOE); null for clinical ones')),
+  loinc: v.pipe(v.nullable(v.string()), v.description('its LOINC code, as the FHIR export names it; null where it has none')),
 });
 export type Biomarker = v.InferOutput<typeof Biomarker>;
 
@@ -44,5 +45,6 @@ export function toBiomarker(biomarker: BiomarkerRecord): Biomarker {
     reference_range_service: orderedRange(biomarker.reference_range_service),
     kind: biomarker.kind,
     gene: biomarker.gene ?? null,
+    loinc: biomarker.loinc ?? null,
   };
 }

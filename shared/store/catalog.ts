@@ -38,6 +38,8 @@ export interface BiomarkerRecord {
   kind: 'clinical' | 'genetic';
   /** The gene a genetic biomarker genotypes (APOE); absent for clinical ones. */
   gene?: string;
+  /** Its LOINC code (what FHIR exports name it by), where it has one. */
+  loinc?: string;
 }
 
 export const listPanels = () => listByIndexPrefix<PanelRecord>(index.catalogPanels);

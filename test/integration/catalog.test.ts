@@ -53,6 +53,7 @@ describe('GET /api/v1/biomarkers', () => {
       reference_range_service: { normal_min: 30, normal_max: 400, optimal_min: 50, optimal_max: 150 },
       kind: 'clinical',
       gene: null,
+      loinc: '2276-4',
     });
   });
 

@@ -1,0 +1,167 @@
+/**
+ * An appointment's results as a FHIR R4 Bundle (type `collection`), for systems that speak FHIR: a
+ * minimal Patient, a DiagnosticReport, one Observation per received clinical result and one per
+ * received genetic result. Every resource is identified by a `urn:uuid:` fullUrl derived from our ids,
+ * so exporting twice gives the same references. Planned tests not yet received are not Observations:
+ * the report's status says `partial` until they are.
+ */
+import { createHash } from 'node:crypto';
+import { orderedRange, rangeFlag, type ValueOperator } from '../domain/results';
+import type { AppointmentAggregate } from '../store/appointments/records';
+import type { BiomarkerRecord } from '../store/catalog';
+import type { ClinicalResultRecord, GeneticResultRecord } from '../store/lab-reports';
+import type { ProfileRecord } from '../store/profiles';
+import {
+  DIAGNOSTIC_SERVICE,
+  GENE_STUDIED_CODE,
+  GENOTYPE_CODE,
+  genderOf,
+  HGNC,
+  INTERPRETATION,
+  LAB_REPORT_CODE,
+  LOINC,
+  OBSERVATION_CATEGORY,
+  UCUM,
+  ucumOf,
+} from './codes';
+
+type Json = Record<string, unknown>;
+
+export const FHIR_JSON = 'application/fhir+json';
+
+/** A stable UUID (v8 layout) for a resource we export that has no UUID of its own. */
+function derivedUuid(...parts: (string | number)[]): string {
+  const hex = createHash('sha256').update(parts.join('/')).digest('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${((parseInt(hex.slice(16, 17), 16) & 0x3) | 0x8).toString(16)}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+const urn = (id: string) => `urn:uuid:${id}`;
+
+const COMPARATORS: Record<ValueOperator, string | undefined> = { eq: undefined, lt: '<', le: '<=', gt: '>', ge: '>=' };
+
+function quantity(value: number, unit: string | null): Json {
+  const code = ucumOf(unit);
+  return { value, ...(unit ? { unit } : {}), ...(code ? { system: UCUM, code } : {}) };
+}
+
+function patient(profile: ProfileRecord): Json {
+  return {
+    resourceType: 'Patient',
+    id: profile.id,
+    ...(profile.first_name || profile.last_name
+      ? { name: [{ ...(profile.last_name ? { family: profile.last_name } : {}), ...(profile.first_name ? { given: [profile.first_name] } : {}) }] }
+      : {}),
+    gender: genderOf(profile.sex),
+    ...(profile.date_of_birth ? { birthDate: profile.date_of_birth } : {}),
+  };
+}
+
+function clinicalObservation(id: string, result: ClinicalResultRecord, biomarker: BiomarkerRecord | undefined, subject: Json): Json {
+  const name = biomarker?.name ?? `Biomarker ${result.biomarker_id}`;
+  const range = orderedRange(result.reference_range_lab);
+  const flag = rangeFlag(result.value, range);
+  const comparator = COMPARATORS[result.value_operator];
+  return {
+    resourceType: 'Observation',
+    id,
+    status: 'final',
+    category: [{ coding: [{ system: OBSERVATION_CATEGORY, code: 'laboratory', display: 'Laboratory' }] }],
+    code: { ...(biomarker?.loinc ? { coding: [{ system: LOINC, code: biomarker.loinc, display: name }] } : {}), text: name },
+    subject,
+    effectiveDateTime: result.tested_at,
+    issued: result.reported_at,
+    valueQuantity: { ...quantity(result.value, result.unit), ...(comparator ? { comparator } : {}) },
+    ...(flag ? { interpretation: [{ coding: [{ system: INTERPRETATION, code: flag }] }] } : {}),
+    ...(range && (range.normal_min !== null || range.normal_max !== null)
+      ? {
+          referenceRange: [
+            {
+              ...(range.normal_min !== null ? { low: quantity(range.normal_min, result.unit) } : {}),
+              ...(range.normal_max !== null ? { high: quantity(range.normal_max, result.unit) } : {}),
+            },
+          ],
+        }
+      : {}),
+    ...(result.comment ? { note: [{ text: result.comment }] } : {}),
+  };
+}
+
+function geneticObservation(id: string, result: GeneticResultRecord, biomarker: BiomarkerRecord | undefined, subject: Json): Json {
+  return {
+    resourceType: 'Observation',
+    id,
+    status: 'final',
+    category: [{ coding: [{ system: OBSERVATION_CATEGORY, code: 'laboratory', display: 'Laboratory' }] }],
+    code: { coding: [GENOTYPE_CODE], text: biomarker?.name ?? `${result.gene} genotype` },
+    subject,
+    effectiveDateTime: result.tested_at,
+    issued: result.reported_at,
+    valueCodeableConcept: { text: result.genotype },
+    interpretation: [{ text: result.clinical_significance }],
+    component: [
+      {
+        code: { coding: [GENE_STUDIED_CODE] },
+        valueCodeableConcept: { coding: [{ system: HGNC, code: result.gene, display: result.gene }], text: result.gene },
+      },
+      { code: { coding: [GENOTYPE_CODE] }, valueString: result.genotype },
+    ],
+    note: [{ text: result.risk_description }, ...(result.comment ? [{ text: result.comment }] : [])],
+  };
+}
+
+export interface ResultsExport {
+  aggregate: AppointmentAggregate;
+  profile: ProfileRecord;
+  biomarkers: ReadonlyMap<number, BiomarkerRecord>;
+  /** Whether every planned test is received (our results status `completed`). */
+  complete: boolean;
+  /** The API's base URL, for the links to the report files. */
+  baseUrl: string;
+  now: Date;
+}
+
+export function resultsBundle({ aggregate, profile, biomarkers, complete, baseUrl, now }: ResultsExport): Json {
+  const { appointment } = aggregate;
+  const subject = { reference: urn(profile.id) };
+  const observations = [
+    ...aggregate.clinicalResults.map((r) => {
+      const id = derivedUuid(appointment.id, 'clinical', r.biomarker_id);
+      return { fullUrl: urn(id), resource: clinicalObservation(id, r, biomarkers.get(r.biomarker_id), subject) };
+    }),
+    ...aggregate.geneticResults.map((r) => {
+      const id = derivedUuid(appointment.id, 'genetic', r.biomarker_id);
+      return { fullUrl: urn(id), resource: geneticObservation(id, r, biomarkers.get(r.biomarker_id), subject) };
+    }),
+  ];
+  const reportedAt = [...aggregate.clinicalResults, ...aggregate.geneticResults].map((r) => r.reported_at).sort();
+  const report = {
+    resourceType: 'DiagnosticReport',
+    id: appointment.id,
+    ...(appointment.barcode ? { identifier: [{ system: 'urn:lab-api:sample-barcode', value: appointment.barcode }] } : {}),
+    status: complete ? 'final' : 'partial',
+    category: [{ coding: [{ system: DIAGNOSTIC_SERVICE, code: 'LAB', display: 'Laboratory' }] }],
+    code: { coding: [LAB_REPORT_CODE], text: 'Laboratory report' },
+    subject,
+    ...(appointment.blood_drawn_at ? { effectiveDateTime: appointment.blood_drawn_at } : {}),
+    ...(reportedAt.length > 0 ? { issued: reportedAt.at(-1) } : {}),
+    ...(observations.length > 0 ? { result: observations.map((o) => ({ reference: o.fullUrl })) } : {}),
+    ...(aggregate.documents.length > 0
+      ? {
+          presentedForm: aggregate.documents.map((d) => ({
+            contentType: 'application/pdf',
+            url: `${baseUrl.replace(/\/$/, '')}/api/v1/documents/${d.id}`,
+            title: d.file_name,
+            creation: d.added_at,
+          })),
+        }
+      : {}),
+  };
+  return {
+    resourceType: 'Bundle',
+    id: derivedUuid(appointment.id, 'bundle', now.toISOString()),
+    meta: { lastUpdated: now.toISOString() },
+    type: 'collection',
+    timestamp: now.toISOString(),
+    entry: [{ fullUrl: urn(profile.id), resource: patient(profile) }, { fullUrl: urn(appointment.id), resource: report }, ...observations],
+  };
+}
