@@ -6,7 +6,8 @@
 import { Duration } from 'aws-cdk-lib';
 import type { Route, RouteName } from '../shared/routes';
 
-export type FunctionClass = 'static' | 'read' | 'write' | 'document' | 'webhook-sender' | 'relay' | 'ingest' | 'webhook-dispatch' | 'webhook-retries';
+export type FunctionClass =
+  'static' | 'read' | 'write' | 'document' | 'report' | 'webhook-sender' | 'relay' | 'ingest' | 'webhook-dispatch' | 'webhook-retries';
 
 /**
  * Routes that answer only what was deployed with them (health, the OpenAPI document, the docs page and its
@@ -27,10 +28,17 @@ export const DOCUMENT_READERS: readonly RouteName[] = ['getDocument'];
  */
 export const WEBHOOK_SENDERS: readonly RouteName[] = ['sendTestWebhook', 'retryWebhookDelivery'];
 
+/**
+ * Routes that render a PDF in the function (the results report): a read route with the memory and CPU to
+ * parse and subset the fonts (a CJK font is 10 MB), and those font files beside its bundle.
+ */
+export const REPORT_RENDERERS: readonly RouteName[] = ['getAppointmentResultsReport'];
+
 export function routeClassOf(routeName: RouteName, route: Route): FunctionClass {
   if (STATIC_ROUTES.includes(routeName)) return 'static';
   if (DOCUMENT_READERS.includes(routeName)) return 'document';
   if (WEBHOOK_SENDERS.includes(routeName)) return 'webhook-sender';
+  if (REPORT_RENDERERS.includes(routeName)) return 'report';
   return route.method === 'GET' ? 'read' : 'write';
 }
 
@@ -51,6 +59,7 @@ export const TABLE_ACTIONS: Record<FunctionClass, readonly string[]> = {
   static: [],
   read: READ_ACTIONS,
   document: READ_ACTIONS,
+  report: READ_ACTIONS,
   write: WRITE_ACTIONS,
   'webhook-sender': WRITE_ACTIONS,
   ingest: WRITE_ACTIONS,
@@ -82,6 +91,8 @@ export const FUNCTION_SIZES: Record<FunctionClass, FunctionSize> = {
   read: { memorySize: 256, timeout: Duration.seconds(6) },
   write: { memorySize: 256, timeout: Duration.seconds(10) },
   document: { memorySize: 512, timeout: Duration.seconds(15) },
+  // Fonts parsed and subset per report (the CJK ones only when a name needs them): 1 GB buys the CPU.
+  report: { memorySize: 1024, timeout: Duration.seconds(15) },
   // One outbound request of at most 10 s (ATTEMPT_TIMEOUT_MS) plus a few DynamoDB round trips, inside
   // the API request: twice the attempt's timeout, still well below API Gateway's 29 s.
   'webhook-sender': { memorySize: 256, timeout: Duration.seconds(20) },
@@ -106,4 +117,10 @@ export const PACKAGE_FILES: Partial<Record<RouteName, Readonly<Record<string, re
   // What functions/docs/asset.ts serves (SWAGGER_UI_FILES), its manifest (resolved to find the folder),
   // and the license notices that must travel with the code.
   getDocsAsset: { 'swagger-ui-dist': ['swagger-ui-bundle.js', 'swagger-ui.css', 'package.json', 'LICENSE', 'NOTICE', 'swagger-ui-bundle.js.LICENSE.txt'] },
+  // The fonts of the results report (shared/report/fonts.ts resolves them) and their package manifests.
+  getAppointmentResultsReport: {
+    '@expo-google-fonts/noto-sans': ['400Regular/NotoSans_400Regular.ttf', '700Bold/NotoSans_700Bold.ttf', 'package.json'],
+    '@expo-google-fonts/noto-sans-sc': ['400Regular/NotoSansSC_400Regular.ttf', 'package.json'],
+    '@expo-google-fonts/noto-sans-kr': ['400Regular/NotoSansKR_400Regular.ttf', 'package.json'],
+  },
 };

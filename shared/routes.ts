@@ -148,6 +148,13 @@ export const routes = {
     handler: 'functions/results/fhir.ts',
     scopes: ['RESULTS_VIEW'],
   },
+  // Ours: the results as a PDF rendered by the service (README "Results and documents").
+  getAppointmentResultsReport: {
+    method: 'GET',
+    path: '/api/v1/appointments/{id}/results/report',
+    handler: 'functions/results/report.ts',
+    scopes: ['RESULTS_VIEW'],
+  },
   getDocument: {
     method: 'GET',
     path: '/api/v1/documents/{id}',

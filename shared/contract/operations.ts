@@ -268,6 +268,23 @@ export const operations = {
     },
     errors: { 404: 'appointment not found' },
   },
+  getAppointmentResultsReport: {
+    tag: 'Results',
+    summary: 'Download the results report (PDF)',
+    description:
+      'A PDF the service renders from the results: patient name and birth date, sample date, location, barcode; per biomarker ' +
+      'its value and unit, an H/L flag and a bar showing the normal and optimal ranges with a marker at the value; genetic ' +
+      'findings in plain words; tests still pending listed as pending; page numbers. Names in Latin, Greek, Cyrillic and CJK ' +
+      'scripts render as written. Same access rules as the results.',
+    responses: {
+      200: {
+        description: 'The PDF.',
+        content: { type: 'application/pdf', schema: { type: 'string', contentMediaType: 'application/pdf' } },
+        headers: { 'Content-Disposition': { description: 'attachment with the file name', required: true } },
+      },
+    },
+    errors: { 404: 'appointment not found' },
+  },
   getDocument: {
     tag: 'Results',
     summary: 'Download a lab report document',

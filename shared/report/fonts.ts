@@ -1,0 +1,137 @@
+/**
+ * The text of the results report: which face draws which character, and the font files behind them.
+ * Noto Sans draws Latin, Greek and Cyrillic, Noto Sans SC Chinese and Japanese, Noto Sans KR Hangul (all
+ * OFL). The files are read at run time from the installed packages — in Lambda the deploy copies them
+ * beside the bundle under node_modules/<package>/<path>, where Node's resolution from this module finds
+ * them — and kept, parsed, for the life of the container: the CJK files are megabytes, and every report
+ * needs the same faces.
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import * as fontkit from '@cantoo/fontkit';
+import { StandardFonts, type Color, type PDFDocument, type PDFFont, type PDFPage } from '@cantoo/pdf-lib';
+import { Encodings } from '@cantoo/pdf-lib/standard-fonts';
+
+/** The font files the report draws with, as Node resolves them from here: the deploy ships these beside the bundle. */
+export const FONT_FILES = {
+  regular: '@expo-google-fonts/noto-sans/400Regular/NotoSans_400Regular.ttf',
+  bold: '@expo-google-fonts/noto-sans/700Bold/NotoSans_700Bold.ttf',
+  chinese: '@expo-google-fonts/noto-sans-sc/400Regular/NotoSansSC_400Regular.ttf',
+  korean: '@expo-google-fonts/noto-sans-kr/400Regular/NotoSansKR_400Regular.ttf',
+} as const;
+
+export type FontFace = keyof typeof FONT_FILES;
+
+const resolveFromHere = createRequire(import.meta.url).resolve;
+
+/** A face read and parsed once per container, with the code points it draws. */
+interface LoadedFace {
+  bytes: Uint8Array;
+  font: fontkit.Font;
+  characters: ReadonlySet<number>;
+}
+const loadedFaces = new Map<FontFace, LoadedFace>();
+
+function loadFace(face: FontFace): LoadedFace {
+  let loaded = loadedFaces.get(face);
+  if (!loaded) {
+    const bytes = readFileSync(resolveFromHere(FONT_FILES[face]));
+    const font = fontkit.create(bytes);
+    if (!('characterSet' in font)) throw new Error(`${FONT_FILES[face]} is a font collection, not a font`);
+    loaded = { bytes, font, characters: new Set(font.characterSet) };
+    loadedFaces.set(face, loaded);
+  }
+  return loaded;
+}
+
+const characterSet = (face: FontFace) => loadFace(face).characters;
+const embedFace = (doc: PDFDocument, face: FontFace) => doc.embedFont(loadFace(face).bytes, { subset: true });
+
+/**
+ * The fontkit pdf-lib embeds with, handed our parsed faces instead of parsing their bytes again: decoding
+ * a face's tables (its shaping rules above all) takes longer than drawing a whole report. Sharing a parsed
+ * font between documents is safe: each embedding makes its own subset of it.
+ */
+const parsedOnce: Parameters<PDFDocument['registerFontkit']>[0] = {
+  create: (bytes) => [...loadedFaces.values()].find((face) => face.bytes === bytes)?.font ?? fontkit.create(bytes),
+};
+
+export type Weight = 'regular' | 'bold';
+
+export interface TextStyle {
+  size: number;
+  weight?: Weight;
+  color?: Color;
+}
+
+/** Text in any of the report's scripts, measured and drawn in runs of one face each. */
+export interface ReportText {
+  width(text: string, style: TextStyle): number;
+  draw(page: PDFPage, text: string, at: { x: number; y: number } & TextStyle): void;
+}
+
+interface Fallback {
+  characters(): ReadonlySet<number>;
+  embed(doc: PDFDocument): Promise<PDFFont>;
+}
+
+const SYMBOL_CHARACTERS: ReadonlySet<number> = new Set(Encodings.Symbol.supportedCodePoints);
+
+/** Where a character Noto Sans lacks is looked for, in this order. */
+const FALLBACKS: Fallback[] = [
+  // Noto Sans has no ≤ or ≥ (results such as "≤ 0.5"); the PDF's built-in Symbol font has them, at no cost.
+  { characters: () => SYMBOL_CHARACTERS, embed: (doc) => doc.embedFont(StandardFonts.Symbol) },
+  { characters: () => characterSet('chinese'), embed: (doc) => embedFace(doc, 'chinese') },
+  { characters: () => characterSet('korean'), embed: (doc) => embedFace(doc, 'korean') },
+];
+
+/**
+ * Embeds Noto Sans (regular and bold) and, only when `allText` holds characters Noto Sans lacks, the
+ * fallbacks that have them: a Latin-only report stays small and fast. Faces are subset, so a report
+ * carries only the glyphs it draws. A character no face has is drawn by Noto Sans (as its empty box).
+ */
+export async function embedReportText(doc: PDFDocument, allText: string): Promise<ReportText> {
+  doc.registerFontkit(parsedOnce);
+  const [regular, bold] = await Promise.all([embedFace(doc, 'regular'), embedFace(doc, 'bold')]);
+
+  let missing = [...new Set(codePoints(allText))].filter((cp) => cp >= 0x20 && !characterSet('regular').has(cp));
+  const fallbacks: Array<{ font: PDFFont; has: ReadonlySet<number> }> = [];
+  for (const fallback of FALLBACKS) {
+    if (missing.length === 0) break;
+    const has = fallback.characters();
+    if (!missing.some((cp) => has.has(cp))) continue;
+    fallbacks.push({ font: await fallback.embed(doc), has });
+    missing = missing.filter((cp) => !has.has(cp));
+  }
+
+  const fontFor = (cp: number, weight: Weight): PDFFont => {
+    if (characterSet(weight).has(cp) || cp < 0x20) return weight === 'bold' ? bold : regular;
+    // No fallback has a bold weight: a bold run of them is drawn regular rather than as empty boxes.
+    return fallbacks.find((fallback) => fallback.has.has(cp))?.font ?? (weight === 'bold' ? bold : regular);
+  };
+  const runs = (text: string, weight: Weight) => {
+    const out: Array<{ text: string; font: PDFFont }> = [];
+    for (const char of text) {
+      const font = fontFor(char.codePointAt(0) as number, weight);
+      const last = out.at(-1);
+      if (last?.font === font) last.text += char;
+      else out.push({ text: char, font });
+    }
+    return out;
+  };
+
+  return {
+    width: (text, { size, weight = 'regular' }) => runs(text, weight).reduce((sum, run) => sum + run.font.widthOfTextAtSize(run.text, size), 0),
+    draw(page, text, { x, y, size, weight = 'regular', color }) {
+      let left = x;
+      for (const run of runs(text, weight)) {
+        page.drawText(run.text, { x: left, y, size, font: run.font, ...(color && { color }) });
+        left += run.font.widthOfTextAtSize(run.text, size);
+      }
+    },
+  };
+}
+
+function* codePoints(text: string): Generator<number> {
+  for (const char of text) yield char.codePointAt(0) as number;
+}

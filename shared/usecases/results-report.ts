@@ -1,0 +1,71 @@
+/**
+ * The results report a person reads at a glance (GET /appointments/{id}/results/report): the appointment's
+ * results, with the patient, the sample and its location, rendered as a PDF by the service itself
+ * (shared/report/results-report.ts). Same access rules as the results.
+ */
+import { assertProfileResourceAccess } from '../auth/access';
+import { clinicalResultItems, geneticResultItems, orderedRange, rangeFlag, resultsStatus } from '../domain/results';
+import { renderResultsReport, type ResultsReportInput } from '../report/results-report';
+import { getAppointmentAggregateOrThrow } from '../store/appointments/reads';
+import { loadCatalog, plannedBiomarkers } from '../store/catalog';
+import { getLocation } from '../store/locations';
+import { getExistingProfile } from '../store/profiles';
+import type { Caller } from './request';
+
+export const SERVICE_NAME = 'Lab Testing Service';
+
+const fullName = (first: string | null, last: string | null) => [first, last].filter(Boolean).join(' ') || null;
+const bounds = (min: number | null | undefined, max: number | null | undefined) => (min == null && max == null ? null : { min: min ?? null, max: max ?? null });
+
+export async function resultsReport(id: string, { access }: Caller): Promise<{ pdf: Uint8Array; fileName: string }> {
+  const [aggregate, catalog] = await Promise.all([getAppointmentAggregateOrThrow(id), loadCatalog()]);
+  const { appointment } = aggregate;
+  assertProfileResourceAccess(access, appointment, 'appointment');
+  const [profile, location] = await Promise.all([
+    getExistingProfile(appointment.profile_id),
+    appointment.location_id ? getLocation(appointment.location_id) : Promise.resolve(undefined),
+  ]);
+  const planned = plannedBiomarkers(aggregate, catalog);
+  const received = new Map(aggregate.clinicalResults.map((r) => [r.biomarker_id, r]));
+  const genetic = new Map(aggregate.geneticResults.map((r) => [r.biomarker_id, r]));
+  const reportedAt = [...aggregate.clinicalResults, ...aggregate.geneticResults].map((r) => r.reported_at).sort();
+
+  const input: ResultsReportInput = {
+    serviceName: SERVICE_NAME,
+    patient: { name: fullName(profile.first_name, profile.last_name), birthDate: profile.date_of_birth },
+    sampleDate: appointment.blood_drawn_at,
+    location: location?.name ?? null,
+    barcode: appointment.barcode,
+    reportedAt: reportedAt.at(-1) ?? null,
+    status: resultsStatus(appointment.status, planned, [...received.keys(), ...genetic.keys()]),
+    clinical: clinicalResultItems(planned, catalog.biomarkers, received).map((item) => {
+      // The lab's range for this sample where it gave one, else the service's own; optimal only the service has.
+      const range = orderedRange(item.reference_range_lab ?? item.reference_range_service);
+      const service = item.reference_range_service;
+      return {
+        name: item.biomarker_name,
+        category: item.category,
+        status: item.status,
+        value: item.value,
+        valueOperator: item.value_operator,
+        unit: item.unit ?? catalog.biomarkers.get(item.biomarker_id)?.unit ?? null,
+        normal: bounds(range?.normal_min, range?.normal_max),
+        optimal: bounds(service?.optimal_min, service?.optimal_max),
+        flag: item.value === null ? null : (rangeFlag(item.value, range) ?? null),
+      };
+    }),
+    genetic: geneticResultItems(planned, catalog.biomarkers, genetic).map((item) =>
+      item.status === 'received'
+        ? {
+            gene: item.result.gene,
+            status: 'received' as const,
+            genotype: item.result.genotype,
+            significance: item.result.clinical_significance,
+            description: item.result.risk_description,
+          }
+        : { gene: item.gene, status: 'planned' as const, genotype: null, significance: null, description: null },
+    ),
+  };
+  const pdf = await renderResultsReport(input);
+  return { pdf, fileName: `results-${(appointment.blood_drawn_at ?? appointment.created_at).slice(0, 10)}.pdf` };
+}
