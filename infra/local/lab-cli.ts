@@ -12,6 +12,7 @@
 import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { INCOMING_PREFIX } from '../../shared/documents/bucket-layout';
+import { rangeFlag } from '../../shared/domain/results';
 import { localFunctionEnvironment, localSettings } from './environment';
 import { apoeResult, geneticFinding } from './lab-samples';
 
@@ -28,11 +29,17 @@ function parse(argv: string[]) {
   }
 }
 
-/** A value inside the normal range (or near the one bound there is), with two decimals. */
+/**
+ * A value near the normal range (or the one bound there is), with two decimals: mostly inside it, and
+ * about one in five a little outside, so that reports show H and L flags as real ones do.
+ */
 function plausibleValue(range: { normal_min: number | null; normal_max: number | null } | null): number {
   const min = range?.normal_min ?? (range?.normal_max ?? 10) * 0.3;
   const max = range?.normal_max ?? min * 2.5;
-  return Math.round((min + Math.random() * (max - min)) * 100) / 100;
+  const spread = Math.random() < 0.2 ? 0.3 : 0;
+  const low = min - spread * (max - min);
+  const high = max + spread * (max - min);
+  return Math.max(0, Math.round((low + Math.random() * (high - low)) * 100) / 100);
 }
 
 const rangeText = (range: { normal_min: number | null; normal_max: number | null } | null) =>
@@ -95,11 +102,13 @@ async function main(argv: string[]): Promise<void> {
     appointmentId,
     barcode: appointment.barcode ?? '-',
     reportedAt,
+    sampleDate: appointment.blood_drawn_at ?? testedAt,
     lines: clinical_results.map((result) => ({
       biomarker: catalog.biomarkers.get(result.biomarker_id)?.name ?? String(result.biomarker_id),
       value: String(result.value),
       unit: result.unit ?? '',
       range: rangeText(result.reference_range_lab),
+      flag: { H: 'H', L: 'L', N: '' }[rangeFlag(result.value, result.reference_range_lab) ?? 'N'],
     })),
     geneticSummary: genetic_results.length ? genetic_results.map((r) => `${r.gene} ${r.genotype}: ${r.clinical_significance}`).join('; ') : undefined,
   });

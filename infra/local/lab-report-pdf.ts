@@ -1,6 +1,7 @@
 /**
  * A one-page PDF lab report as the simulated lab would send it: patient initials only (never a full
- * name), the appointment and barcode, and a table of biomarkers with value, unit and reference range.
+ * name), the appointment, barcode and sample date, and a table of biomarkers with value, unit, reference
+ * range and an H/L flag where the value lies outside it.
  */
 import { PDFDocument, rgb, StandardFonts } from 'pdf-lib';
 
@@ -9,12 +10,16 @@ export interface ReportLine {
   value: string;
   unit: string;
   range: string;
+  /** H above the normal range, L below, empty inside. */
+  flag: string;
 }
 
 export interface LabReportContent {
   patientInitials: string;
   appointmentId: string;
   barcode: string;
+  /** When the sample was taken (the blood draw, or the kit's activation). */
+  sampleDate: string;
   reportedAt: string;
   lines: ReportLine[];
   geneticSummary?: string;
@@ -39,6 +44,7 @@ export async function renderLabReport(content: LabReportContent): Promise<Uint8A
     ['Patient', content.patientInitials],
     ['Appointment', content.appointmentId],
     ['Sample barcode', content.barcode],
+    ['Sample taken', content.sampleDate],
     ['Reported', content.reportedAt],
   ] as const) {
     write(label, 50, 10, bold);
@@ -46,13 +52,14 @@ export async function renderLabReport(content: LabReportContent): Promise<Uint8A
     y -= 16;
   }
   y -= 14;
-  const columns = [50, 250, 340, 420];
-  ['Biomarker', 'Value', 'Unit', 'Reference range'].forEach((heading, i) => write(heading, columns[i] as number, 10, bold));
+  const columns = [50, 250, 340, 420, 515];
+  ['Biomarker', 'Value', 'Unit', 'Reference range', 'Flag'].forEach((heading, i) => write(heading, columns[i] as number, 10, bold));
   y -= 6;
   page.drawLine({ start: { x: 50, y }, end: { x: 545, y }, thickness: 0.5, color: rgb(0.4, 0.4, 0.4) });
   y -= 14;
   for (const line of content.lines) {
     [line.biomarker, line.value, line.unit, line.range].forEach((cell, i) => write(cell, columns[i] as number));
+    if (line.flag) write(line.flag, columns[4] as number, 10, bold);
     y -= 15;
   }
   if (content.geneticSummary) {
