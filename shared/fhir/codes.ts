@@ -7,8 +7,6 @@ export const UCUM = 'http://unitsofmeasure.org';
 export const OBSERVATION_CATEGORY = 'http://terminology.hl7.org/CodeSystem/observation-category';
 export const INTERPRETATION = 'http://terminology.hl7.org/CodeSystem/v3-ObservationInterpretation';
 export const DIAGNOSTIC_SERVICE = 'http://terminology.hl7.org/CodeSystem/v2-0074';
-/** HGNC gene symbols, as FHIR genomics reports name genes. */
-export const HGNC = 'http://www.genenames.org/geneId';
 
 /** LOINC: the panel of the whole report, the genotype of a genetic finding, the gene studied. */
 export const LAB_REPORT_CODE = { system: LOINC, code: '11502-2', display: 'Laboratory report' } as const;
@@ -26,6 +24,10 @@ const UCUM_CODES: Readonly<Record<string, string>> = {
   'nmol/L': 'nmol/L',
   'pmol/L': 'pmol/L',
   '%': '%',
+  'mmol/L': 'mmol/L',
+  'umol/L': 'umol/L',
+  'µmol/L': 'umol/L',
+  'U/L': 'U/L',
 };
 
 export const ucumOf = (unit: string | null): string | undefined => (unit === null ? undefined : UCUM_CODES[unit]);

@@ -16,7 +16,6 @@ import {
   GENE_STUDIED_CODE,
   GENOTYPE_CODE,
   genderOf,
-  HGNC,
   INTERPRETATION,
   LAB_REPORT_CODE,
   LOINC,
@@ -36,6 +35,9 @@ function derivedUuid(...parts: (string | number)[]): string {
 }
 
 const urn = (id: string) => `urn:uuid:${id}`;
+
+/** A stored instant as FHIR's instant: the lab may send any ISO 8601 form, FHIR takes one. */
+const fhirInstant = (instant: string) => new Date(instant).toISOString();
 
 const COMPARATORS: Record<ValueOperator, string | undefined> = { eq: undefined, lt: '<', le: '<=', gt: '>', ge: '>=' };
 
@@ -66,10 +68,11 @@ function clinicalObservation(id: string, result: ClinicalResultRecord, biomarker
     id,
     status: 'final',
     category: [{ coding: [{ system: OBSERVATION_CATEGORY, code: 'laboratory', display: 'Laboratory' }] }],
-    code: { ...(biomarker?.loinc ? { coding: [{ system: LOINC, code: biomarker.loinc, display: name }] } : {}), text: name },
+    // Our name goes in text: a coding's display must be LOINC's own name, which we do not keep.
+    code: { ...(biomarker?.loinc ? { coding: [{ system: LOINC, code: biomarker.loinc }] } : {}), text: name },
     subject,
     effectiveDateTime: result.tested_at,
-    issued: result.reported_at,
+    issued: fhirInstant(result.reported_at),
     valueQuantity: { ...quantity(result.value, result.unit), ...(comparator ? { comparator } : {}) },
     ...(flag ? { interpretation: [{ coding: [{ system: INTERPRETATION, code: flag }] }] } : {}),
     ...(range && (range.normal_min !== null || range.normal_max !== null)
@@ -86,26 +89,31 @@ function clinicalObservation(id: string, result: ClinicalResultRecord, biomarker
   };
 }
 
+/** A lab's free text that says something (the ingest accepts empty strings, FHIR strings may not be empty). */
+const said = (text: string | null | undefined): text is string => typeof text === 'string' && text.trim() !== '';
+
+/**
+ * A genotype as FHIR genomics models it: the gene studied and the genotype as components. The genotype's
+ * code is also the Observation's, so the Observation itself carries no value (FHIR invariant obs-7).
+ */
 function geneticObservation(id: string, result: GeneticResultRecord, biomarker: BiomarkerRecord | undefined, subject: Json): Json {
+  const components = [
+    ...(said(result.gene) ? [{ code: { coding: [GENE_STUDIED_CODE] }, valueCodeableConcept: { text: result.gene } }] : []),
+    ...(said(result.genotype) ? [{ code: { coding: [GENOTYPE_CODE] }, valueString: result.genotype }] : []),
+  ];
+  const notes = [result.risk_description, result.comment].filter(said).map((text) => ({ text }));
   return {
     resourceType: 'Observation',
     id,
     status: 'final',
     category: [{ coding: [{ system: OBSERVATION_CATEGORY, code: 'laboratory', display: 'Laboratory' }] }],
-    code: { coding: [GENOTYPE_CODE], text: biomarker?.name ?? `${result.gene} genotype` },
+    code: { coding: [GENOTYPE_CODE], text: biomarker?.name ?? (said(result.gene) ? `${result.gene} genotype` : 'Genotype') },
     subject,
     effectiveDateTime: result.tested_at,
-    issued: result.reported_at,
-    valueCodeableConcept: { text: result.genotype },
-    interpretation: [{ text: result.clinical_significance }],
-    component: [
-      {
-        code: { coding: [GENE_STUDIED_CODE] },
-        valueCodeableConcept: { coding: [{ system: HGNC, code: result.gene, display: result.gene }], text: result.gene },
-      },
-      { code: { coding: [GENOTYPE_CODE] }, valueString: result.genotype },
-    ],
-    note: [{ text: result.risk_description }, ...(result.comment ? [{ text: result.comment }] : [])],
+    issued: fhirInstant(result.reported_at),
+    ...(said(result.clinical_significance) ? { interpretation: [{ text: result.clinical_significance }] } : {}),
+    ...(components.length > 0 ? { component: components } : {}),
+    ...(notes.length > 0 ? { note: notes } : {}),
   };
 }
 
@@ -133,7 +141,7 @@ export function resultsBundle({ aggregate, profile, biomarkers, complete, baseUr
       return { fullUrl: urn(id), resource: geneticObservation(id, r, biomarkers.get(r.biomarker_id), subject) };
     }),
   ];
-  const reportedAt = [...aggregate.clinicalResults, ...aggregate.geneticResults].map((r) => r.reported_at).sort();
+  const reportedAt = [...aggregate.clinicalResults, ...aggregate.geneticResults].map((r) => fhirInstant(r.reported_at)).sort();
   const report = {
     resourceType: 'DiagnosticReport',
     id: appointment.id,

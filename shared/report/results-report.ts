@@ -359,6 +359,8 @@ export function barScale(normal: ReportRange | null, optimal: ReportRange | null
   let low = least - span * BAR_MARGIN;
   const high = normal?.max == null ? most + span : most + span * BAR_MARGIN;
   if ((normal?.min == null && least > 0) || (low < 0 && least >= 0)) low = 0;
+  // Bounds near the limits of a double (only a lab's error sends them) leave no drawable scale: no bar.
+  if (!Number.isFinite(low) || !Number.isFinite(high) || high <= low) return null;
   return { low, high };
 }
 

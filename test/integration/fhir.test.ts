@@ -79,7 +79,7 @@ describe('GET /api/v1/appointments/{id}/results/fhir', () => {
   it('answers a Bundle of type collection that is valid FHIR R4, every fullUrl a urn:uuid', () => {
     expect(complete).toMatchObject({ resourceType: 'Bundle', type: 'collection' });
     expect(complete.entry.map((e) => e.resource.resourceType)).toEqual(['Patient', 'DiagnosticReport', 'Observation', 'Observation', 'Observation']);
-    for (const entry of complete.entry) expect(entry.fullUrl).toMatch(/^urn:uuid:[0-9a-f-]{36}$/);
+    for (const entry of complete.entry) expect(entry.fullUrl).toMatch(/^urn:uuid:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
   });
 
   it('exports a minimal Patient: name, birth date and gender, no contact data', () => {
@@ -116,7 +116,7 @@ describe('GET /api/v1/appointments/{id}/results/fhir', () => {
   it('codes a clinical result in LOINC with a UCUM quantity, the lab range and H above it', () => {
     expect(observationOf(complete, 'TSH')).toMatchObject({
       status: 'final',
-      code: { coding: [{ system: 'http://loinc.org', code: '3016-3', display: 'TSH' }] },
+      code: { coding: [{ system: 'http://loinc.org', code: '3016-3' }], text: 'TSH' },
       valueQuantity: { value: 5.2, unit: 'mIU/L', system: 'http://unitsofmeasure.org', code: 'm[IU]/L' },
       referenceRange: [{ low: { value: 0.4, code: 'm[IU]/L' }, high: { value: 4, code: 'm[IU]/L' } }],
       interpretation: [{ coding: [{ system: 'http://terminology.hl7.org/CodeSystem/v3-ObservationInterpretation', code: 'H' }] }],
@@ -132,15 +132,17 @@ describe('GET /api/v1/appointments/{id}/results/fhir', () => {
     });
   });
 
-  it('exports a genetic result with the gene and the genotype as components', () => {
-    expect(observationOf(complete, 'APOE genotype')).toMatchObject({
+  it('exports a genetic result with the gene and the genotype as components, and no value beside them (obs-7)', () => {
+    const genotype = observationOf(complete, 'APOE genotype') as Resource;
+    expect(genotype).toMatchObject({
       code: { coding: [{ system: 'http://loinc.org', code: '84413-4' }] },
-      valueCodeableConcept: { text: 'e3/e4' },
       component: [
         { code: { coding: [{ code: '48018-6' }] }, valueCodeableConcept: { text: 'APOE' } },
         { code: { coding: [{ code: '84413-4' }] }, valueString: 'e3/e4' },
       ],
+      interpretation: [{ text: 'moderate_risk' }],
     });
+    expect(Object.keys(genotype).filter((field) => field.startsWith('value'))).toEqual([]);
   });
 
   it('gives the same resources the same urn:uuid in every export', async () => {
