@@ -14,6 +14,7 @@ import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/li
 import { DELIVERY_RETENTION_MS, type DeliveryOutcome } from '../domain/webhook';
 import { Conflict } from '../errors';
 import { dynamo, tableName } from './client';
+import { isConditionFailure } from './conditions';
 import { deliveriesOf, GSI2, index, keys } from './keys';
 import { type Page, type PageRequest, pageOfPartition } from './pages';
 import { withoutKeys } from './query';
@@ -40,7 +41,6 @@ export interface DeliveryRecord {
 }
 
 const dueIndex = (delivery: { webhook_id: string; id: string }, dueAt: string) => index.dueDelivery(dueAt, delivery.webhook_id, delivery.id);
-const isConditionFailure = (error: unknown) => (error as { name?: string }).name === 'ConditionalCheckFailedException';
 
 /**
  * Stores a new delivery already claimed for its first attempt. Answers false when this event was already

@@ -16,6 +16,7 @@ import { DISABLE_AFTER_FAILED_DELIVERIES, MAX_WEBHOOKS_PER_KEY, type WebhookStat
 import { Conflict, NotFound } from '../errors';
 import { batchGetAll, listByIndexPrefix, queryAll, withoutKeys } from './query';
 import { dynamo, tableName } from './client';
+import { isConditionFailure } from './conditions';
 import { index, keys, webhookRoutesOf } from './keys';
 import { named, type NamedItem, TransactionCancelled, transactWrite } from './transactions';
 
@@ -226,5 +227,5 @@ export async function recordDeliveryEnd(webhookId: string, accepted: boolean, at
 }
 
 function ignoreConditionFailure(error: unknown): void {
-  if ((error as { name?: string }).name !== 'ConditionalCheckFailedException') throw error;
+  if (!isConditionFailure(error)) throw error;
 }
