@@ -5,7 +5,7 @@
  * so exporting twice gives the same references. Planned tests not yet received are not Observations:
  * the report's status says `partial` until they are.
  */
-import { createHash } from 'node:crypto';
+import { derivedUuid } from '../derived-uuid';
 import { orderedRange, rangeFlag, type ValueOperator } from '../domain/results';
 import type { AppointmentAggregate } from '../store/appointments/records';
 import type { BiomarkerRecord } from '../store/catalog';
@@ -27,12 +27,6 @@ import {
 type Json = Record<string, unknown>;
 
 export const FHIR_JSON = 'application/fhir+json';
-
-/** A stable UUID (v8 layout) for a resource we export that has no UUID of its own. */
-function derivedUuid(...parts: (string | number)[]): string {
-  const hex = createHash('sha256').update(parts.join('/')).digest('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${((parseInt(hex.slice(16, 17), 16) & 0x3) | 0x8).toString(16)}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
-}
 
 const urn = (id: string) => `urn:uuid:${id}`;
 
@@ -133,11 +127,11 @@ export function resultsBundle({ aggregate, profile, biomarkers, complete, baseUr
   const subject = { reference: urn(profile.id) };
   const observations = [
     ...aggregate.clinicalResults.map((r) => {
-      const id = derivedUuid(appointment.id, 'clinical', r.biomarker_id);
+      const id = derivedUuid([appointment.id, 'clinical', r.biomarker_id]);
       return { fullUrl: urn(id), resource: clinicalObservation(id, r, biomarkers.get(r.biomarker_id), subject) };
     }),
     ...aggregate.geneticResults.map((r) => {
-      const id = derivedUuid(appointment.id, 'genetic', r.biomarker_id);
+      const id = derivedUuid([appointment.id, 'genetic', r.biomarker_id]);
       return { fullUrl: urn(id), resource: geneticObservation(id, r, biomarkers.get(r.biomarker_id), subject) };
     }),
   ];
@@ -166,7 +160,7 @@ export function resultsBundle({ aggregate, profile, biomarkers, complete, baseUr
   };
   return {
     resourceType: 'Bundle',
-    id: derivedUuid(appointment.id, 'bundle', now.toISOString()),
+    id: derivedUuid([appointment.id, 'bundle', now.toISOString()]),
     meta: { lastUpdated: now.toISOString() },
     type: 'collection',
     timestamp: now.toISOString(),
