@@ -113,16 +113,18 @@ function geneticObservation(id: string, result: GeneticResultRecord, biomarker: 
 
 export interface ResultsExport {
   aggregate: AppointmentAggregate;
-  profile: ProfileRecord;
   biomarkers: ReadonlyMap<number, BiomarkerRecord>;
-  /** Whether every planned test is received (our results status `completed`). */
-  complete: boolean;
+  /** Our results status: `completed` once every planned test is received. */
+  status: 'completed' | 'in_progress';
+  /** The latest report's time (UTC), null before any. */
+  reportedAt: string | null;
+  profile: ProfileRecord;
   /** The API's base URL, for the links to the report files. */
   baseUrl: string;
   now: Date;
 }
 
-export function resultsBundle({ aggregate, profile, biomarkers, complete, baseUrl, now }: ResultsExport): Json {
+export function resultsBundle({ aggregate, biomarkers, status, reportedAt, profile, baseUrl, now }: ResultsExport): Json {
   const { appointment } = aggregate;
   const subject = { reference: urn(profile.id) };
   const observations = [
@@ -135,17 +137,16 @@ export function resultsBundle({ aggregate, profile, biomarkers, complete, baseUr
       return { fullUrl: urn(id), resource: geneticObservation(id, r, biomarkers.get(r.biomarker_id), subject) };
     }),
   ];
-  const reportedAt = [...aggregate.clinicalResults, ...aggregate.geneticResults].map((r) => fhirInstant(r.reported_at)).sort();
   const report = {
     resourceType: 'DiagnosticReport',
     id: appointment.id,
     ...(appointment.barcode ? { identifier: [{ system: 'urn:lab-api:sample-barcode', value: appointment.barcode }] } : {}),
-    status: complete ? 'final' : 'partial',
+    status: status === 'completed' ? 'final' : 'partial',
     category: [{ coding: [{ system: DIAGNOSTIC_SERVICE, code: 'LAB', display: 'Laboratory' }] }],
     code: { coding: [LAB_REPORT_CODE], text: 'Laboratory report' },
     subject,
     ...(appointment.blood_drawn_at ? { effectiveDateTime: appointment.blood_drawn_at } : {}),
-    ...(reportedAt.length > 0 ? { issued: reportedAt.at(-1) } : {}),
+    ...(reportedAt ? { issued: reportedAt } : {}),
     ...(observations.length > 0 ? { result: observations.map((o) => ({ reference: o.fullUrl })) } : {}),
     ...(aggregate.documents.length > 0
       ? {

@@ -3,13 +3,11 @@
  * results, with the patient, the sample and its location, rendered as a PDF by the service itself
  * (shared/report/results-report.ts). Same access rules as the results.
  */
-import { assertProfileResourceAccess } from '../auth/access';
-import { clinicalResultItems, geneticResultItems, orderedRange, rangeFlag, resultsStatus } from '../domain/results';
+import { clinicalResultItems, geneticResultItems, orderedRange, rangeFlag } from '../domain/results';
 import { renderResultsReport, type ResultsReportInput } from '../report/results-report';
-import { getAppointmentAggregateOrThrow } from '../store/appointments/reads';
-import { loadCatalog, plannedBiomarkers } from '../store/catalog';
 import { getLocation } from '../store/locations';
 import { getExistingProfile } from '../store/profiles';
+import { readResults } from './read-results';
 import type { Caller } from './request';
 
 export const SERVICE_NAME = 'Lab Testing Service';
@@ -18,17 +16,12 @@ const fullName = (first: string | null, last: string | null) => [first, last].fi
 const bounds = (min: number | null | undefined, max: number | null | undefined) => (min == null && max == null ? null : { min: min ?? null, max: max ?? null });
 
 export async function resultsReport(id: string, { access }: Caller): Promise<{ pdf: Uint8Array; fileName: string }> {
-  const [aggregate, catalog] = await Promise.all([getAppointmentAggregateOrThrow(id), loadCatalog()]);
+  const { aggregate, catalog, planned, clinical, genetic, status, reportedAt } = await readResults(id, access);
   const { appointment } = aggregate;
-  assertProfileResourceAccess(access, appointment, 'appointment');
   const [profile, location] = await Promise.all([
     getExistingProfile(appointment.profile_id),
     appointment.location_id ? getLocation(appointment.location_id) : Promise.resolve(undefined),
   ]);
-  const planned = plannedBiomarkers(aggregate, catalog);
-  const received = new Map(aggregate.clinicalResults.map((r) => [r.biomarker_id, r]));
-  const genetic = new Map(aggregate.geneticResults.map((r) => [r.biomarker_id, r]));
-  const reportedAt = [...aggregate.clinicalResults, ...aggregate.geneticResults].map((r) => r.reported_at).sort();
 
   const input: ResultsReportInput = {
     serviceName: SERVICE_NAME,
@@ -36,9 +29,9 @@ export async function resultsReport(id: string, { access }: Caller): Promise<{ p
     sampleDate: appointment.blood_drawn_at,
     location: location?.name ?? null,
     barcode: appointment.barcode,
-    reportedAt: reportedAt.at(-1) ?? null,
-    status: resultsStatus(appointment.status, planned, [...received.keys(), ...genetic.keys()]),
-    clinical: clinicalResultItems(planned, catalog.biomarkers, received).map((item) => {
+    reportedAt,
+    status,
+    clinical: clinicalResultItems(planned, catalog.biomarkers, clinical).map((item) => {
       // The lab's range for this sample where it gave one, else the service's own; optimal only the service has.
       const range = orderedRange(item.reference_range_lab ?? item.reference_range_service);
       const service = item.reference_range_service;

@@ -1,0 +1,42 @@
+/**
+ * An appointment's results as every results route reads them (the JSON results, the FHIR export, the PDF
+ * report): the aggregate and the catalog in parallel, the access check, what was planned against what
+ * was received, the results status and when the last report came.
+ */
+import type { AccessContext } from '../auth/access';
+import { assertProfileResourceAccess } from '../auth/access';
+import { resultsStatus } from '../domain/results';
+import type { AppointmentAggregate } from '../store/appointments/records';
+import { getAppointmentAggregateOrThrow } from '../store/appointments/reads';
+import { type Catalog, loadCatalog, plannedBiomarkers } from '../store/catalog';
+import type { ClinicalResultRecord, GeneticResultRecord } from '../store/lab-reports';
+
+export interface AppointmentResults {
+  aggregate: AppointmentAggregate;
+  catalog: Catalog;
+  /** The biomarkers planned: the panels' and the individual ones. */
+  planned: number[];
+  clinical: ReadonlyMap<number, ClinicalResultRecord>;
+  genetic: ReadonlyMap<number, GeneticResultRecord>;
+  status: 'completed' | 'in_progress';
+  /** The latest report's time as a UTC instant (the lab may send any ISO 8601 form); null before any. */
+  reportedAt: string | null;
+}
+
+export async function readResults(id: string, access: AccessContext): Promise<AppointmentResults> {
+  const [aggregate, catalog] = await Promise.all([getAppointmentAggregateOrThrow(id), loadCatalog()]);
+  assertProfileResourceAccess(access, aggregate.appointment, 'appointment');
+  const planned = plannedBiomarkers(aggregate, catalog);
+  const clinical = new Map(aggregate.clinicalResults.map((result) => [result.biomarker_id, result]));
+  const genetic = new Map(aggregate.geneticResults.map((result) => [result.biomarker_id, result]));
+  const reported = [...aggregate.clinicalResults, ...aggregate.geneticResults].map((r) => new Date(r.reported_at).toISOString()).sort();
+  return {
+    aggregate,
+    catalog,
+    planned,
+    clinical,
+    genetic,
+    status: resultsStatus(aggregate.appointment.status, planned, [...clinical.keys(), ...genetic.keys()]),
+    reportedAt: reported.at(-1) ?? null,
+  };
+}

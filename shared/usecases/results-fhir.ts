@@ -1,0 +1,11 @@
+/** An appointment's results as a FHIR R4 Bundle (GET /appointments/{id}/results/fhir), with its patient. */
+import { resultsBundle } from '../fhir/results-bundle';
+import { getExistingProfile } from '../store/profiles';
+import { readResults } from './read-results';
+import type { Caller } from './request';
+
+export async function resultsFhir(id: string, { access, now }: Caller, baseUrl: string): Promise<Record<string, unknown>> {
+  const { aggregate, catalog, status, reportedAt } = await readResults(id, access);
+  const profile = await getExistingProfile(aggregate.appointment.profile_id);
+  return resultsBundle({ aggregate, biomarkers: catalog.biomarkers, status, reportedAt, profile, baseUrl, now });
+}
