@@ -2,7 +2,9 @@
  * EventBridge cannot run here, so it is the one AWS part replaced in tests (aws-sdk-client-mock).
  * Tests then assert the exact PutEvents request the service sends.
  */
+import { randomUUID } from 'node:crypto';
 import { EventBridgeClient, PutEventsCommand, type PutEventsRequestEntry } from '@aws-sdk/client-eventbridge';
+import type { EventBridgeEvent } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach } from 'vitest';
 
@@ -21,5 +23,20 @@ export function mockEventBridge() {
     failNextPuts(): void {
       eventBridge.on(PutEventsCommand).rejects(new Error('EventBridge unavailable'));
     },
+  };
+}
+
+/** An event as EventBridge hands it to a target (a Lambda, or the body of an SQS message): its envelope. */
+export function eventBridgeEnvelope(source: string, detailType: string, detail: unknown, time = new Date()): EventBridgeEvent<string, unknown> {
+  return {
+    version: '0',
+    id: randomUUID(),
+    'detail-type': detailType,
+    source,
+    account: '123456789012',
+    time: time.toISOString().replace(/\.\d{3}Z$/, 'Z'),
+    region: 'eu-central-1',
+    resources: [],
+    detail,
   };
 }

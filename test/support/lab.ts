@@ -1,10 +1,10 @@
 /** The lab's side in tests: upload report files to incoming/ and deliver LabResultsReported to the ingest handler. */
 import { randomUUID } from 'node:crypto';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
-import type { EventBridgeEvent } from 'aws-lambda';
 import { handler as resultsIngest } from '../../functions/events/results-ingest';
 import { INCOMING_PREFIX, s3 } from '../../shared/documents/s3';
 import { apoeResult } from '../../infra/local/lab-samples';
+import { eventBridgeEnvelope } from './event-bridge';
 
 export async function uploadIncoming(bytes: Buffer, key = `${INCOMING_PREFIX}${randomUUID()}.pdf`): Promise<string> {
   await s3.send(new PutObjectCommand({ Bucket: process.env.DOCUMENTS_BUCKET, Key: key, Body: bytes, ContentType: 'application/pdf' }));
@@ -12,18 +12,7 @@ export async function uploadIncoming(bytes: Buffer, key = `${INCOMING_PREFIX}${r
 }
 
 export function deliver(detail: Record<string, unknown>) {
-  const event: EventBridgeEvent<string, unknown> = {
-    version: '0',
-    id: randomUUID(),
-    'detail-type': 'LabResultsReported',
-    source: 'lab-partner',
-    account: '000000000000',
-    time: new Date().toISOString(),
-    region: 'eu-central-1',
-    resources: [],
-    detail,
-  };
-  return resultsIngest(event);
+  return resultsIngest(eventBridgeEnvelope('lab-partner', 'LabResultsReported', detail));
 }
 
 export const clinical = (biomarker_id: number, value: number, tested_at = '2026-11-20') => ({

@@ -7,23 +7,13 @@ import { randomUUID } from 'node:crypto';
 import type { PutEventsRequestEntry } from '@aws-sdk/client-eventbridge';
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
 import { handler as dispatch } from '../../functions/events/webhook-dispatch';
+import { eventBridgeEnvelope } from './event-bridge';
 
 export { type Receiver, type Received, startReceiver } from './webhook-receiver';
 
 /** The EventBridge event AWS builds from a PutEvents entry, as the rule's SQS target receives it. */
-export function eventBridgeEvent(entry: PutEventsRequestEntry): Record<string, unknown> {
-  return {
-    version: '0',
-    id: randomUUID(),
-    'detail-type': entry.DetailType,
-    source: entry.Source,
-    account: '123456789012',
-    time: (entry.Time ?? new Date()).toISOString().replace(/\.\d{3}Z$/, 'Z'),
-    region: 'eu-central-1',
-    resources: [],
-    detail: JSON.parse(entry.Detail as string),
-  };
-}
+export const eventBridgeEvent = (entry: PutEventsRequestEntry) =>
+  eventBridgeEnvelope(entry.Source as string, entry.DetailType as string, JSON.parse(entry.Detail as string), entry.Time);
 
 export function sqsEvent(bodies: string[]): SQSEvent {
   const Records = bodies.map((body): SQSRecord => ({
