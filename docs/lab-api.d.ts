@@ -527,7 +527,7 @@ export interface paths {
         put?: never;
         /**
          * Book a courier pickup
-         * @description Books a shipment from a location to the lab: pickup_date a weekday, today or later, no same-day pickup after 16:00 Europe/Berlin; a window within 09:00–17:00 of at least 2 hours.
+         * @description Books a shipment from a location to the lab: pickup_date a weekday, today or later and at most 90 days ahead, no same-day pickup after 16:00 Europe/Berlin; a window within 09:00–17:00 of at least 2 hours. The id is a random reference.
          *
          *     Scopes (any one suffices): `SHIPMENTS_MANAGE`.
          */
@@ -1123,7 +1123,7 @@ export interface components {
             language: "en" | "de" | "fi";
         };
         CreatedShipment: {
-            /** @description the shipment reference, e.g. P-261123-0001 */
+            /** @description the shipment reference (random digits), e.g. P-583019-2746 */
             id: string;
             /**
              * @description pending → shipped → in_transit → delivered; pending/shipped/in_transit → fault; pending → cancelled
@@ -1146,7 +1146,9 @@ export interface components {
         };
         CreateProfileBody: {
             profile_group_slug: string;
+            /** @description contains at least one letter of any script */
             first_name: string;
+            /** @description contains at least one letter of any script */
             last_name: string;
             /** Format: date */
             date_of_birth: string;
@@ -1167,7 +1169,7 @@ export interface components {
             location_id: string;
             /**
              * Format: date
-             * @description a weekday, today or later (Europe/Berlin); no same-day pickup from 16:00
+             * @description a weekday, today or later and at most 90 days ahead (Europe/Berlin); no same-day pickup from 16:00
              */
             pickup_date: string;
             /** @description HH:MM (24-hour), within 09:00–17:00 */
@@ -1245,6 +1247,7 @@ export interface components {
             appointment_id: string | null;
         };
         InlineAddress: {
+            /** @description contains at least one letter of any script */
             name: string;
             street: string;
             house_number: string;
@@ -1405,7 +1408,7 @@ export interface components {
             optimal_max: number | null;
         };
         Shipment: {
-            /** @description the shipment reference, e.g. P-261123-0001 */
+            /** @description the shipment reference (random digits), e.g. P-583019-2746 */
             id: string;
             /**
              * @description pending → shipped → in_transit → delivered; pending/shipped/in_transit → fault; pending → cancelled
@@ -1431,7 +1434,7 @@ export interface components {
             updated_at: string | null;
         };
         ShipmentWithAppointments: {
-            /** @description the shipment reference, e.g. P-261123-0001 */
+            /** @description the shipment reference (random digits), e.g. P-583019-2746 */
             id: string;
             /**
              * @description pending → shipped → in_transit → delivered; pending/shipped/in_transit → fault; pending → cancelled
@@ -1471,7 +1474,9 @@ export interface components {
             location_id?: string;
         };
         UpdateProfileBody: {
+            /** @description contains at least one letter of any script */
             first_name?: string;
+            /** @description contains at least one letter of any script */
             last_name?: string;
             /** Format: date */
             date_of_birth?: string;
@@ -1488,7 +1493,7 @@ export interface components {
         UpdateShipmentBody: {
             /**
              * Format: date
-             * @description a weekday, today or later (Europe/Berlin); no same-day pickup from 16:00
+             * @description a weekday, today or later and at most 90 days ahead (Europe/Berlin); no same-day pickup from 16:00
              */
             pickup_date?: string;
             /** @description HH:MM (24-hour), within 09:00–17:00 */
@@ -1553,7 +1558,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The body is larger than the API accepts. */
+        /** @description The body is larger than 64 KiB. */
         PayloadTooLarge: {
             headers: {
                 [name: string]: unknown;
@@ -1562,7 +1567,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The body is not application/json. */
+        /** @description The body is not application/json (charset utf-8, if given). */
         UnsupportedMediaType: {
             headers: {
                 [name: string]: unknown;
@@ -1626,6 +1631,7 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["BadRequest"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
         };
@@ -1650,6 +1656,7 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["BadRequest"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
         };
@@ -1672,6 +1679,7 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            400: components["responses"]["BadRequest"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
         };
@@ -1741,6 +1749,8 @@ export interface operations {
             /** @description The profile, without timestamps. */
             201: {
                 headers: {
+                    /** @description `true` when this is the first answer again, replayed for a retried Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1878,6 +1888,7 @@ export interface operations {
                     "application/json": components["schemas"]["Location"][];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
@@ -1938,6 +1949,7 @@ export interface operations {
                     "application/json": components["schemas"]["Panel"][];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
@@ -1962,6 +1974,7 @@ export interface operations {
                     "application/json": components["schemas"]["Biomarker"][];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
@@ -1994,6 +2007,8 @@ export interface operations {
             /** @description The appointment, the profile embedded without timestamps. */
             201: {
                 headers: {
+                    /** @description `true` when this is the first answer again, replayed for a retried Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2353,7 +2368,7 @@ export interface operations {
                  *       "appointment_ids": [
                  *         "7c9e6679-7425-40de-944b-e07fc1f90ae7"
                  *       ],
-                 *       "shipment_id": "P-261201-0001"
+                 *       "shipment_id": "P-583019-2746"
                  *     }
                  */
                 "application/json": components["schemas"]["PickupBody"];
@@ -2780,12 +2795,14 @@ export interface operations {
             /** @description The shipment, without timestamps. */
             201: {
                 headers: {
+                    /** @description `true` when this is the first answer again, replayed for a retried Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
-                     *       "id": "P-261201-0001",
+                     *       "id": "P-583019-2746",
                      *       "status": "pending",
                      *       "logistics_provider": "go_express",
                      *       "tracking_number": null,
@@ -2843,7 +2860,7 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
-            /** @description the day's shipment references are used up: retry tomorrow */
+            /** @description no free shipment reference was found (practically never): retry the request */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2859,7 +2876,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description the shipment reference, e.g. P-261123-0001 */
+                /** @description the shipment reference (random digits), e.g. P-583019-2746 */
                 id: string;
             };
             cookie?: never;
@@ -2896,7 +2913,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description the shipment reference, e.g. P-261123-0001 */
+                /** @description the shipment reference (random digits), e.g. P-583019-2746 */
                 id: string;
             };
             cookie?: never;
@@ -2942,7 +2959,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description the shipment reference, e.g. P-261123-0001 */
+                /** @description the shipment reference (random digits), e.g. P-583019-2746 */
                 id: string;
             };
             cookie?: never;
@@ -2999,7 +3016,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description the shipment reference, e.g. P-261123-0001 */
+                /** @description the shipment reference (random digits), e.g. P-583019-2746 */
                 id: string;
             };
             cookie?: never;
@@ -3057,7 +3074,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description the shipment reference, e.g. P-261123-0001 */
+                /** @description the shipment reference (random digits), e.g. P-583019-2746 */
                 id: string;
             };
             cookie?: never;
@@ -3136,6 +3153,8 @@ export interface operations {
             /** @description The order: status pending, updated_at null, no tests yet. */
             201: {
                 headers: {
+                    /** @description `true` when this is the first answer again, replayed for a retried Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3542,6 +3561,7 @@ export interface operations {
                     }[];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];

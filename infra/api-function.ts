@@ -16,7 +16,9 @@ import { Architecture, type FunctionOptions, Runtime, Tracing } from 'aws-cdk-li
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Bucket } from 'aws-cdk-lib/aws-s3';
+import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
+import { operations, type ResponseDoc } from '../shared/contract/operations';
 import type { Route, RouteName } from '../shared/routes';
 import { GSI1, GSI2 } from '../shared/store/keys';
 import { DOCUMENTS_PREFIX_PATTERN, INCOMING_PREFIX_PATTERN } from './bucket-layout';
@@ -94,6 +96,8 @@ export interface LabFunctionProps {
   readonly bus: IEventBus;
   /** Package files the function reads at run time, copied beside its bundle. */
   readonly packageFiles?: PackageFiles;
+  /** Variables of this function only, beside the ones every function gets. */
+  readonly environment?: Readonly<Record<string, string>>;
   /** Extras of one function: reserved concurrency, asynchronous invocation settings. */
   readonly options?: Pick<FunctionOptions, 'reservedConcurrentExecutions' | 'deadLetterQueue' | 'retryAttempts' | 'maxEventAge'>;
 }
@@ -138,6 +142,7 @@ export class LabFunction extends Construct {
         EVENT_BUS_NAME: bus.eventBusName,
         ...POWERTOOLS_ENVIRONMENT,
         NODE_OPTIONS: '--enable-source-maps',
+        ...props.environment,
       },
       bundling: {
         ...LAMBDA_BUNDLE,
@@ -226,7 +231,25 @@ export interface ApiFunctionProps {
   readonly table: Table;
   readonly bucket: Bucket;
   readonly bus: IEventBus;
+  /** The key page cursors are signed with: given to the routes that serve paged lists, and to no other. */
+  readonly cursorSecret: ISecret;
 }
+
+/** A route that answers pages: its contract documents the X-Next-Cursor header (shared/contract/operations.ts). */
+export function servesPages(routeName: RouteName): boolean {
+  const responses: Readonly<Record<number, ResponseDoc>> = operations[routeName].responses;
+  return Object.values(responses).some((response) => response.headers?.['X-Next-Cursor'] !== undefined);
+}
+
+/**
+ * CURSOR_SECRET reaches a paged list's function as an environment variable holding a CloudFormation dynamic
+ * reference, resolved at deploy: no Secrets Manager call at cold start, no SDK client in the bundle, no IAM
+ * right on the secret. The price: the value shows in the function's configuration to whoever may read it
+ * (lambda:GetFunctionConfiguration, operators who can read the table anyway), and a new value reaches a
+ * function only when a deploy updates it (CloudFormation resolves the reference again then, not otherwise). It only signs cursors (shared/store/pages.ts): a leak lets a reader forge a
+ * cursor of a list it may already read, nothing more.
+ */
+const cursorEnvironment = (secret: ISecret) => ({ CURSOR_SECRET: secret.secretValue.unsafeUnwrap() });
 
 /** The Lambda of one route: its class, and so its rights and size, follows from the routes table. */
 export class ApiFunction extends LabFunction {
@@ -241,6 +264,7 @@ export class ApiFunction extends LabFunction {
       description: `${route.method} ${route.path} (${routeName})`,
       functionClass: routeClassOf(routeName, route),
       packageFiles: PACKAGE_FILES[routeName],
+      ...(servesPages(routeName) && { environment: cursorEnvironment(props.cursorSecret) }),
     });
     this.routeName = routeName;
     this.route = route;

@@ -12,9 +12,12 @@
  * | `labAccountId`              | —        | AWS account of the lab: may put results, upload, read orders |
  * | `alarmEmail`                | —        | prod: subscribe this address to the alarm topic              |
  * | `relayReservedConcurrency`  | `true`   | reserve 1 execution each for the outbox relay and the webhook retry sweep (false: the account's concurrency quota is still the new-account 10, where any reservation fails the deploy) |
+ * | `corsAllowOrigins`          | —        | browser apps that may call the API: exact origins, comma-separated (README "CORS"); unset: no CORS |
  */
 import type { App } from 'aws-cdk-lib';
 import type { IConstruct } from 'constructs';
+import * as v from 'valibot';
+import { AllowedOrigins } from '../shared/http/cors-policy';
 
 export type StageName = 'dev' | 'prod';
 export const STAGES: readonly StageName[] = ['dev', 'prod'];
@@ -27,6 +30,8 @@ export interface StackSettings {
   readonly labAccountId?: string;
   readonly alarmEmail?: string;
   readonly relayReservedConcurrency: boolean;
+  /** Exact origins, in the form browsers send them; empty: CORS off. */
+  readonly corsAllowOrigins: readonly string[];
 }
 
 export function stageOf(app: App): StageName {
@@ -61,6 +66,15 @@ function matching(scope: IConstruct, key: string, pattern: RegExp, what: string)
   return raw;
 }
 
+/** `-c corsAllowOrigins=https://a.example,https://b.example`, or a list in cdk.json: the same rule as CORS_ALLOW_ORIGINS. */
+function origins(scope: IConstruct, key: string): readonly string[] {
+  const raw: unknown = scope.node.tryGetContext(key);
+  if (raw === undefined) return [];
+  const parsed = v.safeParse(AllowedOrigins, Array.isArray(raw) ? raw.join(',') : raw);
+  if (!parsed.success) throw new Error(`Context ${key}: ${parsed.issues[0].message}`);
+  return parsed.output;
+}
+
 export function readSettings(scope: IConstruct): StackSettings {
   const rateLimit = positiveNumber(scope, 'apiThrottleRate', DEFAULT_THROTTLE.rateLimit);
   const burstLimit = Math.round(positiveNumber(scope, 'apiThrottleBurst', DEFAULT_THROTTLE.burstLimit));
@@ -70,5 +84,6 @@ export function readSettings(scope: IConstruct): StackSettings {
     labAccountId: matching(scope, 'labAccountId', /^\d{12}$/, 'a 12-digit AWS account id'),
     alarmEmail: matching(scope, 'alarmEmail', /^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'an email address'),
     relayReservedConcurrency: flag(scope, 'relayReservedConcurrency', true),
+    corsAllowOrigins: origins(scope, 'corsAllowOrigins'),
   };
 }

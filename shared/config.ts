@@ -4,6 +4,7 @@
  * Handlers never read process.env themselves.
  */
 import * as v from 'valibot';
+import { AllowedOrigins } from './http/cors-policy';
 
 const optionalUrl = v.optional(v.pipe(v.string(), v.url()));
 
@@ -23,6 +24,10 @@ const Environment = v.object({
   WEBHOOKS_ALLOW_LOOPBACK: v.optional(v.picklist(['true', 'false'])),
   /** Local stack only: an ISO instant that fixes "now" for demos and black-box tests. */
   LAB_CLOCK: v.optional(v.pipe(v.string(), v.isoTimestamp())),
+  /** Browser apps that may call the API (README "CORS"): exact origins, comma-separated; unset: no CORS. */
+  CORS_ALLOW_ORIGINS: v.optional(AllowedOrigins),
+  /** The key page cursors are signed with; required by the functions that serve paged lists (they check at load). */
+  CURSOR_SECRET: v.optional(v.pipe(v.string(), v.minLength(32, 'must be at least 32 characters'))),
 });
 
 function readConfig() {
@@ -42,6 +47,8 @@ function readConfig() {
     localEventsFile: env.LOCAL_EVENTS_FILE,
     webhookUrlPolicy: { allowLoopback: env.WEBHOOKS_ALLOW_LOOPBACK === 'true' },
     fixedClock: env.LAB_CLOCK === undefined ? undefined : new Date(env.LAB_CLOCK),
+    corsAllowOrigins: env.CORS_ALLOW_ORIGINS ?? [],
+    cursorSecret: env.CURSOR_SECRET,
   } as const;
 }
 

@@ -11,6 +11,7 @@ import { getAppointment } from '../../shared/store/appointments/reads';
 import { APPOINTMENT_NOT_FOUND } from '../../shared/store/appointments/records';
 import { pageHistory } from '../../shared/store/history';
 import { keys } from '../../shared/store/keys';
+import { pageFor } from '../../shared/usecases/paging';
 
 export const handler = httpHandler({
   route: 'listAppointmentHistory',
@@ -18,7 +19,10 @@ export const handler = httpHandler({
   query: PageQuery,
   async run({ params, query, access }) {
     // Both reads at once; the page is only answered once access is checked.
-    const [appointment, page] = await Promise.all([getAppointment(params.id), pageHistory<AppointmentStatus>(keys.appointment(params.id), query)]);
+    const [appointment, page] = await Promise.all([
+      getAppointment(params.id),
+      pageHistory<AppointmentStatus>(keys.appointment(params.id), pageFor(query, access)),
+    ]);
     if (!appointment) throw new NotFound(APPOINTMENT_NOT_FOUND);
     assertProfileResourceAccess(access, appointment, 'appointment');
     return okPage({ ...page, items: page.items.map(toHistoryEntry) });

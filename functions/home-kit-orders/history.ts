@@ -10,13 +10,17 @@ import { PageQuery } from '../../shared/schemas/pagination';
 import { pageHistory } from '../../shared/store/history';
 import { getHomeKitOrder, HOME_KIT_ORDER_NOT_FOUND } from '../../shared/store/home-kit-orders';
 import { keys } from '../../shared/store/keys';
+import { pageFor } from '../../shared/usecases/paging';
 
 export const handler = httpHandler({
   route: 'listHomeKitOrderHistory',
   params: IdParams,
   query: PageQuery,
   async run({ params, query, access }) {
-    const [order, page] = await Promise.all([getHomeKitOrder(params.id), pageHistory<HomeKitOrderStatus>(keys.homeKitOrder(params.id), query)]);
+    const [order, page] = await Promise.all([
+      getHomeKitOrder(params.id),
+      pageHistory<HomeKitOrderStatus>(keys.homeKitOrder(params.id), pageFor(query, access)),
+    ]);
     if (!order) throw new NotFound(HOME_KIT_ORDER_NOT_FOUND);
     assertProfileResourceAccess(access, order, 'home kit order');
     return okPage({ ...page, items: page.items.map(toHistoryEntry) });

@@ -8,6 +8,7 @@ import { toAppointmentSummary } from '../../shared/schemas/appointments';
 import { IdParams } from '../../shared/schemas/fields';
 import { listAppointmentsOfProfile } from '../../shared/store/appointments/reads';
 import { getProfile, PROFILE_NOT_FOUND } from '../../shared/store/profiles';
+import { pageFor } from '../../shared/usecases/paging';
 
 export const handler = httpHandler({
   route: 'listProfileAppointments',
@@ -15,7 +16,7 @@ export const handler = httpHandler({
   query: PageQuery,
   async run({ params, query, access }) {
     // Both reads at once: one round trip of latency; the list is only answered once access is checked.
-    const [profile, page] = await Promise.all([getProfile(params.id), listAppointmentsOfProfile(params.id, query)]);
+    const [profile, page] = await Promise.all([getProfile(params.id), listAppointmentsOfProfile(params.id, pageFor(query, access))]);
     if (!profile) throw new NotFound(PROFILE_NOT_FOUND);
     assertProfileGroupAccess(access, profile.profile_group_slug, 'profile');
     return okPage({ ...page, items: page.items.map(toAppointmentSummary) });

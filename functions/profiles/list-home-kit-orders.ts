@@ -8,13 +8,14 @@ import { IdParams } from '../../shared/schemas/fields';
 import { toHomeKitOrder } from '../../shared/schemas/home-kit-orders';
 import { listHomeKitOrdersOfProfile } from '../../shared/store/home-kit-orders';
 import { getProfile, PROFILE_NOT_FOUND } from '../../shared/store/profiles';
+import { pageFor } from '../../shared/usecases/paging';
 
 export const handler = httpHandler({
   route: 'listProfileHomeKitOrders',
   params: IdParams,
   query: PageQuery,
   async run({ params, query, access }) {
-    const [profile, page] = await Promise.all([getProfile(params.id), listHomeKitOrdersOfProfile(params.id, query)]);
+    const [profile, page] = await Promise.all([getProfile(params.id), listHomeKitOrdersOfProfile(params.id, pageFor(query, access))]);
     if (!profile) throw new NotFound(PROFILE_NOT_FOUND);
     assertProfileGroupAccess(access, profile.profile_group_slug, 'profile');
     return okPage({ ...page, items: page.items.map((order) => toHomeKitOrder(order, profile)) });

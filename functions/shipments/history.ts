@@ -10,13 +10,14 @@ import { ShipmentParams } from '../../shared/schemas/shipments';
 import { pageHistory } from '../../shared/store/history';
 import { keys } from '../../shared/store/keys';
 import { getShipment, SHIPMENT_NOT_FOUND } from '../../shared/store/shipments';
+import { pageFor } from '../../shared/usecases/paging';
 
 export const handler = httpHandler({
   route: 'listShipmentHistory',
   params: ShipmentParams,
   query: PageQuery,
   async run({ params, query, access }) {
-    const [shipment, page] = await Promise.all([getShipment(params.id), pageHistory<ShipmentStatus>(keys.shipment(params.id), query)]);
+    const [shipment, page] = await Promise.all([getShipment(params.id), pageHistory<ShipmentStatus>(keys.shipment(params.id), pageFor(query, access))]);
     if (!shipment) throw new NotFound(SHIPMENT_NOT_FOUND);
     assertLocationGroupAccess(access, shipment.location_group_slug, 'shipment');
     return okPage({ ...page, items: page.items.map(toHistoryEntry) });

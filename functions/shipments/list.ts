@@ -4,12 +4,13 @@ import { okPage } from '../../shared/http/responses';
 import { PageQuery } from '../../shared/schemas/pagination';
 import { toShipment } from '../../shared/schemas/shipments';
 import { listShipments } from '../../shared/store/shipments';
+import { pageFor } from '../../shared/usecases/paging';
 
 export const handler = httpHandler({
   route: 'listShipments',
   query: PageQuery,
   async run({ query, access }) {
-    const page = await listShipments(access.locationGroups, query);
+    const page = await listShipments(access.locationGroups, pageFor(query, access));
     return okPage({ ...page, items: page.items.map(toShipment) });
   },
 });

@@ -5,13 +5,14 @@ import { PageQuery } from '../../shared/schemas/pagination';
 import { toWebhookDelivery, WebhookParams } from '../../shared/schemas/webhooks';
 import { pageDeliveries } from '../../shared/store/webhook-deliveries';
 import { ownWebhook } from '../../shared/usecases/manage-webhooks';
+import { pageFor } from '../../shared/usecases/paging';
 
 export const handler = httpHandler({
   route: 'listWebhookDeliveries',
   params: WebhookParams,
   query: PageQuery,
   async run({ params, query, access }) {
-    const [, page] = await Promise.all([ownWebhook(params.id, access), pageDeliveries(params.id, query)]);
+    const [, page] = await Promise.all([ownWebhook(params.id, access), pageDeliveries(params.id, pageFor(query, access))]);
     return okPage({ ...page, items: page.items.map(toWebhookDelivery) });
   },
 });

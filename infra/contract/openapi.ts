@@ -14,6 +14,7 @@ import type { GenericSchema } from 'valibot';
 import { SCOPES } from '../../shared/auth/scopes';
 import { type OperationDoc, operations, TAGS } from '../../shared/contract/operations';
 import type { HandlerContract } from '../../shared/http/handler';
+import { REPLAYED_HEADER } from '../../shared/http/responses';
 import { type Route, type RouteName, routes } from '../../shared/routes';
 import * as appointments from '../../shared/schemas/appointments';
 import * as catalog from '../../shared/schemas/catalog';
@@ -81,12 +82,12 @@ const errorResponse = (description: string) => ({
 /** Errors that follow from a route's kind, documented once under components.responses. */
 const GENERIC_ERRORS = {
   400: ['BadRequest', 'Invalid input: the message names the field and the rule.'],
-  413: ['PayloadTooLarge', 'The body is larger than the API accepts.'],
+  413: ['PayloadTooLarge', 'The body is larger than 64 KiB.'],
   429: ['TooManyRequests', 'The stage is throttled (API Gateway): retry after a pause.'],
   401: ['Unauthorized', 'Missing or unknown API key.'],
   403: ['Forbidden', 'The key lacks the scope, or the resource is outside its access context.'],
   409: ['IdempotencyKeyInProgress', 'A request with this Idempotency-Key is still in progress: retry later.'],
-  415: ['UnsupportedMediaType', 'The body is not application/json.'],
+  415: ['UnsupportedMediaType', 'The body is not application/json (charset utf-8, if given).'],
   422: ['IdempotencyKeyReused', 'This Idempotency-Key was already used for a different request.'],
   500: ['ServerError', 'An unexpected error, logged with the request id.'],
 } as const;
@@ -94,7 +95,7 @@ const GENERIC_ERRORS = {
 /** Which generic errors a route can answer: from its inputs, its scopes and its Idempotency-Key support. */
 function genericStatuses(route: Route, contract: HandlerContract): (keyof typeof GENERIC_ERRORS)[] {
   const statuses: (keyof typeof GENERIC_ERRORS)[] = [];
-  if (contract.params || contract.query || contract.body) statuses.push(400);
+  statuses.push(400); // every route refuses a query parameter it does not take
   if (route.scopes.length > 0) statuses.push(401, 403);
   if (contract.idempotent) statuses.push(409, 422);
   if (contract.body) statuses.push(413, 415);
@@ -176,6 +177,19 @@ function responses(doc: OperationDoc, route: Route, contract: HandlerContract, c
       ...(media ? { content: media } : {}),
     };
   }
+  if (contract.idempotent) {
+    for (const answer of Object.values(answers) as Json[]) {
+      // Every create that takes an Idempotency-Key marks its replays (shared/http/idempotency.ts).
+      answer.headers = {
+        ...(answer.headers as Json | undefined),
+        [REPLAYED_HEADER]: {
+          description: '`true` when this is the first answer again, replayed for a retried Idempotency-Key',
+          required: false,
+          schema: { type: 'string', enum: ['true'] },
+        },
+      };
+    }
+  }
   return { ...answers, ...errorResponses(route, contract, doc) };
 }
 
@@ -216,6 +230,7 @@ export async function handlerContracts(): Promise<Map<RouteName, HandlerContract
   process.env.DOCUMENTS_BUCKET ??= 'openapi-generator';
   process.env.EVENT_BUS_NAME ??= 'openapi-generator';
   process.env.AWS_REGION ??= 'eu-central-1';
+  process.env.CURSOR_SECRET ??= 'openapi-generator-never-signs-a-cursor';
   const contracts = new Map<RouteName, HandlerContract>();
   for (const [name, route] of Object.entries(routes) as [RouteName, Route][]) {
     const module = (await import(pathToFileURL(join(ROOT, route.handler)).href)) as { handler: { contract: HandlerContract } };

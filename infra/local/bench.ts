@@ -5,6 +5,7 @@
  *
  *   BENCH_REQUESTS=200 BENCH_CONCURRENCY=8 npm run bench
  */
+import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -33,6 +34,7 @@ async function main(): Promise<void> {
       LOCAL_EVENTS_FILE: join(tmpdir(), `lab-bench-events-${process.pid}.ndjson`),
       DYNAMODB_ENDPOINT: dynamodb.endpoint,
       POWERTOOLS_LOG_LEVEL: 'ERROR',
+      CURSOR_SECRET: randomBytes(32).toString('base64url'),
     });
     await ensureTable(dynamodb.endpoint, 'bench');
     const { dynamo } = await import('../../shared/store/client');
@@ -153,9 +155,25 @@ async function main(): Promise<void> {
       );
     }
     await api.close();
+    await reportInputCost(key);
   } finally {
     await dynamodb.stop();
     rmSync(process.env.LOCAL_EVENTS_FILE ?? '', { force: true });
+  }
+}
+
+/** The bodies that cost the most to refuse, each refused by its handler in process: median of 5 runs. */
+async function reportInputCost(key: string): Promise<void> {
+  const { measureRefusal, pathologicalBodies } = await import('./pathological-bodies');
+  console.log('\npathological bodies, refused by the handler in process (targets: < 50 ms, < 20 MB)');
+  console.log('body'.padEnd(38), 'status'.padStart(6), 'ms'.padStart(8), 'MB'.padStart(6));
+  for (const body of pathologicalBodies()) {
+    const runs = [];
+    for (let i = 0; i < 5; i++) runs.push(await measureRefusal(body, key));
+    const median = (values: number[]) => values.sort((a, b) => a - b)[2] ?? 0;
+    const ms = median(runs.map((run) => run.milliseconds));
+    const mb = median(runs.map((run) => run.extraMegabytes));
+    console.log(body.name.padEnd(38), String(runs[0]?.status).padStart(6), ms.toFixed(1).padStart(8), mb.toFixed(1).padStart(6));
   }
 }
 

@@ -2,6 +2,8 @@
  * The local stack's environment contract (README "Environment"). `npm start`, the keys CLI and the
  * tests derive every setting from the same variables, so they all reach the same running stack.
  */
+import { randomBytes } from 'node:crypto';
+import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 export interface LocalSettings {
@@ -10,6 +12,8 @@ export interface LocalSettings {
   s3Port: number;
   dataDir: string;
   devApiKey: string | undefined;
+  /** Browser apps that may call the local API (README "CORS"); unset: no CORS. */
+  corsAllowOrigins?: string;
 }
 
 function portFrom(value: string | undefined, fallback: number, name: string): number {
@@ -26,12 +30,36 @@ export function localSettings(env: NodeJS.ProcessEnv = process.env): LocalSettin
     s3Port: portFrom(env.S3_PORT, 4569, 'S3_PORT'),
     dataDir: resolve(env.LAB_DATA_DIR || '.local-data'),
     devApiKey: env.DEV_API_KEY || undefined,
+    corsAllowOrigins: env.CORS_ALLOW_ORIGINS || undefined,
   };
 }
 
 export const LOCAL_TABLE = 'lab-local';
 export const LOCAL_BUCKET = 'lab-documents-local';
 export const LOCAL_BUS = 'lab-local';
+
+/**
+ * The key the local stack signs page cursors with: generated at the first start and kept in the data dir
+ * (readable by its owner only), so cursors survive a restart; deleting the folder makes a new one.
+ */
+export function localCursorSecret(dataDir: string): string {
+  const file = join(dataDir, 'cursor-secret');
+  mkdirSync(dataDir, { recursive: true });
+  if (!existsSync(file)) {
+    // Written aside, then linked into place: of two processes starting at once, one links and both read
+    // the same complete value (a link never shows a half-written file).
+    const draft = `${file}.${process.pid}`;
+    writeFileSync(draft, randomBytes(32).toString('base64url'), { mode: 0o600 });
+    try {
+      linkSync(draft, file);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    } finally {
+      rmSync(draft, { force: true });
+    }
+  }
+  return readFileSync(file, 'utf8').trim();
+}
 
 /** The variables shared/config.ts reads, pointed at the local emulators. */
 export function localFunctionEnvironment(settings: LocalSettings): Record<string, string> {
@@ -47,5 +75,8 @@ export function localFunctionEnvironment(settings: LocalSettings): Record<string
     LOCAL_EVENTS_FILE: join(settings.dataDir, 'events.ndjson'),
     // A developer's webhook receiver runs on this machine (README "Webhooks").
     WEBHOOKS_ALLOW_LOOPBACK: 'true',
+    CURSOR_SECRET: localCursorSecret(settings.dataDir),
+    // The handlers and the local server's own answers read the same list (README "CORS").
+    ...(settings.corsAllowOrigins && { CORS_ALLOW_ORIGINS: settings.corsAllowOrigins }),
   };
 }

@@ -1,8 +1,9 @@
 /**
  * `npm run lab -- report <appointment-id> [--partial] [--genetic]`: the local lab sandbox. Against the
- * running `npm start` stack (same variables), it reads what the appointment plans, invents plausible
- * values inside each biomarker's reference range, renders a PDF report, uploads it to `incoming/`, and
- * hands a LabResultsReported event to the SAME ingest handler that runs in Lambda.
+ * running `npm start` stack (found through its stack file, or the same variables), it reads what the
+ * appointment plans, invents plausible values inside each biomarker's reference range, renders a PDF
+ * report, uploads it to `incoming/`, and hands a LabResultsReported event to the SAME ingest handler that
+ * runs in Lambda.
  *
  * Every planned test is reported, clinical and genetic (a plausible genotype per gene).
  *   --partial  reports about half of them (half of each kind, rounded up)
@@ -13,8 +14,9 @@ import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { INCOMING_PREFIX } from '../../shared/documents/bucket-layout';
 import { rangeFlag } from '../../shared/domain/results';
-import { localFunctionEnvironment, localSettings } from './environment';
+import { localFunctionEnvironment } from './environment';
 import { apoeResult, geneticFinding } from './lab-samples';
+import { runningStackSettings } from './stack-file';
 
 class UsageError extends Error {}
 
@@ -52,7 +54,7 @@ async function main(argv: string[]): Promise<void> {
   if (!appointmentId || extra) throw new UsageError('report takes exactly one appointment id');
   if (!UUID.test(appointmentId)) throw new UsageError(`not an appointment id (a UUID): ${appointmentId}`);
 
-  Object.assign(process.env, localFunctionEnvironment(localSettings()));
+  Object.assign(process.env, localFunctionEnvironment(runningStackSettings()));
   process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN'; // the simulator prints its own summary
   const { getAppointmentAggregate } = await import('../../shared/store/appointments/reads');
   const { loadCatalog, plannedBiomarkers } = await import('../../shared/store/catalog');

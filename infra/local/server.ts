@@ -4,7 +4,8 @@
  * (base64) bodies included. What API Gateway answers by itself, before any Lambda runs, this server answers
  * before any handler, from the same shared/http/gateway-responses.ts the stack is configured with: an
  * unknown path (404), a known path with another method (405 with Allow), a keyed route without an
- * x-api-key header (401).
+ * x-api-key header (401). With CORS_ALLOW_ORIGINS it also answers the CORS preflight (`OPTIONS`) of every
+ * path and puts CORS headers on those answers, as the stack configures API Gateway (infra/cors.ts).
  *
  * The handler modules read shared/config.ts when first imported, so set the environment first.
  */
@@ -14,8 +15,11 @@ import type { AddressInfo } from 'node:net';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import { API_KEY_HEADER, type GatewayAnswer, missingKey, unknownPath, wrongMethod } from '../../shared/http/gateway-responses';
+import * as v from 'valibot';
+import { allowedOrigin, AllowedOrigins, answerCorsHeaders, preflightHeaders } from '../../shared/http/cors-policy';
+import { API_KEY_HEADER, type GatewayAnswer, gatewayCorsHeaders, missingKey, unknownPath, wrongMethod } from '../../shared/http/gateway-responses';
 import { type Route, type RouteName, routeEntries } from '../../shared/routes';
+import { runInvocation } from './invocations';
 
 const repositoryRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const MAX_BODY_BYTES = 10 * 1024 * 1024; // API Gateway's payload limit
@@ -56,8 +60,28 @@ function send(res: ServerResponse, status: number, body: unknown, headers: Recor
   res.end(JSON.stringify(body));
 }
 
-function answer(res: ServerResponse, gatewayAnswer: GatewayAnswer): void {
-  send(res, gatewayAnswer.statusCode, gatewayAnswer.body, gatewayAnswer.headers);
+function answer(res: ServerResponse, gatewayAnswer: GatewayAnswer, corsHeaders: Readonly<Record<string, string>>): void {
+  send(res, gatewayAnswer.statusCode, gatewayAnswer.body, { ...gatewayAnswer.headers, ...corsHeaders });
+}
+
+/** CORS as the stack configures API Gateway (infra/cors.ts): the allowed origins, and its answers' fixed headers. */
+interface GatewayCors {
+  origins: readonly string[];
+  /** Of the gateway responses (401, 404, 413, 5xx): fixed values, API Gateway cannot compare Origins there. */
+  fixed: Readonly<Record<string, string>>;
+}
+
+/** The mock integrations (405, preflight) compare the request's Origin with the list. */
+function mockCorsHeaders(req: IncomingMessage, cors: GatewayCors, perOrigin: (origin: string) => Record<string, string>): Record<string, string> {
+  if (cors.origins.length === 0) return {};
+  const origin = allowedOrigin(req.headers, cors.origins);
+  return origin === undefined ? { Vary: 'Origin' } : perOrigin(origin);
+}
+
+/** As API Gateway's mock ANY method, whose fixed Allow header the preflight carries too. */
+function preflight(res: ServerResponse, req: IncomingMessage, cors: GatewayCors, methods: readonly string[]): void {
+  res.writeHead(204, { Allow: methods.join(', '), ...mockCorsHeaders(req, cors, (origin) => preflightHeaders(origin, methods)) });
+  res.end();
 }
 
 async function readBody(req: IncomingMessage): Promise<Buffer | 'too-large'> {
@@ -98,8 +122,9 @@ function toEvent(req: IncomingMessage, url: URL, match: CompiledRoute, params: s
     multiValueQueryStringParameters: url.searchParams.size > 0 ? multiQuery : null,
     pathParameters: match.paramNames.length > 0 ? pathParameters : null,
     stageVariables: null,
-    body: body.length > 0 ? body.toString('utf8') : null,
-    isBase64Encoded: false,
+    // As API Gateway with binaryMediaTypes */*: the bytes as sent, base64, for the handler to check they are UTF-8.
+    body: body.length > 0 ? body.toString('base64') : null,
+    isBase64Encoded: body.length > 0,
     requestContext: {
       accountId: 'local',
       apiId: 'local',
@@ -142,35 +167,31 @@ function writeResult(res: ServerResponse, result: APIGatewayProxyResult): void {
   res.end(result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body);
 }
 
-async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function handle(req: IncomingMessage, res: ServerResponse, cors: GatewayCors): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://localhost');
   const matching = compiledRoutes.map((compiled) => ({ compiled, params: compiled.pattern.exec(url.pathname) })).filter((c) => c.params !== null);
-  if (matching.length === 0) return answer(res, unknownPath);
+  if (matching.length === 0) return answer(res, unknownPath, cors.fixed);
   // As API Gateway: a literal segment wins over a {param} (POST /appointments/pickup is not /appointments/{id}).
   const fewestParams = Math.min(...matching.map((c) => c.compiled.paramNames.length));
   const candidates = matching.filter((c) => c.compiled.paramNames.length === fewestParams);
   const chosen = candidates.find((c) => c.compiled.route.method === req.method);
-  if (!chosen)
-    return answer(
-      res,
-      wrongMethod(
-        req.method ?? '',
-        candidates.map((c) => c.compiled.route.method),
-      ),
-    );
+  const methods = candidates.map((c) => c.compiled.route.method);
+  if (!chosen && req.method === 'OPTIONS' && cors.origins.length > 0) return preflight(res, req, cors, methods);
+  if (!chosen) return answer(res, wrongMethod(req.method ?? '', methods), mockCorsHeaders(req, cors, answerCorsHeaders));
   // API Gateway's request validator requires the header, present and not blank, on every keyed route.
-  if (chosen.compiled.route.scopes.length > 0 && !req.headers[API_KEY_HEADER]) return answer(res, missingKey);
+  if (chosen.compiled.route.scopes.length > 0 && !req.headers[API_KEY_HEADER]) return answer(res, missingKey, cors.fixed);
   let params: string[];
   try {
     params = (chosen.params ?? []).slice(1).map((param) => decodeURIComponent(param));
   } catch {
-    return send(res, 400, { error: 'The path is not correctly percent-encoded' });
+    return send(res, 400, { error: 'The path is not correctly percent-encoded' }, cors.fixed);
   }
   const body = await readBody(req);
-  if (body === 'too-large') return send(res, 413, { error: 'Request body exceeds 10 MB' });
+  if (body === 'too-large') return send(res, 413, { error: 'Request body exceeds 10 MB' }, cors.fixed);
   const handler = await loadHandler(chosen.compiled.route);
   const event = toEvent(req, url, chosen.compiled, params, body);
-  writeResult(res, await handler(event, toContext(chosen.compiled.name)));
+  const context = toContext(chosen.compiled.name);
+  writeResult(res, await runInvocation(context.awsRequestId, () => handler(event, context)));
 }
 
 export interface LocalApi {
@@ -178,11 +199,18 @@ export interface LocalApi {
   close(): Promise<void>;
 }
 
-export async function startLocalApi(port: number, host = '127.0.0.1'): Promise<LocalApi> {
+/**
+ * `corsAllowOrigins`: the list the handlers read too (CORS_ALLOW_ORIGINS, README "CORS"), so the gateway's
+ * answers and the functions' agree.
+ */
+export async function startLocalApi(port: number, host = '127.0.0.1', corsAllowOrigins = process.env.CORS_ALLOW_ORIGINS): Promise<LocalApi> {
+  const parsed = v.safeParse(AllowedOrigins, corsAllowOrigins ?? '');
+  if (!parsed.success) throw new Error(`CORS_ALLOW_ORIGINS: ${parsed.issues[0].message}`);
+  const cors: GatewayCors = { origins: parsed.output, fixed: gatewayCorsHeaders(parsed.output) };
   const server = createServer((req, res) => {
-    handle(req, res).catch(() => {
+    handle(req, res, cors).catch(() => {
       // The handlers shape their own errors; reaching this means the server itself failed.
-      if (!res.headersSent) send(res, 500, { error: 'Internal server error' });
+      if (!res.headersSent) send(res, 500, { error: 'Internal server error' }, cors.fixed);
       else res.end();
     });
   });

@@ -1,69 +1,106 @@
 /**
  * `npm start`: the whole API on this machine, real parts only. Starts DynamoDB Local and the S3
  * emulator, creates the table and bucket if missing, seeds demo data, registers a dev API key and
- * serves every route of shared/routes.ts over HTTP. Ctrl-C (SIGINT) or SIGTERM stops all of it.
+ * serves every route of shared/routes.ts over HTTP. Refuses busy ports before it starts anything.
+ * SIGINT, SIGTERM, SIGHUP or the end of its parent process stops all of it (stop-signals.ts); DynamoDB
+ * Local ends with this process even when it is killed outright (watchdog.sh). While it runs,
+ * `<LAB_DATA_DIR>/stack.json` tells the CLIs where it is (stack-file.ts).
  */
+import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { ensureBucket, ensureTable } from './bootstrap';
-import { type RunningEmulator, startDynamoDbLocal, startS3Emulator } from './emulators';
 import { LOCAL_BUCKET, LOCAL_TABLE, localFunctionEnvironment, localSettings } from './environment';
+import { portInUse } from './free-port';
+import { CONCURRENT_INVOCATIONS, runInvocation } from './invocations';
+import { removeStackFile, writeStackFile } from './stack-file';
+import { onStopRequest } from './stop-signals';
 
 const settings = localSettings();
-// Before any shared/ module loads: they read their configuration once, at import.
-Object.assign(process.env, localFunctionEnvironment(settings));
+// Before any shared/ module loads: they read their configuration once, at import. Every handler runs in
+// this one process, many at once: their logging contexts are kept apart as Lambda's do (invocations.ts).
+Object.assign(process.env, localFunctionEnvironment(settings), CONCURRENT_INVOCATIONS);
 
 const running: { stop(): Promise<void> }[] = [];
 let stopping = false;
 
-async function stopAll(exitCode: number): Promise<never> {
-  if (!stopping) {
-    stopping = true;
-    for (const part of running.reverse()) await part.stop().catch(() => undefined);
-  }
+async function stopAll(exitCode: number): Promise<void> {
+  // Ctrl-C in a terminal arrives twice (from the terminal, and forwarded by npm): stop once.
+  if (stopping) return;
+  stopping = true;
+  removeStackFile(settings.dataDir);
+  for (const part of running.reverse()) await part.stop().catch(() => undefined);
   process.exit(exitCode);
 }
 
-process.on('SIGINT', () => void stopAll(0));
-process.on('SIGTERM', () => void stopAll(0));
+onStopRequest(() => void runInvocation('stop', () => stopAll(0)));
+
+const track = <T extends { stop(): Promise<void> }>(part: T): T => {
+  running.push(part);
+  return part;
+};
+
+async function firstBusyPort(): Promise<{ variable: string; port: number } | undefined> {
+  const ports = [
+    { variable: 'PORT', port: settings.port, host: '127.0.0.1' },
+    { variable: 'DYNAMODB_PORT', port: settings.dynamodbPort, host: '0.0.0.0' }, // DynamoDB Local binds every address
+    { variable: 'S3_PORT', port: settings.s3Port, host: '127.0.0.1' },
+  ].filter(({ port }) => port !== 0);
+  const busy = await Promise.all(ports.map(({ port, host }) => portInUse(port, host)));
+  return ports.find((_, i) => busy[i]);
+}
 
 async function main(): Promise<void> {
-  const startedAt = Date.now();
-  const dynamodb: RunningEmulator = await startDynamoDbLocal({
-    port: settings.dynamodbPort,
-    dataDir: join(settings.dataDir, 'dynamodb'),
-  });
-  running.push(dynamodb);
-  const s3 = await startS3Emulator({ port: settings.s3Port, dataDir: join(settings.dataDir, 's3') });
-  running.push(s3);
+  const busy = await firstBusyPort();
+  if (busy) {
+    console.error(`Port ${busy.port} (${busy.variable}) is in use; stop the other process or set ${busy.variable} to a free port`);
+    process.exit(1);
+  }
 
-  await ensureTable(dynamodb.endpoint, LOCAL_TABLE);
-  await ensureBucket(s3.endpoint, LOCAL_BUCKET);
-  const { seedDemoData } = await import('./seed');
-  await seedDemoData();
-  const { registerDevApiKey } = await import('./dev-api-key');
-  const devKey = await registerDevApiKey(settings.devApiKey);
+  // DynamoDB Local's JVM takes longest to boot: start it first, and load the rest while it boots.
+  const { startDynamoDbLocal, startS3Emulator } = await import('./emulators');
+  const [dynamodb, s3, bootstrap, seed, devApiKey, server, relay, webhooks] = await Promise.all([
+    startDynamoDbLocal({ port: settings.dynamodbPort, dataDir: join(settings.dataDir, 'dynamodb') }).then(track),
+    startS3Emulator({ port: settings.s3Port, dataDir: join(settings.dataDir, 's3') }).then(track),
+    import('./bootstrap'),
+    import('./seed'),
+    import('./dev-api-key'),
+    import('./server'),
+    import('../../functions/events/relay-outbox'),
+    import('./webhook-pipeline'),
+  ]);
 
-  const { startLocalApi } = await import('./server');
-  const api = await startLocalApi(settings.port);
-  running.push({ stop: api.close });
+  await Promise.all([bootstrap.ensureTable(dynamodb.endpoint, LOCAL_TABLE), bootstrap.ensureBucket(s3.endpoint, LOCAL_BUCKET)]);
+  const [devKey] = await Promise.all([devApiKey.registerDevApiKey(settings.devApiKey), seed.seedDemoData()]);
+
+  const api = await server.startLocalApi(settings.port);
+  track({ stop: api.close });
 
   // The outbox relay runs every minute in AWS (an EventBridge schedule); here, a timer.
-  const { handler: relayOutbox } = await import('../../functions/events/relay-outbox');
-  const relay = setInterval(() => void relayOutbox().catch(() => undefined), 60_000);
-  running.push({ stop: async () => clearInterval(relay) });
+  const relayTimer = setInterval(() => void runInvocation(randomUUID(), () => relay.handler()).catch(() => undefined), 60_000);
+  track({ stop: async () => clearInterval(relayTimer) });
 
   // Webhooks: the dispatcher on the events file and the retry sweep, in this process (README "Webhooks").
-  const { startLocalWebhooks } = await import('./webhook-pipeline');
-  running.push(await startLocalWebhooks(process.env.LOCAL_EVENTS_FILE as string));
+  track(await webhooks.startLocalWebhooks(process.env.LOCAL_EVENTS_FILE as string));
+
+  writeStackFile(settings.dataDir, {
+    pid: process.pid,
+    api_url: api.url,
+    port: settings.port,
+    dynamodb_port: settings.dynamodbPort,
+    s3_port: settings.s3Port,
+    started_at: new Date().toISOString(),
+  });
 
   console.log(`DynamoDB Local: ${dynamodb.endpoint} (data in ${settings.dataDir})`);
   console.log(`S3 emulator:    ${s3.endpoint}`);
   console.log(`Events:         ${process.env.LOCAL_EVENTS_FILE} (one JSON line per event)`);
   console.log(devKey.generated ? `Dev API key (shown once): ${devKey.plaintext}` : 'Dev API key: the value of DEV_API_KEY');
-  console.log(`Lab API ready at ${api.url} in ${((Date.now() - startedAt) / 1000).toFixed(1)} s — try: curl -H "x-api-key: <key>" ${api.url}/api/v1/locations`);
+  // From the start of this process (npm's own start, about 0.3 s, comes before it).
+  const seconds = process.uptime().toFixed(1);
+  console.log(`Lab API ready at ${api.url} in ${seconds} s — try: curl -H "x-api-key: <key>" ${api.url}/api/v1/locations`);
 }
 
-main().catch(async (error: unknown) => {
+// The startup and the background tasks it starts (webhook pipeline) log in a context of their own.
+runInvocation('startup', main).catch(async (error: unknown) => {
   console.error(`npm start failed: ${error instanceof Error ? error.message : String(error)}`);
-  await stopAll(1);
+  await runInvocation('stop', () => stopAll(1));
 });

@@ -50,7 +50,7 @@ export const createdAppointment = {
 
 export const confirmBody = { barcode: 'LAB-2026-000123' };
 
-export const pickupBody = { appointment_ids: [APPOINTMENT_ID], shipment_id: 'P-261201-0001' };
+export const pickupBody = { appointment_ids: [APPOINTMENT_ID], shipment_id: 'P-583019-2746' };
 
 export const appointmentResults = {
   status: 'in_progress',
@@ -108,7 +108,7 @@ const lab = {
 };
 
 export const createdShipment = {
-  id: 'P-261201-0001',
+  id: 'P-583019-2746',
   status: 'pending',
   logistics_provider: 'go_express',
   tracking_number: null,

@@ -309,12 +309,13 @@ export const operations = {
     tag: 'Shipments',
     summary: 'Book a courier pickup',
     description:
-      'Books a shipment from a location to the lab: pickup_date a weekday, today or later, no same-day pickup after 16:00 Europe/Berlin; a window within 09:00–17:00 of at least 2 hours.',
+      'Books a shipment from a location to the lab: pickup_date a weekday, today or later and at most 90 days ahead, no same-day ' +
+      'pickup after 16:00 Europe/Berlin; a window within 09:00–17:00 of at least 2 hours. The id is a random reference.',
     responses: { 201: { description: 'The shipment, without timestamps.', schema: CreatedShipment, example: examples.createdShipment } },
     errors: {
       404: 'location not found or inactive',
       409: 'no courier serves this location',
-      503: "the day's shipment references are used up: retry tomorrow",
+      503: 'no free shipment reference was found (practically never): retry the request',
     },
     requestExample: examples.createShipmentBody,
   },

@@ -5,8 +5,10 @@
  *   pending / shipped / in_transit ──provider──▶ fault
  *   pending ──DELETE──▶ cancelled
  *
- * A reference is `P-<YYMMDD>-<NNNN>`: the Berlin date the shipment was created and that day's sequence
- * number (0001–9999) from an atomic counter. Inside an appointment it shows without hyphens.
+ * A reference has the spec's shape `P-<6 digits>-<4 digits>`, and its ten digits are random: a reference
+ * tells nothing (no date, no count of another tenant's shipments) and cannot be guessed, so probing one
+ * (403 or 404) finds nothing. The spec does not ask for a date in it; a date would leave only 4 random
+ * digits, 10 000 a day, which a client could enumerate. Inside an appointment it shows without hyphens.
  */
 import { Conflict } from '../errors';
 
@@ -18,10 +20,13 @@ export const LOGISTICS_PROVIDERS = ['go_express', 'dhl', 'tof'] as const;
 export type LogisticsProvider = (typeof LOGISTICS_PROVIDERS)[number];
 
 export const SHIPMENT_REFERENCE = /^P-\d{6}-\d{4}$/;
-export const MAX_DAILY_SEQUENCE = 9999;
+/** How many references there are: every value of the ten digits. */
+export const SHIPMENT_REFERENCE_VALUES = 10 ** 10;
 
-export function shipmentReference(berlinDate: string, sequence: number): string {
-  return `P-${berlinDate.slice(2, 4)}${berlinDate.slice(5, 7)}${berlinDate.slice(8, 10)}-${String(sequence).padStart(4, '0')}`;
+/** The reference of a value in [0, SHIPMENT_REFERENCE_VALUES): its ten digits, zero-padded. */
+export function shipmentReference(value: number): string {
+  const digits = String(value).padStart(10, '0');
+  return `P-${digits.slice(0, 6)}-${digits.slice(6)}`;
 }
 
 /** How an appointment shows its link to a shipment: the same reference without hyphens, as the spec requires. */

@@ -7,6 +7,7 @@
  */
 
 import { MISSING_KEY_MESSAGE } from '../auth/api-key-header';
+import { answerCorsHeaders } from './cors-policy';
 
 export interface GatewayAnswer {
   readonly statusCode: number;
@@ -29,4 +30,16 @@ export const missingKey: GatewayAnswer = { statusCode: 401, headers: {}, body: {
 export function wrongMethod(method: string, allowed: readonly string[]): GatewayAnswer {
   const allow = allowed.join(', ');
   return { statusCode: 405, headers: { Allow: allow }, body: { error: `Method ${method} not allowed; allowed: ${allow}` } };
+}
+
+/**
+ * The CORS headers of the gateway's own answers (401 without a key, 404, 413, 429, 5xx) when CORS is on
+ * (README "CORS"). API Gateway writes them from fixed values: its gateway responses cannot compare the
+ * request's Origin with a list. So they name the first listed origin, whatever the request's: that app reads
+ * these errors, and an origin that is not listed is never echoed. (The 405 and the preflight can compare,
+ * and name the request's origin when it is listed.)
+ */
+export function gatewayCorsHeaders(origins: readonly string[]): Readonly<Record<string, string>> {
+  const [first] = origins;
+  return first === undefined ? {} : answerCorsHeaders(first);
 }

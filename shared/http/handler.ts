@@ -3,15 +3,14 @@
  * It may import auth/ and store/ (for the key lookup) but never a handler.
  *
  * `httpHandler` builds that stack once for a row of the routes table. Order, outermost first:
- *   (access log: plugin hooks around it all) error stage (@middy/http-error-handler, then our mapping) → Powertools context → header normalizer → API key (401) → scopes (403)
- *   → [JSON content type (415) → JSON body parser (400)] → valibot input (400) → handler.
+ *   (access log: plugin hooks around it all) CORS headers (when configured) → error stage (@middy/http-error-handler, then our mapping) → Powertools context → header normalizer → API key (401) → scopes (403)
+ *   → [JSON body: content type (415), size (413), UTF-8 and JSON (400)] → valibot input (400) → handler.
  * The key and scope come before the body, so an unauthenticated caller learns nothing about the input
  * rules (the spec's order of checks: 401, 403, then 400).
  * Middy runs `onError` in reverse, so the error stage sees every failure, including the parser's.
  */
 import middy, { type MiddlewareObj } from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
-import httpJsonBodyParser from '@middy/http-json-body-parser';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import type { GenericSchema, InferOutput } from 'valibot';
@@ -20,7 +19,9 @@ import { now as clock } from '../config';
 import type { Operations } from '../contract/operations';
 import { logger } from '../logger';
 import { type RouteName, routes } from '../routes';
-import { accessLog, authenticateApiKey, errorStage, type LabContext, requireJsonContentType, requireScopes, validateInput } from './middlewares';
+import { corsHeaders, corsOnEarlyAnswer } from './cors';
+import { jsonBody } from './json-body';
+import { accessLog, authenticateApiKey, errorStage, type LabContext, requireScopes, validateInput } from './middlewares';
 import type { BinaryBody, Reply } from './responses';
 import { requestBaseUrl } from './static-responses';
 
@@ -80,16 +81,14 @@ export function httpHandler<
   const isPublic = route.scopes.length === 0;
 
   const stack = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, LabContext>(accessLog(definition.route))
+    .use(corsHeaders())
     .use(errorStage())
     .use(injectLambdaContext(logger, { resetKeys: true }))
     .use(httpHeaderNormalizer());
   if (!isPublic) stack.use(authenticateApiKey()).use(requireScopes(route.scopes));
-  if (definition.body) {
-    // Our own gate decides the content type (and lets an empty body through to a clear 400).
-    stack.use(requireJsonContentType()).use(httpJsonBodyParser({ disableContentTypeCheck: true }));
-  }
+  if (definition.body) stack.use(jsonBody());
   stack.use(validateInput({ params: definition.params, query: definition.query, body: definition.body }));
-  if (definition.idempotency) stack.use(definition.idempotency);
+  if (definition.idempotency) stack.use(corsOnEarlyAnswer(definition.idempotency));
 
   const handler = stack.handler(async (event, context): Promise<APIGatewayProxyResult> =>
     definition.run({

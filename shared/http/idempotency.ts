@@ -3,9 +3,10 @@
  * Powertools Idempotency on our table: a client that retries a create after a timeout gets the first
  * answer again instead of a second patient record or booking. Records live one hour (TTL expires_at).
  *
- * The key is scoped to the API key that sent it (two clinics may pick the same Idempotency-Key), and
- * the body must be the same: reusing a key for another request answers 422. Requests without the
- * header are not affected. Imported only by the create handlers, so other bundles stay small.
+ * The key is scoped to the route and to the API key that sent it (two clinics may pick the same
+ * Idempotency-Key; one client may send the same one to two creates), and the body must be the same:
+ * reusing a key for another request of the same route answers 422. Requests without the header are not
+ * affected. Imported only by the create handlers, so other bundles stay small.
  */
 import { IdempotencyConfig } from '@aws-lambda-powertools/idempotency';
 import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dynamodb';
@@ -14,6 +15,7 @@ import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { TTL_ATTRIBUTE } from '../store/table';
 import type { LabContext } from './middlewares';
+import { REPLAYED_HEADER } from './responses';
 import { dynamoClient, tableName } from '../store/client';
 
 const persistenceStore = new DynamoDBPersistenceLayer({
@@ -26,9 +28,12 @@ const persistenceStore = new DynamoDBPersistenceLayer({
 });
 
 const idempotencyConfig = new IdempotencyConfig({
-  // Only for a non-empty header; then the API key and the Idempotency-Key together (headers are lower-cased).
+  // Only for a non-empty header; then the route, the API key and the Idempotency-Key together (headers are
+  // lower-cased). The route is in the key itself: Powertools prefixes records with the function name, which
+  // is one per route in AWS but one for every handler of the local server's process.
   // `|| null`: an empty header must not become one shared key for every client.
-  eventKeyJmesPath: '(headers."idempotency-key" && [headers."x-api-key", headers."idempotency-key"]) || `null`',
+  eventKeyJmesPath:
+    '(headers."idempotency-key" && [requestContext.httpMethod, requestContext.resourcePath, headers."x-api-key", headers."idempotency-key"]) || `null`',
   payloadValidationJmesPath: 'body',
   throwOnNoIdempotencyKey: false,
   expiresAfterSeconds: 3600,
@@ -47,9 +52,15 @@ export function idempotentCreate(): LabMiddleware {
   const holdsRecord = new WeakSet<object>();
   return {
     before: async (request) => {
-      const replay = await inner.before?.(request);
-      if (replay === undefined) holdsRecord.add(request);
-      return replay;
+      const replay = (await inner.before?.(request)) as APIGatewayProxyResult | undefined;
+      if (replay === undefined) {
+        holdsRecord.add(request);
+        return undefined;
+      }
+      // The first answer again, marked so that a client (and its logs) can tell a replay from a new create,
+      // as Stripe's header of the same name does.
+      request.response = { ...replay, headers: { ...replay.headers, [REPLAYED_HEADER]: 'true' } };
+      return request.response;
     },
     after: (request) => inner.after?.(request),
     onError: async (request) => {

@@ -5,13 +5,14 @@
 import type { MiddlewareObj, Request } from '@middy/core';
 import httpErrorHandler from '@middy/http-error-handler';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import * as v from 'valibot';
 import type { GenericSchema } from 'valibot';
 import { type AccessContext, assertAnyScope } from '../auth/access';
 import { authenticate } from '../auth/api-keys';
 import type { Scope } from '../auth/scopes';
 import { logger } from '../logger';
 import { InvalidInput } from '../errors';
-import { HttpError, statusOf, UnsupportedMediaType } from './errors';
+import { HttpError, statusOf } from './errors';
 import { baseHeaders } from './responses';
 import { isJsonObject, parseOrBadRequest } from './validation';
 
@@ -40,13 +41,6 @@ const IDEMPOTENCY_ERRORS: Record<string, HttpError> = {
   IdempotencyValidationError: new HttpError(422, 'This Idempotency-Key was already used for a different request'),
 };
 
-/** Middy's own HTTP errors (body parser): malformed JSON is a 400 here, as the spec's errors table says. */
-function fromMiddyError(error: { statusCode: number; message: string }): HttpError {
-  if (error.statusCode === 415) return new UnsupportedMediaType();
-  if (error.statusCode === 422) return new HttpError(400, 'Request body must be valid JSON');
-  return new HttpError(error.statusCode, error.message);
-}
-
 function hasClientStatus(error: unknown): error is { statusCode: number; message: string } {
   const status = (error as { statusCode?: unknown } | null)?.statusCode;
   return typeof status === 'number' && status >= 400 && status < 500;
@@ -67,10 +61,8 @@ export function errorResponses(): LabMiddleware {
       let mapped: ReturnType<typeof httpError>;
       if (status !== undefined && error) mapped = httpError(status, error.message);
       else if (idempotencyRefusal) mapped = httpError(idempotencyRefusal.statusCode, idempotencyRefusal.message);
-      else if (hasClientStatus(error)) {
-        const fromMiddy = fromMiddyError(error);
-        mapped = httpError(fromMiddy.statusCode, fromMiddy.message);
-      } else {
+      else if (hasClientStatus(error)) mapped = httpError(error.statusCode, error.message);
+      else {
         logger.error('Unhandled error', {
           errorName: error?.name ?? typeof error,
           stack: error?.stack?.split('\n').slice(1).join('\n'),
@@ -113,20 +105,6 @@ export function accessLog(routeName: string) {
   };
 }
 
-/**
- * Content-Type check for routes with a body. An empty body is let through so that validation answers
- * 400 "body must be a JSON object" rather than 415; any other body must be declared JSON.
- */
-export function requireJsonContentType(): LabMiddleware {
-  return {
-    before: ({ event }) => {
-      if (event.body === null || event.body === undefined || event.body === '') return;
-      const contentType = event.headers?.['content-type'] ?? '';
-      if (!/^application\/(.+\+)?json\s*(;|$)/i.test(contentType)) throw new UnsupportedMediaType();
-    },
-  };
-}
-
 export function authenticateApiKey(): LabMiddleware {
   return {
     before: async (request) => {
@@ -150,14 +128,19 @@ export interface InputSchemas {
   body?: GenericSchema;
 }
 
+/** The query of a route that takes none: any parameter is refused, so a typo never passes silently. */
+const NO_QUERY = v.strictObject({});
+
 export function validateInput(schemas: InputSchemas): LabMiddleware {
   return {
     before: ({ event, context }) => {
       const body: unknown = event.body;
       if (schemas.body && !isJsonObject(body)) throw new InvalidInput('Request body must be a JSON object');
+      const params = schemas.params ? parseOrBadRequest(schemas.params, event.pathParameters ?? {}, 'path') : undefined;
+      const query = parseOrBadRequest(schemas.query ?? NO_QUERY, event.queryStringParameters ?? {}, 'query');
       context.input = {
-        params: schemas.params ? parseOrBadRequest(schemas.params, event.pathParameters ?? {}, 'path') : undefined,
-        query: schemas.query ? parseOrBadRequest(schemas.query, event.queryStringParameters ?? {}, 'query') : undefined,
+        params,
+        query: schemas.query ? query : undefined,
         body: schemas.body ? parseOrBadRequest(schemas.body, body, 'body') : undefined,
       };
     },

@@ -32,6 +32,9 @@ export function json<S extends number, B>(statusCode: S, body: B, headers: Recor
   return { statusCode, headers: { ...baseHeaders, ...headers }, body: JSON.stringify(body) };
 }
 
+/** Set to `true` on a create's answer replayed for a retried Idempotency-Key (shared/http/idempotency.ts). */
+export const REPLAYED_HEADER = 'Idempotent-Replayed';
+
 export const ok = <B>(body: B) => json(200, body);
 export const created = <B>(body: B) => json(201, body);
 

@@ -26,7 +26,7 @@ export function describeIssue(issue: AnyIssue, subject: string): string {
   if (issue.kind === 'transformation') return issue.message;
   const path = v.getDotPath(issue) ?? subject;
   if ((issue.type === 'strict_object' || issue.type === 'object') && issue.expected === 'never') {
-    return `${path} is not an allowed field`;
+    return `${path} is not an allowed ${subject === 'query' ? 'query parameter' : 'field'}`;
   }
   if (issue.kind === 'schema' && issue.received === 'undefined' && issue.expected?.startsWith('"')) {
     return `${path} is required`;
@@ -35,9 +35,13 @@ export function describeIssue(issue: AnyIssue, subject: string): string {
   return `${path} ${TYPE_RULES[issue.type] ?? 'is invalid'}`;
 }
 
-/** Parses `input` or throws 400 naming every problem (at most five, so the message stays readable). */
+/**
+ * Parses `input` or throws 400 naming the problems (at most five, so the message stays readable). A field's
+ * checks stop at its first failure (abortPipeEarly): one message per field, and no regular expression
+ * runs on a value already known to be too long.
+ */
 export function parseOrBadRequest<TSchema extends v.GenericSchema>(schema: TSchema, input: unknown, subject: string): v.InferOutput<TSchema> {
-  const result = v.safeParse(schema, input);
+  const result = v.safeParse(schema, input, { abortPipeEarly: true });
   if (result.success) return result.output;
   const messages = [...new Set(result.issues.map((issue) => describeIssue(issue, subject)))];
   throw new InvalidInput(messages.slice(0, 5).join('; '));

@@ -5,7 +5,7 @@ import { BARCODE_PATTERN } from '../domain/sample';
 import { SHIPMENT_REFERENCE } from '../domain/shipment';
 import type { ProfileRecord } from '../store/profiles';
 import type { AppointmentAggregate, AppointmentRecord } from '../store/appointments/records';
-import { AttachedBiomarker, AttachedPanel, instant, text, uuid, zonedDateTime } from './fields';
+import { AttachedBiomarker, AttachedPanel, instant, requiredFreeText, uuid, zonedDateTime } from './fields';
 import { CreatedProfile, EmbeddedProfile, toCreatedProfile, toEmbeddedProfile } from './profiles';
 
 /** 1–max distinct ids; duplicates are counted once. */
@@ -41,7 +41,7 @@ export const ConfirmBody = v.strictObject({
   barcode: v.pipe(v.string(), v.regex(BARCODE_PATTERN, 'must be 6–32 characters of A–Z, 0–9 and -')),
 });
 
-export const CancelBody = v.strictObject({ cancellation_reason: text(500) });
+export const CancelBody = v.strictObject({ cancellation_reason: requiredFreeText(500) });
 
 /**
  * With a shipment, each moved appointment also gets a link item: 1 + 2 × 49 items fill one

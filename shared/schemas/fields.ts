@@ -13,7 +13,37 @@ export const uuid = v.pipe(v.string(), v.uuid('must be a valid UUID'));
 /** Path parameters of `/…/{id}` routes whose id is a UUID. */
 export const IdParams = v.object({ id: uuid });
 
-export const text = (max: number) => v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(max, `must be at most ${max} characters`));
+/**
+ * What no text field may hold: control characters (NUL, escape sequences, …; a free text keeps tab and line
+ * breaks) and unpaired surrogates, which are not Unicode text at all and break every system downstream
+ * (the lab's, the PDF report, a FHIR validator). With the `u` flag, `\p{Cs}` matches exactly the unpaired ones.
+ */
+const LINE_CONTROLS = /[\p{Cc}\p{Cs}]/u;
+const FREE_TEXT_CONTROLS = /[^\P{Cc}\t\n\r]|\p{Cs}/u; // every control character except tab and line breaks
+const NO_CONTROLS = 'must not contain control characters or unpaired surrogates';
+/** A check, not a pattern in the OpenAPI document: `\p{L}` needs the `u` flag, which not every JSON Schema validator sets. */
+const LETTER = /\p{L}/u;
+
+const atMost = (max: number) => v.maxLength<string, number, string>(max, `must be at most ${max} characters`);
+const notEmpty = () => v.minLength<string, 1, string>(1, 'must not be empty');
+const without = (controls: RegExp) => v.check<string, string>((value) => !controls.test(value), NO_CONTROLS);
+
+/** One line of text: 1–max characters after trimming, no control characters. */
+export const text = (max: number) => v.pipe(v.string(), v.trim(), notEmpty(), atMost(max), without(LINE_CONTROLS));
+
+/** Text that may span lines (a note): tab and line breaks allowed, other controls not; may be empty after trimming. */
+export const freeText = (max: number) => v.pipe(v.string(), v.trim(), atMost(max), without(FREE_TEXT_CONTROLS));
+
+/** Free text that must say something (a cancellation reason). */
+export const requiredFreeText = (max: number) => v.pipe(freeText(max), notEmpty());
+
+/** A person's name: one line with at least one letter of any script ("-" or "1" is not a name). */
+export const personName = (max: number) =>
+  v.pipe(
+    text(max),
+    v.check((value) => LETTER.test(value), 'must contain a letter'),
+    v.metadata({ description: 'contains at least one letter of any script' }),
+  );
 
 export const calendarDate = v.pipe(v.string(), v.isoDate('must be a real date (YYYY-MM-DD)'), v.check(isCalendarDate, 'must be a real date (YYYY-MM-DD)'));
 

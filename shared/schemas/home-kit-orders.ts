@@ -6,13 +6,13 @@ import { HOME_KIT_ORDER_STATUSES } from '../domain/home-kit-order';
 import { isJsonObject, parseNested } from '../http/validation';
 import type { ProfileRecord } from '../store/profiles';
 import type { HomeKitOrderRecord } from '../store/home-kit-orders';
-import { AttachedBiomarker, AttachedPanel, e164Phone, email, instant, text, uuid } from './fields';
+import { AttachedBiomarker, AttachedPanel, e164Phone, email, instant, personName, text, uuid } from './fields';
 import { Profile, toFullProfile } from './profiles';
 
 export const LocationReference = v.strictObject({ location_id: uuid });
 
 export const InlineAddress = v.strictObject({
-  name: text(200),
+  name: personName(200),
   street: text(200),
   house_number: text(20),
   postal_code: text(20),
@@ -59,7 +59,7 @@ export const CreateHomeKitOrderBody = v.strictObject({
 
 export const DispatchBody = v.strictObject({
   tracking_number: v.pipe(v.string(), v.regex(/^[A-Za-z0-9-]{4,64}$/, 'must be 4–64 letters, digits or hyphens')),
-  carrier: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(50, 'must be at most 50 characters'))),
+  carrier: v.optional(text(50)),
 });
 
 // Responses.

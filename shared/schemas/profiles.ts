@@ -7,7 +7,7 @@
  */
 import * as v from 'valibot';
 import type { ProfileRecord } from '../store/profiles';
-import { calendarDate, date, e164Phone, email, instant, numberBetween, slug, text, uuid } from './fields';
+import { calendarDate, date, e164Phone, email, instant, numberBetween, personName, slug, uuid } from './fields';
 
 export const LANGUAGES = ['en', 'de', 'fi'] as const;
 /** ISO/IEC 5218: 0 = not known, 1 = male, 2 = female. Clients set 1 or 2; 0 may come from imported data. */
@@ -15,8 +15,8 @@ export const SEXES = [0, 1, 2] as const;
 
 const profileFields = {
   handle: v.pipe(v.string(), v.regex(/^[A-Za-z0-9._-]{3,64}$/, 'must be 3–64 letters, digits, dots, hyphens or underscores')),
-  first_name: text(100),
-  last_name: text(100),
+  first_name: personName(100),
+  last_name: personName(100),
   email,
   phone: e164Phone,
   sex: v.picklist([1, 2], 'must be 1 (male) or 2 (female)'),

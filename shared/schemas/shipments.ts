@@ -3,9 +3,9 @@ import * as v from 'valibot';
 import { isClockTime } from '../domain/pickup-window';
 import { LOGISTICS_PROVIDERS, PROVIDER_STATUSES, SHIPMENT_REFERENCE, SHIPMENT_STATUSES } from '../domain/shipment';
 import type { ShipmentRecord } from '../store/shipments';
-import { calendarDate, date, instant, uuid, zonedDateTime } from './fields';
+import { calendarDate, date, freeText, instant, uuid, zonedDateTime } from './fields';
 
-const pickupDate = v.pipe(calendarDate, v.description('a weekday, today or later (Europe/Berlin); no same-day pickup from 16:00'));
+const pickupDate = v.pipe(calendarDate, v.description('a weekday, today or later and at most 90 days ahead (Europe/Berlin); no same-day pickup from 16:00'));
 const clockTime = v.pipe(
   v.string(),
   v.metadata({ pattern: '^([01]\\d|2[0-3]):[0-5]\\d$', description: 'HH:MM (24-hour), within 09:00–17:00' }),
@@ -14,7 +14,7 @@ const clockTime = v.pipe(
 const shipmentReference = v.pipe(
   v.string(),
   v.regex(SHIPMENT_REFERENCE, 'must be a shipment reference P-<6 digits>-<4 digits>'),
-  v.description('the shipment reference, e.g. P-261123-0001'),
+  v.description('the shipment reference (random digits), e.g. P-583019-2746'),
 );
 
 export const ShipmentParams = v.object({ id: shipmentReference });
@@ -24,7 +24,7 @@ export const CreateShipmentBody = v.strictObject({
   pickup_date: pickupDate,
   pickup_time_from: clockTime,
   pickup_time_till: clockTime,
-  notes: v.optional(v.nullable(v.pipe(v.string(), v.trim(), v.maxLength(1000, 'must be at most 1000 characters')))),
+  notes: v.optional(v.nullable(freeText(1000))),
 });
 
 export const UpdateShipmentBody = v.pipe(

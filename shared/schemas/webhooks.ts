@@ -4,7 +4,7 @@ import { ATTEMPT_TIMEOUT_MS, DELIVERY_OUTCOMES, MAX_ATTEMPTS, MAX_WEBHOOK_URL_LE
 import type { DeliveryRecord } from '../store/webhook-deliveries';
 import type { WebhookRecord } from '../store/webhooks';
 import { WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_EVENT } from '../webhooks/event-types';
-import { instant, uuid } from './fields';
+import { freeText, instant, uuid } from './fields';
 
 export const WebhookParams = v.object({ id: uuid });
 export const DeliveryParams = v.object({ id: uuid, delivery_id: uuid });
@@ -20,7 +20,7 @@ const eventTypes = v.pipe(
   v.maxLength(WEBHOOK_EVENT_TYPES.length, `must name at most ${WEBHOOK_EVENT_TYPES.length} event types`),
   v.description('The events to receive (EventBridge detail-types, docs/events/). A key receives only those it could read with its scopes.'),
 );
-const description = v.nullable(v.pipe(v.string(), v.trim(), v.maxLength(500, 'must be at most 500 characters')));
+const description = v.nullable(freeText(500));
 
 export const CreateWebhookBody = v.strictObject({ url, event_types: eventTypes, description: v.optional(description) });
 

@@ -69,8 +69,6 @@ export const keys = {
   ingestedReport: (eventId: string): ItemKey => ({ PK: `INGESTED#${eventId}`, SK: 'INGESTED' }),
   homeKitOrder: (id: string): ItemKey => ({ PK: `KIT#${id}`, SK: 'KIT' }),
   shipment: (reference: string): ItemKey => ({ PK: `SHIPMENT#${reference}`, SK: 'SHIPMENT' }),
-  /** The day's shipment sequence (YYMMDD in Berlin). */
-  shipmentCounter: (day: string): ItemKey => ({ PK: `COUNTER#SHIPMENT#${day}`, SK: 'COUNTER' }),
   /** An appointment handed to a shipment at pickup, in the appointment's partition. */
   appointmentShipment: (appointmentId: string, reference: string): ItemKey => ({
     PK: `APPT#${appointmentId}`,

@@ -4,18 +4,33 @@
  * first; each page reads at most `limit` items per partition, so a page costs what it returns.
  *
  * The cursor is opaque to clients and compact (a key may hold 50 groups): per partition, in GSI1PK
- * order, null (not started), true (done) or the GSI1SK of the last item answered from it. It is checked
- * before use, so a forged cursor can only ask for a 400, never another partition or a 500.
+ * order, null (not started), true (done) or the GSI1SK of the last item answered from it.
+ *
+ * A cursor answers only to the list and the reader it was issued to: `<positions>.<tag>`, the tag being
+ * HMAC-SHA256 (truncated to 128 bits) over the positions, the list (its partitions and prefixes, as
+ * queried here, so no caller can mislabel it) and the id of the API key reading it, with the secret of
+ * the binding (CURSOR_SECRET). Profile A's cursor on profile B's list, another key's cursor, an edited
+ * or made-up one: all fail the tag, 400, before any read. Nothing in it is secret (a reader sees its
+ * own positions); it only cannot be moved or changed.
  */
+import { createHmac, type KeyObject, timingSafeEqual } from 'node:crypto';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { InvalidInput } from '../errors';
 import { dynamo, tableName } from './client';
 import { GSI1, type ItemKey } from './keys';
 import { withoutKeys } from './query';
 
+/** Whom a list's cursors are issued to, and the key that signs them (shared/usecases/paging.ts makes it). */
+export interface CursorBinding {
+  /** The id of the API key reading the list. */
+  readonly reader: string;
+  readonly secret: KeyObject;
+}
+
 export interface PageRequest {
   limit: number;
   cursor?: string;
+  binding: CursorBinding;
 }
 
 export interface Page<T> {
@@ -35,14 +50,41 @@ type Position = null | true | string;
 
 const INVALID_CURSOR = 'cursor is invalid; use the X-Next-Cursor value of the previous page';
 const MAX_KEY_LENGTH = 1024; // DynamoDB's limit for a sort key
+/** Names the tag's input layout: a cursor of another layout can never verify. */
+const CURSOR_FORMAT = 'lab-api cursor v1';
+const TAG_BYTES = 16;
 
-function decodeCursor(cursor: string, lists: PagedList[]): Position[] {
-  let decoded: unknown;
+function tag(payload: string, list: string, binding: CursorBinding): Buffer {
+  return createHmac('sha256', binding.secret)
+    .update(JSON.stringify([CURSOR_FORMAT, binding.reader, list, payload]))
+    .digest()
+    .subarray(0, TAG_BYTES);
+}
+
+/** The cursor of `value` on `list` (the identity of what is queried), for the binding's reader only. */
+function seal(value: unknown, list: string, binding: CursorBinding): string {
+  const payload = Buffer.from(JSON.stringify(value)).toString('base64url');
+  return `${payload}.${tag(payload, list, binding).toString('base64url')}`;
+}
+
+/** The value of a cursor issued by `seal` for this list and reader; anything else is a 400. */
+function unseal(cursor: string, list: string, binding: CursorBinding): unknown {
+  const [payload, received, ...extra] = cursor.split('.');
+  const given = Buffer.from(received ?? '', 'base64url');
+  const expected = tag(payload ?? '', list, binding);
+  if (!payload || extra.length > 0 || given.length !== expected.length || !timingSafeEqual(given, expected)) {
+    throw new InvalidInput(INVALID_CURSOR);
+  }
   try {
-    decoded = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    return JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
   } catch {
     throw new InvalidInput(INVALID_CURSOR);
   }
+}
+
+/** Only cursors issued for this list and reader get past `unseal`; a position must still fit its partition. */
+function decodeCursor(cursor: string, lists: PagedList[], binding: CursorBinding): Position[] {
+  const decoded = unseal(cursor, indexListIdentity(lists), binding);
   const valid =
     Array.isArray(decoded) &&
     decoded.length === lists.length &&
@@ -61,13 +103,14 @@ function decodeCursor(cursor: string, lists: PagedList[]): Position[] {
   return decoded as Position[];
 }
 
-const encodeCursor = (positions: Position[]) => Buffer.from(JSON.stringify(positions)).toString('base64url');
+/** What a merged GSI1 list is: its partitions and prefixes, in the cursor's order. */
+const indexListIdentity = (lists: PagedList[]) => JSON.stringify([GSI1, ...lists.map((list) => [list.GSI1PK, list.skPrefix])]);
 
 /** One page, newest first (descending GSI1SK), merged from the given partitions. */
 export async function pageByIndexPrefix<T>(partitions: PagedList[], page: PageRequest): Promise<Page<T>> {
   // A fixed order, whatever order the key lists its groups in: the cursor's positions follow it.
   const lists = [...partitions].sort((a, b) => a.GSI1PK.localeCompare(b.GSI1PK));
-  const positions = page.cursor ? decodeCursor(page.cursor, lists) : lists.map((): Position => null);
+  const positions = page.cursor ? decodeCursor(page.cursor, lists, page.binding) : lists.map((): Position => null);
   const reads = await Promise.all(
     lists.map(async (list, i) => {
       const position = positions[i];
@@ -106,7 +149,10 @@ export async function pageByIndexPrefix<T>(partitions: PagedList[], page: PageRe
     return (answered.at(-1)?.GSI1SK as string | undefined) ?? (positions[i] as Position);
   });
   const finished = next.every((position) => position === true);
-  return { items: merged.map((item) => withoutKeys<T>(item)), ...(finished ? {} : { next: encodeCursor(next) }) };
+  return {
+    items: merged.map((item) => withoutKeys<T>(item)),
+    ...(finished ? {} : { next: seal(next, indexListIdentity(lists), page.binding) }),
+  };
 }
 
 /** A list that is one base-table partition, oldest first (a resource's history). */
@@ -120,14 +166,10 @@ export interface PartitionList {
  * items. The cursor is the last SK answered.
  */
 export async function pageOfPartition<T>(list: PartitionList, page: PageRequest, options: { newestFirst?: boolean } = {}): Promise<Page<T>> {
+  const identity = JSON.stringify(['PK', list.PK, list.skPrefix, options.newestFirst ? 'descending' : 'ascending']);
   let after: string | undefined;
   if (page.cursor) {
-    let decoded: unknown;
-    try {
-      decoded = JSON.parse(Buffer.from(page.cursor, 'base64url').toString('utf8'));
-    } catch {
-      throw new InvalidInput(INVALID_CURSOR);
-    }
+    const decoded = unseal(page.cursor, identity, page.binding);
     if (typeof decoded !== 'string' || !decoded.startsWith(list.skPrefix) || decoded.length > MAX_KEY_LENGTH) {
       throw new InvalidInput(INVALID_CURSOR);
     }
@@ -147,6 +189,6 @@ export async function pageOfPartition<T>(list: PartitionList, page: PageRequest,
   const last = items.at(-1)?.SK as string | undefined;
   return {
     items: items.map((item) => withoutKeys<T>(item)),
-    ...(result.LastEvaluatedKey && last ? { next: Buffer.from(JSON.stringify(last)).toString('base64url') } : {}),
+    ...(result.LastEvaluatedKey && last ? { next: seal(last, identity, page.binding) } : {}),
   };
 }

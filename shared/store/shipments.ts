@@ -3,18 +3,20 @@
  *
  * Access patterns:
  * - a shipment by reference ................. GetItem        PK=SHIPMENT#<ref>
- * - the day's next reference ................ UpdateItem     COUNTER#SHIPMENT#<YYMMDD> ADD seq (atomic, bounded)
- * - create, cancel, courier updates ......... through shared/store/transitions.ts (shared/usecases/*shipment*.ts)
+ * - create, cancel, courier updates ......... through shared/store/transitions.ts (shared/usecases/*shipment*.ts);
+ *                                              a create's Put is conditional (attribute_not_exists(PK)): a random
+ *                                              reference already taken fails it, never overwrites
  * - shipments of a location group ........... Query          GSI1 LOCGROUP#<slug> / SHIPMENT#<created_at>#<ref>, descending, paged
  * - the appointments a shipment carries ..... Query          GSI1 SHIPMENT#<ref> / APPT#<id>
  * - change the window ....................... UpdateItem     (status = pending)
  */
+import { randomInt } from 'node:crypto';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Address } from '../domain/address';
 import type { PickupWindow } from '../domain/pickup-window';
-import { assertPending, MAX_DAILY_SEQUENCE, type LogisticsProvider, type ShipmentStatus, shipmentReference } from '../domain/shipment';
+import { assertPending, type LogisticsProvider, SHIPMENT_REFERENCE_VALUES, type ShipmentStatus, shipmentReference } from '../domain/shipment';
 import { shipmentStatusChanged } from '../events/status-changed';
-import { Conflict, NotFound, Unavailable } from '../errors';
+import { Conflict, NotFound } from '../errors';
 import { dynamo, tableName } from './client';
 import { isConditionFailure } from './conditions';
 import { index, keys } from './keys';
@@ -57,28 +59,8 @@ export async function getShipmentOrThrow(reference: string): Promise<ShipmentRec
   return shipment;
 }
 
-/** The next reference of a Berlin day; 503 once the day's 9999 are used, never a duplicate. */
-export async function nextShipmentReference(berlinDate: string): Promise<string> {
-  const day = berlinDate.slice(2).replaceAll('-', '');
-  try {
-    const { Attributes } = await dynamo.send(
-      new UpdateCommand({
-        TableName: tableName,
-        Key: keys.shipmentCounter(day),
-        UpdateExpression: 'ADD seq :one',
-        ConditionExpression: 'attribute_not_exists(seq) OR seq < :max',
-        ExpressionAttributeValues: { ':one': 1, ':max': MAX_DAILY_SEQUENCE },
-        ReturnValues: 'UPDATED_NEW',
-      }),
-    );
-    return shipmentReference(berlinDate, Attributes?.seq as number);
-  } catch (error) {
-    if (isConditionFailure(error)) {
-      throw new Unavailable(`All ${MAX_DAILY_SEQUENCE} shipment references of ${berlinDate} are used; create the shipment tomorrow`);
-    }
-    throw error;
-  }
-}
+/** A new reference, drawn uniformly from all 10^10 by the CSPRNG: unguessable, unrelated to any other. */
+export const randomShipmentReference = (): string => shipmentReference(randomInt(SHIPMENT_REFERENCE_VALUES));
 
 export const shipmentLifecycle: Lifecycle<ShipmentRecord> = {
   key: (shipment) => keys.shipment(shipment.id),

@@ -1,6 +1,7 @@
 /**
- * Black-box test of `npm start`: the README's command, started as a user would, called over HTTP,
- * stopped as Ctrl-C stops it (SIGINT to the whole process group), started again on the same data.
+ * Black-box test of `npm start`: the README's command, started as a user would, called over HTTP and
+ * through the CLIs from "a second terminal", stopped as Ctrl-C stops it (SIGINT to the whole process
+ * group), started again on the same data. Other ways to stop it: npm-start-lifecycle.test.ts.
  */
 import { execFile, execFileSync } from 'node:child_process';
 import { promisify } from 'node:util';
@@ -25,6 +26,12 @@ const devKey = `lab_e2e_${randomBytes(16).toString('hex')}`;
 let ports: { PORT: string; DYNAMODB_PORT: string; S3_PORT: string };
 
 const startStack = (extraEnv: Record<string, string>) => npmStart({ ...ports, LAB_DATA_DIR: dataDir, ...extraEnv });
+
+/** A second terminal: no port variable exported, only the data directory (README's default there). */
+function secondTerminal(): NodeJS.ProcessEnv {
+  const { PORT: _port, DYNAMODB_PORT: _dynamodb, S3_PORT: _s3, ...env } = process.env;
+  return { ...env, LAB_DATA_DIR: dataDir };
+}
 
 function portOpen(port: string): Promise<boolean> {
   return new Promise((resolve) => {
@@ -111,6 +118,29 @@ describe('npm start', () => {
     profileId = created.body.id;
     const read = await call(first, 'GET', `/api/v1/profiles/${profileId}`, devKey);
     expect(read.body).toMatchObject({ id: profileId, first_name: 'Ada', transactional_emails_enabled: null });
+  });
+
+  it("logs each of many requests at once with its own route's function name, as if each had a Lambda container", async () => {
+    const headers = { 'x-api-key': devKey, 'content-type': 'application/json' };
+    const requests = [
+      () => fetch(`${first.baseUrl}/api/v1/locations`, { headers }),
+      () => fetch(`${first.baseUrl}/api/v1/profiles/${profileId}`, { headers }),
+      () => fetch(`${first.baseUrl}/api/v1/profiles`, { method: 'POST', headers, body: '{}' }), // refused: 400
+    ];
+    const logged = first.output().length;
+    await Promise.all(Array.from({ length: 30 }, (_, i) => (requests[i % 3] as () => Promise<Response>)().then((res) => res.text())));
+    const accessLines = () =>
+      first
+        .output()
+        .slice(logged)
+        .split('\n')
+        .filter((line) => line.startsWith('{') && line.includes('"message":"request"'))
+        .map((line) => JSON.parse(line) as { route: string; function_name: string });
+    const deadline = Date.now() + 5000; // the lines travel through a pipe after the answers
+    while (accessLines().length < 30 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    const lines = accessLines();
+    expect(lines).toHaveLength(30);
+    expect(lines.filter((line) => line.function_name !== `lab-api-local-${line.route}`)).toEqual([]);
   });
 
   // The latency is printed, not asserted (timings belong to npm run bench): each webhook must arrive, signed.
@@ -222,7 +252,8 @@ describe('npm start', () => {
     expect(confirmed.data?.success).toBe(true);
     const picked = await client.POST('/api/v1/appointments/pickup', { body: { appointment_ids: [id] } });
     expect(picked.data?.success).toBe(true);
-    await run('npm', ['run', '--silent', 'lab', '--', 'report', id], { env: { ...process.env, ...ports, LAB_DATA_DIR: dataDir } });
+    // As in the README's walkthrough: from a second terminal, which exports no port variable.
+    await run('npm', ['run', '--silent', 'lab', '--', 'report', id], { env: secondTerminal() });
     const results = await client.GET('/api/v1/appointments/{id}/results', withId);
     expect(results.data?.status).toBe('completed');
     const documentId = results.data?.documents[0]?.id as string;
@@ -232,6 +263,14 @@ describe('npm start', () => {
         .subarray(0, 4)
         .toString(),
     ).toBe('%PDF');
+  });
+
+  it('npm run keys, run with no port variable set, finds the running stack and issues a key it accepts', async () => {
+    const created = await run('npm', ['run', '--silent', 'keys', '--', 'create', '--scopes', 'LOCATIONS_VIEW', '--location-groups', 'berlin'], {
+      env: secondTerminal(),
+    });
+    const key = created.stdout.trim().split('\n').at(-1) as string;
+    expect((await call(first, 'GET', '/api/v1/locations', key)).status).toBe(200);
   });
 
   it('npm run lab exits with code 2 for an id that is not an appointment id', async () => {

@@ -76,7 +76,7 @@ describe('what the stack assumes about the code', () => {
 });
 
 describe('context values', () => {
-  it('default to the dev stage, 100 requests/s with bursts of 200, the API Gateway logging role, no lab account, a reserved relay', () => {
+  it('default to the dev stage, 100 requests/s with bursts of 200, the API Gateway logging role, no lab account, a reserved relay, no CORS', () => {
     const app = testApp();
     expect(stageOf(app)).toBe('dev');
     expect(readSettings(app)).toEqual({
@@ -85,6 +85,7 @@ describe('context values', () => {
       labAccountId: undefined,
       alarmEmail: undefined,
       relayReservedConcurrency: true,
+      corsAllowOrigins: [],
     });
   });
 

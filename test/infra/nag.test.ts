@@ -3,10 +3,11 @@
  * `npm run synth` runs them: no finding may be left unacknowledged, every acknowledgement carries a
  * written reason, and none is stale (each still silences a finding that would otherwise fail the synth).
  */
-import { type App, Validations } from 'aws-cdk-lib';
+import { type App, Stage, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { LabApiStack } from '../../infra/lab-api-stack';
 import { labApiStack, testApp } from './synth';
 
 interface Acknowledgement {
@@ -20,6 +21,10 @@ let app: App;
 beforeAll(() => {
   app = testApp();
   for (const stage of ['dev', 'prod'] as const) labApiStack(app, stage);
+  // Prod once more with CORS on (README "CORS": OPTIONS methods without authorization, more headers).
+  const withCors = new Stage(app, 'WithCors');
+  withCors.node.setContext('corsAllowOrigins', 'https://app.example');
+  new LabApiStack(withCors, 'LabApi-prod', { stage: 'prod' });
   // Synthesis runs the aspects and finishes the tree (tags, policies) that the rules then read.
   app.synth();
 });

@@ -14,7 +14,7 @@ import { pathToFileURL } from 'node:url';
 import { Match } from 'aws-cdk-lib/assertions';
 import { build } from 'esbuild';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ApiFunction, copyPackageFiles, LAMBDA_BUNDLE, POWERTOOLS_ENVIRONMENT, REPO_ROOT } from '../../infra/api-function';
+import { ApiFunction, copyPackageFiles, LAMBDA_BUNDLE, POWERTOOLS_ENVIRONMENT, REPO_ROOT, servesPages } from '../../infra/api-function';
 import { ACCESS_LOG_FIELDS, API_KEY_HEADER, MISSING_KEY_MESSAGE } from '../../infra/lab-api-stack';
 import { METRICS_PER_ALARM, OUTBOX_RELAYED_LOG, OUTBOX_RELAYED_METRIC, WEBHOOKS_DISABLED_METRIC } from '../../infra/monitoring';
 import { FUNCTION_SIZES, type FunctionClass, PACKAGE_FILES, routeClassOf, WEBHOOK_SENDERS } from '../../infra/route-classes';
@@ -90,20 +90,43 @@ describe('the LabApi stack (prod): functions', () => {
     }
   });
 
-  it('configures every function through its environment: table, bucket, bus, Powertools, source maps', () => {
+  it('configures every function through its environment: table, bucket, bus, Powertools, source maps (and the paged lists their cursor key)', () => {
     const [tableId] = prod.onlyOfType('AWS::DynamoDB::Table');
     const busId = prod.onlyOfType('AWS::Events::EventBus')[0];
     const bucketId = prod.logicalIdOf(prod.stack.node.findChild('Documents'));
-    for (const [, fn] of prod.ofType('AWS::Lambda::Function')) {
-      expect((fn.Properties.Environment as { Variables: unknown }).Variables).toEqual({
+    for (const { construct, fn } of prod.functions) {
+      const paged = construct instanceof ApiFunction && servesPages(construct.routeName);
+      expect((prod.resources[fn]!.Properties.Environment as { Variables: unknown }).Variables).toEqual({
         TABLE_NAME: { Ref: tableId },
         DOCUMENTS_BUCKET: { Ref: bucketId },
         EVENT_BUS_NAME: { Ref: busId },
         ...POWERTOOLS_ENVIRONMENT,
         NODE_OPTIONS: '--enable-source-maps',
+        ...(paged && { CURSOR_SECRET: expect.anything() }),
       });
     }
     expect(POWERTOOLS_ENVIRONMENT).toMatchObject({ POWERTOOLS_LOGGER_LOG_EVENT: 'false', POWERTOOLS_TRACER_CAPTURE_RESPONSE: 'false' });
+  });
+
+  it('gives CURSOR_SECRET, a deploy-time reference to the generated secret, to the seven paged lists and no other function', () => {
+    const [secretId, secret] = prod.onlyOfType('AWS::SecretsManager::Secret');
+    expect(secret.Properties).toMatchObject({ GenerateSecretString: { PasswordLength: 64, ExcludePunctuation: true } });
+    expect(secret.Properties).not.toHaveProperty('SecretString');
+    const holders = prod.functions.filter(({ fn }) => 'CURSOR_SECRET' in (prod.resources[fn]!.Properties.Environment as { Variables: object }).Variables);
+    expect(holders.map(({ construct }) => (construct as ApiFunction).routeName).sort()).toEqual([
+      'listAppointmentHistory',
+      'listHomeKitOrderHistory',
+      'listProfileAppointments',
+      'listProfileHomeKitOrders',
+      'listShipmentHistory',
+      'listShipments',
+      'listWebhookDeliveries',
+    ]);
+    for (const { fn } of holders) {
+      const value = str((prod.resources[fn]!.Properties.Environment as { Variables: { CURSOR_SECRET: unknown } }).Variables.CURSOR_SECRET);
+      expect(value).toContain('{{resolve:secretsmanager:');
+      expect(value).toContain(`"Ref":"${secretId}"`);
+    }
   });
 
   it('sets WEBHOOKS_ALLOW_LOOPBACK (local stack only: webhooks to 127.0.0.1 over http) on no function', () => {

@@ -218,6 +218,12 @@ describe('POST /api/v1/appointments/{id}/cancel', () => {
     expect(res.body).toMatchObject({ id, status: 'cancelled', cancellation_reason: 'Patient rescheduled by phone', updated_at: expect.any(String) });
   });
 
+  it('keeps the line breaks of a reason written on several lines', async () => {
+    const id = await scheduleAppointment(api, key);
+    const res = await api.post(`/api/v1/appointments/${id}/cancel`, { cancellation_reason: 'Patient ill.\r\n\tCalls back on Monday.' }, key);
+    expect(res.body.cancellation_reason).toBe('Patient ill.\r\n\tCalls back on Monday.');
+  });
+
   it('keeps the attached panels listed after cancellation', async () => {
     const id = await scheduleAppointment(api, key);
     await api.post(`/api/v1/appointments/${id}/panels`, { panel_ids: [ESSENTIALS_PANEL] }, key);
@@ -235,6 +241,7 @@ describe('POST /api/v1/appointments/{id}/cancel', () => {
     [{}, 'cancellation_reason is required'],
     [{ cancellation_reason: '' }, 'cancellation_reason must not be empty'],
     [{ cancellation_reason: 'x'.repeat(501) }, 'cancellation_reason must be at most 500 characters'],
+    [{ cancellation_reason: 'No show\u0007' }, 'cancellation_reason must not contain control characters or unpaired surrogates'],
   ])('answers 400 for %j', async (body, message) => {
     const id = await scheduleAppointment(api, key);
     const res = await api.post(`/api/v1/appointments/${id}/cancel`, body, key);
@@ -300,6 +307,30 @@ describe('GET /api/v1/profiles/{id}/appointments', () => {
     const second = await api.get(`/api/v1/profiles/${profileId}/appointments?limit=3&cursor=${first.headers.get('x-next-cursor')}`, key);
     expect([...first.body, ...second.body].map((a: { id: string }) => a.id)).toEqual(ids.reverse());
     expect(second.headers.get('x-next-cursor')).toBeNull();
+  });
+
+  /** A profile with two appointments, and the X-Next-Cursor of its first page of one, issued to `key`. */
+  async function profileWithCursor(): Promise<{ profileId: string; cursor: string }> {
+    const profileId = await createProfile(api, key);
+    for (const day of [2, 3]) await scheduleAppointment(api, key, { profileId, scheduledAt: inDays(day) });
+    const page = await api.get(`/api/v1/profiles/${profileId}/appointments?limit=1`, key);
+    return { profileId, cursor: page.headers.get('x-next-cursor') as string };
+  }
+
+  it("answers 400 to profile A's cursor on profile B's list", async () => {
+    const { cursor } = await profileWithCursor();
+    const profileB = await createProfile(api, key);
+    await scheduleAppointment(api, key, { profileId: profileB });
+    const res = await api.get(`/api/v1/profiles/${profileB}/appointments?cursor=${cursor}`, key);
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ error: 'cursor is invalid; use the X-Next-Cursor value of the previous page' });
+  });
+
+  it('answers 400 to a cursor issued to another key of the same tenant', async () => {
+    const { profileId, cursor } = await profileWithCursor();
+    const res = await api.get(`/api/v1/profiles/${profileId}/appointments?cursor=${cursor}`, await apiKey());
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ error: 'cursor is invalid; use the X-Next-Cursor value of the previous page' });
   });
 
   it('answers an empty array for a profile without appointments', async () => {

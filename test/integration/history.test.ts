@@ -164,6 +164,14 @@ describe('GET /api/v1/appointments/{id}/history', () => {
     expect(res.status).toBe(400);
   });
 
+  it("answers 400 to one appointment's history cursor on another appointment's history", async () => {
+    const first = await api.get(`/api/v1/appointments/${await completedAppointment()}/history?limit=1`, key);
+    const other = await completedAppointment();
+    const res = await api.get(`/api/v1/appointments/${other}/history?cursor=${first.headers.get('x-next-cursor')}`, key);
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ error: 'cursor is invalid; use the X-Next-Cursor value of the previous page' });
+  });
+
   it('answers 404 for an unknown appointment', async () => {
     expect((await api.get(`/api/v1/appointments/${UNKNOWN_ID}/history`, key)).status).toBe(404);
   });

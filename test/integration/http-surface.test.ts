@@ -6,7 +6,7 @@ import { describe, expect, it, beforeAll } from 'vitest';
 import { issueApiKey } from '../../shared/auth/api-keys';
 import { revokeApiKey } from '../../shared/store/api-keys';
 import { useApi } from '../support/api';
-import { apiKey, seedDemoData } from '../support/fixtures';
+import { apiKey, seedDemoData, UNKNOWN_ID } from '../support/fixtures';
 
 const api = useApi();
 let key: string;
@@ -150,13 +150,97 @@ describe('request bodies', () => {
     expect(res.status).toBe(201);
   });
 
-  it('rejects a "__proto__" key instead of polluting prototypes', async () => {
+  it.each(['__proto__', 'constructor', 'prototype'])('answers 400 saying the property name "%s" is not allowed', async (name) => {
     const res = await api.request('POST', '/api/v1/profiles', {
       key,
-      rawBody: '{"profile_group_slug":"demo-clinic","first_name":"A","last_name":"B","date_of_birth":"1980-01-01","__proto__":{"admin":true}}',
+      rawBody: `{"profile_group_slug":"demo-clinic","first_name":"A","last_name":"B","date_of_birth":"1980-01-01","${name}":{"admin":true}}`,
     });
     expect(res.status).toBe(400);
-    expect(res.body.error).toEqual(expect.any(String));
+    expect(res.body).toEqual({ error: `Property name "${name}" is not allowed` });
+  });
+
+  it('refuses "__proto__" however deep it is nested and however it is escaped', async () => {
+    const res = await api.request('POST', '/api/v1/webhooks', {
+      key,
+      rawBody: '{"url":"https://example.org/hook","event_types":["ShipmentStatusChanged"],"description":{"a":[{"\\u005f_proto__":{}}]}}',
+    });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ error: 'Property name "__proto__" is not allowed' });
+  });
+
+  it('answers 400 to an array longer than 1,000 items before validating its items', async () => {
+    const res = await api.post(`/api/v1/appointments/${UNKNOWN_ID}/panels`, { panel_ids: Array(1001).fill('x') }, key);
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ error: 'panel_ids must list at most 1000 items' });
+  });
+
+  it('answers 400 to valid JSON nested deeper than the parser follows', async () => {
+    const rawBody = `{"cancellation_reason":${'['.repeat(30_000)}${']'.repeat(30_000)}}`;
+    const res = await api.request('POST', `/api/v1/appointments/${UNKNOWN_ID}/cancel`, { key, rawBody });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ error: 'Request body is nested too deeply' });
+  });
+
+  it('answers 400 to a body that is not UTF-8 instead of storing replacement characters', async () => {
+    const latin1 = Buffer.from(JSON.stringify({ ...validProfile, first_name: 'J\u00fcrgen' }), 'latin1');
+    const res = await api.request('POST', '/api/v1/profiles', { key, rawBody: latin1 });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ error: 'Request body must be UTF-8 encoded text' });
+  });
+
+  it('stores a UTF-8 name byte for byte', async () => {
+    const res = await api.request('POST', '/api/v1/profiles', { key, rawBody: Buffer.from(JSON.stringify({ ...validProfile, first_name: 'Jürgen' }), 'utf8') });
+    expect(res.status).toBe(201);
+    expect(res.body.first_name).toBe('Jürgen');
+  });
+
+  it('answers 413 to a body over 64 KiB before parsing it', async () => {
+    const res = await api.request('POST', '/api/v1/profiles', { key, body: { ...validProfile, last_name: 'x'.repeat(64 * 1024) } });
+    expect(res.status).toBe(413);
+    expect(res.body).toEqual({ error: 'Request body must be at most 64 KiB' });
+  });
+
+  it('takes a body of exactly 64 KiB as far as validation', async () => {
+    const bare = JSON.stringify({ ...validProfile, last_name: '' });
+    const rawBody = JSON.stringify({ ...validProfile, last_name: 'x'.repeat(64 * 1024 - Buffer.byteLength(bare)) });
+    const res = await api.request('POST', '/api/v1/profiles', { key, rawBody });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ error: 'last_name must be at most 100 characters' });
+  });
+
+  it.each(['application/vnd.api+json', 'application/merge-patch+json', 'application/json; charset=iso-8859-1', 'text/json'])(
+    'answers 415 to the content type %s',
+    async (contentType) => {
+      const res = await api.request('POST', '/api/v1/profiles', { key, body: validProfile, headers: { 'content-type': contentType } });
+      expect(res.status).toBe(415);
+      expect(res.body).toEqual({ error: 'Content-Type must be application/json' });
+    },
+  );
+});
+
+describe('query parameters', () => {
+  it('answers 400 to a query parameter on a route that takes none', async () => {
+    const res = await api.get('/api/v1/locations/00000000-0000-4000-8000-000000000000?expand=all', key);
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ error: 'expand is not an allowed query parameter' });
+  });
+
+  it('answers 400 to a query parameter on a create', async () => {
+    const res = await api.request('POST', '/api/v1/profiles?dry_run=true', { key, body: validProfile });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ error: 'dry_run is not an allowed query parameter' });
+  });
+
+  it('answers 400 to a query parameter on GET /health', async () => {
+    const res = await api.get('/health?verbose=1');
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ error: 'verbose is not an allowed query parameter' });
+  });
+
+  it("answers 400 to an unknown query parameter beside a list's own", async () => {
+    const res = await api.get('/api/v1/shipments?limit=5&sort=name', key);
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ error: 'sort is not an allowed query parameter' });
   });
 });
 

@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useApi } from '../support/api';
-import { apiKey, seedDemoData } from '../support/fixtures';
+import { apiKey, BERLIN_MITTE, seedDemoData } from '../support/fixtures';
 
 const api = useApi();
 let key: string;
@@ -29,6 +29,18 @@ describe('Idempotency-Key', () => {
     expect(first.status).toBe(201);
     expect(retry.status).toBe(201);
     expect(retry.body).toEqual(first.body);
+  });
+
+  it('marks a replayed answer with Idempotent-Replayed: true', async () => {
+    const idempotencyKey = randomUUID();
+    await create(idempotencyKey);
+    const retry = await create(idempotencyKey);
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+  });
+
+  it('does not mark the first answer as replayed', async () => {
+    const first = await create(randomUUID());
+    expect(first.headers.get('idempotent-replayed')).toBeNull();
   });
 
   it('creates again under another Idempotency-Key', async () => {
@@ -72,6 +84,16 @@ describe('Idempotency-Key', () => {
     const theirs = await create(idempotencyKey, profile, await apiKey());
     expect(theirs.status).toBe(201);
     expect(theirs.body.id).not.toBe(ours.body.id);
+  });
+
+  it('keeps the routes apart: the same key on POST /profiles, then on POST /appointments, creates both', async () => {
+    const idempotencyKey = randomUUID();
+    const profileCreated = await create(idempotencyKey);
+    const body = { profile_id: profileCreated.body.id, location_id: BERLIN_MITTE, scheduled_at: new Date(Date.now() + 3 * 86_400_000).toISOString() };
+    const appointment = await api.request('POST', '/api/v1/appointments', { key, body, headers: { 'Idempotency-Key': idempotencyKey } });
+    expect(profileCreated.status).toBe(201);
+    expect(appointment.status).toBe(201);
+    expect(appointment.body).toMatchObject({ profile_id: profileCreated.body.id, status: 'scheduled' });
   });
 
   it('does not remember a refused request: a corrected retry with the same key creates', async () => {

@@ -88,11 +88,23 @@ describe('POST /api/v1/profiles', () => {
     ['language', 'sv', 'language must be one of en, de, fi'],
     ['first_name', '   ', 'first_name must not be empty'],
     ['first_name', 'x'.repeat(101), 'first_name must be at most 100 characters'],
+    ['first_name', 'Ann\u0000', 'first_name must not contain control characters or unpaired surrogates'],
+    ['first_name', 'Ann\u001b[31m', 'first_name must not contain control characters or unpaired surrogates'],
+    ['last_name', 'Smith\nJones', 'last_name must not contain control characters or unpaired surrogates'],
+    ['last_name', 'Sm\ud800ith', 'last_name must not contain control characters or unpaired surrogates'],
+    ['first_name', '---', 'first_name must contain a letter'],
+    ['last_name', '12', 'last_name must contain a letter'],
     ['profile_group_slug', 'Demo Clinic', 'profile_group_slug must be a slug of lower-case letters, digits and hyphens'],
   ])('answers 400 when %s is %j', async (field, value, message) => {
     const res = await api.post('/api/v1/profiles', { ...newProfile, [field]: value }, key);
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ error: message });
+  });
+
+  it.each(['Åsa', 'Jürgen', 'Ørjan', 'Žofia', 'Μαρία', '李', "O'Brien-Smith", '😀 Ann'])('accepts %s as a name', async (name) => {
+    const res = await api.post('/api/v1/profiles', { ...newProfile, first_name: name }, key);
+    expect(res.status).toBe(201);
+    expect(res.body.first_name).toBe(name);
   });
 
   it('answers 400 naming an unknown field', async () => {

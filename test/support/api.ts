@@ -15,8 +15,8 @@ export interface ApiResponse {
 export interface RequestOptions {
   key?: string;
   body?: unknown;
-  /** Sent as is, instead of JSON.stringify(body). */
-  rawBody?: string;
+  /** Sent as is, instead of JSON.stringify(body): text, or bytes that need not be UTF-8. */
+  rawBody?: string | Uint8Array;
   headers?: Record<string, string>;
 }
 
@@ -47,7 +47,7 @@ export function useApi(): TestApi {
     if (!server) throw new Error('the API server is not running');
     const headers: Record<string, string> = { ...options.headers };
     if (options.key !== undefined) headers['x-api-key'] = options.key;
-    let body: string | undefined = options.rawBody;
+    let body: string | Uint8Array | undefined = options.rawBody;
     if (body === undefined && options.body !== undefined) body = JSON.stringify(options.body);
     if (body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) {
       headers['content-type'] = 'application/json';

@@ -2,7 +2,7 @@
  * Runs before each integration test file, before it imports anything from shared/: points the
  * configuration at the emulators and at a table (and bucket) of its own, created here.
  */
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { inject } from 'vitest';
 import { ensureBucket, ensureTable } from '../../infra/local/bootstrap';
 
@@ -18,6 +18,8 @@ Object.assign(process.env, {
   WEBHOOKS_ALLOW_LOOPBACK: 'true',
   // Request lines are noise in test output; errors still print.
   POWERTOOLS_LOG_LEVEL: 'ERROR',
+  // The paged lists sign their cursors with it (README "Pagination"); a new one per file, as per deployment.
+  CURSOR_SECRET: randomBytes(32).toString('base64url'),
 });
 
 await Promise.all([

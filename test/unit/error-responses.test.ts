@@ -42,10 +42,10 @@ describe('error responses', () => {
     expect(logged).not.toContain('Erika');
   });
 
-  it('maps the body parser malformed-JSON error to 400', async () => {
-    const response = await runOnError(Object.assign(new Error('Invalid or malformed JSON was provided'), { statusCode: 422 }));
-    expect(response.statusCode).toBe(400);
-    expect(JSON.parse(response.body)).toEqual({ error: 'Request body must be valid JSON' });
+  it('answers a client error of a Middy middleware with its own status and message', async () => {
+    const response = await runOnError(Object.assign(new Error('Unprocessable Entity'), { statusCode: 422 }));
+    expect(response.statusCode).toBe(422);
+    expect(JSON.parse(response.body)).toEqual({ error: 'Unprocessable Entity' });
   });
 
   it('answers JSON that no cache may keep', async () => {

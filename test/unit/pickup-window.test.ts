@@ -37,6 +37,20 @@ describe('pickup dates', () => {
     expect(check(window('2026-11-23'), '2026-11-23T23:30:00Z')).toThrowError('pickup_date must be today or later (Europe/Berlin)');
   });
 
+  it('accepts a pickup_date 90 days ahead and refuses the day after', () => {
+    // Wednesday 2026-11-25 + 90 days = Tuesday 2027-02-23.
+    expect(check(window('2027-02-23'), '2026-11-25T08:00:00Z')).not.toThrow();
+    expect(check(window('2027-02-24'), '2026-11-25T08:00:00Z')).toThrowError(
+      'pickup_date must be at most 90 days ahead (2027-02-23 or earlier, Europe/Berlin)',
+    );
+  });
+
+  it('counts the 90 days from the Berlin date, not the UTC date', () => {
+    // 23:30 UTC on Tuesday 2026-11-24 is already Wednesday in Berlin: the limit is Wednesday's.
+    expect(check(window('2027-02-23'), '2026-11-24T23:30:00Z')).not.toThrow();
+    expect(check(window('2027-02-24'), '2026-11-24T23:30:00Z')).toThrowError('pickup_date must be at most 90 days ahead');
+  });
+
   it('refuses an impossible date', () => {
     expect(check(window('2026-02-30'), '2026-01-05T08:00:00Z')).toThrowError('pickup_date must be a real date (YYYY-MM-DD)');
   });

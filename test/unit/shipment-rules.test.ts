@@ -3,8 +3,8 @@ import { assertAcceptsSamples, assertPending, decideProviderUpdate, linkedShipme
 import { Conflict } from '../../shared/errors';
 
 describe('shipment references', () => {
-  it('combine the Berlin creation date and the day sequence', () => {
-    expect(shipmentReference('2026-11-23', 7)).toBe('P-261123-0007');
+  it('spell ten digits in the spec shape P-<6 digits>-<4 digits>, zero-padded', () => {
+    expect([shipmentReference(7), shipmentReference(9_999_999_999)]).toEqual(['P-000000-0007', 'P-999999-9999']);
   });
 
   it('show without hyphens inside an appointment', () => {

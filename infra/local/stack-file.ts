@@ -1,0 +1,66 @@
+/**
+ * `<LAB_DATA_DIR>/stack.json`: where a running `npm start` tells the CLIs (keys, lab) its ports, so that a
+ * second terminal needs no exported variables. Written when the stack is ready, removed when it stops. A
+ * file whose process is gone (the stack was killed outright) is ignored; a variable set explicitly wins.
+ */
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { type LocalSettings, localSettings } from './environment';
+
+export interface StackFile {
+  pid: number;
+  api_url: string;
+  port: number;
+  dynamodb_port: number;
+  s3_port: number;
+  started_at: string;
+}
+
+export const stackFilePath = (dataDir: string) => join(dataDir, 'stack.json');
+
+export function writeStackFile(dataDir: string, stack: StackFile): void {
+  writeFileSync(stackFilePath(dataDir), `${JSON.stringify(stack, null, 2)}\n`);
+}
+
+/** Removes the file only if this process wrote it: a second `npm start` that refused to start leaves the first one's. */
+export function removeStackFile(dataDir: string): void {
+  if (readStackFile(dataDir)?.pid === process.pid) rmSync(stackFilePath(dataDir), { force: true });
+}
+
+function readStackFile(dataDir: string): StackFile | undefined {
+  try {
+    return JSON.parse(readFileSync(stackFilePath(dataDir), 'utf8')) as StackFile;
+  } catch {
+    return undefined;
+  }
+}
+
+function processRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it runs, under another user.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** The stack running on this data directory, if any. */
+export function runningStack(dataDir: string): StackFile | undefined {
+  const stack = readStackFile(dataDir);
+  return stack && Number.isInteger(stack.pid) && processRunning(stack.pid) ? stack : undefined;
+}
+
+/** The CLIs' settings: each port from its variable when set, else from the running stack, else the default. */
+export function runningStackSettings(env: NodeJS.ProcessEnv = process.env): LocalSettings {
+  const settings = localSettings(env);
+  const stack = runningStack(settings.dataDir);
+  if (!stack) return settings;
+  const unset = (name: string) => env[name] === undefined || env[name] === '';
+  return {
+    ...settings,
+    port: unset('PORT') ? stack.port : settings.port,
+    dynamodbPort: unset('DYNAMODB_PORT') ? stack.dynamodb_port : settings.dynamodbPort,
+    s3Port: unset('S3_PORT') ? stack.s3_port : settings.s3Port,
+  };
+}

@@ -1,0 +1,60 @@
+/**
+ * The functions' side of CORS (policy: shared/http/cors-policy.ts, README "CORS"): an answer to a request
+ * whose `Origin` is one of CORS_ALLOW_ORIGINS names that origin, `Vary: Origin` and the headers the browser
+ * may read; any other answer is left as it is. Without CORS_ALLOW_ORIGINS there is no middleware at all.
+ * Preflights never reach a function: API Gateway (and the local server) answer `OPTIONS` themselves.
+ *
+ * @middy/http-cors writes the headers. Two things it does not do are done here: it would add
+ * Access-Control-Expose-Headers to every answer, also to an origin it refuses, so it only sees requests from
+ * an allowed origin; and an answer given early (an idempotent replay) skips every `after`, so
+ * `corsOnEarlyAnswer` gives that answer the same headers.
+ */
+import type { MiddlewareObj, Request } from '@middy/core';
+import httpCors from '@middy/http-cors';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import { config } from '../config';
+import { allowedOrigin, CORS_EXPOSE_HEADERS } from './cors-policy';
+import type { LabContext } from './middlewares';
+
+type LabRequest = Request<APIGatewayProxyEvent, APIGatewayProxyResult, Error, LabContext>;
+type LabMiddleware = MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, LabContext>;
+
+function corsWriter(origins: readonly string[]): (request: LabRequest) => void {
+  const library = httpCors({ origins: [...origins], exposeHeaders: CORS_EXPOSE_HEADERS.join(', ') });
+  const writeHeaders = library.after as (request: LabRequest) => void;
+  return (request) => {
+    const response = request.response;
+    if (!response || allowedOrigin(request.event?.headers, origins) === undefined) return;
+    // A copy: a handler may answer a cached response object (shared/http/static-responses.ts), which must
+    // not keep one caller's origin for the next.
+    request.response = { ...response };
+    writeHeaders(request);
+  };
+}
+
+/**
+ * The CORS headers of every answer, errors included: registered outermost (before the error stage), so its
+ * `after` and `onError` run last, on the response as it leaves.
+ */
+export function corsHeaders(origins: readonly string[] = config.corsAllowOrigins): LabMiddleware[] {
+  if (origins.length === 0) return [];
+  const write = corsWriter(origins);
+  return [{ after: write, onError: write }];
+}
+
+/** `middleware` whose early answer (its `before` returns one, as a replayed create) carries the CORS headers too. */
+export function corsOnEarlyAnswer(middleware: LabMiddleware, origins: readonly string[] = config.corsAllowOrigins): LabMiddleware {
+  const before = middleware.before;
+  if (origins.length === 0 || !before) return middleware;
+  const write = corsWriter(origins);
+  return {
+    ...middleware,
+    before: async (request) => {
+      const answer: unknown = await before(request);
+      if (answer === undefined) return undefined;
+      request.response = answer as APIGatewayProxyResult;
+      write(request);
+      return request.response;
+    },
+  };
+}

@@ -1,0 +1,121 @@
+/**
+ * The JSON request body, read with bounded work before any validation sees it. Every step refuses
+ * as early and as cheaply as it can, so that no body a client can send costs more than a small one:
+ *
+ *   Content-Type application/json (415) → size ≤ 64 KiB, judged from the length before decoding (413)
+ *   → bytes that are UTF-8 (400) → JSON (400) → no property named __proto__ or constructor, no array
+ *   longer than 1,000 items, no nesting deeper than 16 (400).
+ *
+ * API Gateway hands every body over as base64 (binaryMediaTypes is every type, infra/lab-api-stack.ts),
+ * so the bytes reach us as the client sent them: a Latin-1 "J\xfcrgen" is refused here instead of
+ * being stored as "J\ufffdrgen". The local server hands them over the same way.
+ */
+import type { MiddlewareObj } from '@middy/core';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import { InvalidInput } from '../errors';
+import { HttpError, UnsupportedMediaType } from './errors';
+import type { LabContext } from './middlewares';
+
+/** Our largest valid body (a home kit order with its address) is under 2 KiB; 64 KiB leaves room for any client. */
+export const MAX_JSON_BODY_BYTES = 64 * 1024;
+
+/**
+ * `application/json`, optionally with `charset=utf-8`. Other JSON-based types (`application/*+json`,
+ * RFC 6839) are refused: each names a format with its own rules (JSON:API, merge patch, problem+json)
+ * that this API does not implement, and a 415 tells such a client so before it relies on them.
+ */
+const JSON_CONTENT_TYPE = /^application\/json\s*(;\s*charset\s*=\s*"?utf-8"?\s*)?$/i;
+
+/**
+ * No request of ours lists more than 100 distinct ids (a pickup), and duplicates are counted once: 1,000
+ * leaves room for them. A longer array is refused before validation would build one issue per invalid
+ * item: 16,000 invalid ids in 64 KiB cost 40 ms and 130 MB that way.
+ */
+export const MAX_ARRAY_ITEMS = 1000;
+
+/** Names that would reach an object's prototype if any code ever merged a body into an object. */
+const FORBIDDEN_PROPERTY_NAMES = new Set(['__proto__', 'constructor', 'prototype']);
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+export class PayloadTooLarge extends HttpError {
+  constructor() {
+    super(413, `Request body must be at most ${MAX_JSON_BODY_BYTES / 1024} KiB`);
+  }
+}
+
+/** The size of the bytes a base64 text decodes to, without decoding it. */
+function base64DecodedLength(text: string): number {
+  const padding = text.endsWith('==') ? 2 : text.endsWith('=') ? 1 : 0;
+  return Math.floor((text.length * 3) / 4) - padding;
+}
+
+function bodyBytes(body: string, isBase64Encoded: boolean): Uint8Array {
+  const size = isBase64Encoded ? base64DecodedLength(body) : Buffer.byteLength(body, 'utf8');
+  if (size > MAX_JSON_BODY_BYTES) throw new PayloadTooLarge();
+  return isBase64Encoded ? Buffer.from(body, 'base64') : Buffer.from(body, 'utf8');
+}
+
+function decodeUtf8(bytes: Uint8Array): string {
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    throw new InvalidInput('Request body must be UTF-8 encoded text');
+  }
+}
+
+/** No request of ours nests deeper than 3; the bound keeps the walk below from following a body 30,000 deep. */
+const MAX_DEPTH = 16;
+
+/**
+ * Walks the parsed body's objects and arrays, without recursion, and refuses a forbidden property name
+ * (JSON.parse makes "\u005f_proto__" an own property named __proto__), an array longer than 1,000 items
+ * (checked before looking into it: 30,000 numbers cost one comparison) or nesting deeper than 16.
+ */
+const isContainer = (value: unknown): value is object => typeof value === 'object' && value !== null;
+
+function refuseForbiddenShapes(root: unknown): void {
+  if (!isContainer(root)) return;
+  const pending: { value: object; name: string; depth: number }[] = [{ value: root, name: '', depth: 0 }];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const { value, name, depth } = next;
+    if (depth > MAX_DEPTH) throw new InvalidInput('Request body is nested too deeply');
+    if (Array.isArray(value)) {
+      if (value.length > MAX_ARRAY_ITEMS) throw new InvalidInput(`${name || 'Request body'} must list at most ${MAX_ARRAY_ITEMS} items`);
+      for (const item of value) if (isContainer(item)) pending.push({ value: item, name: `${name}[]`, depth: depth + 1 });
+      continue;
+    }
+    for (const property in value) {
+      if (FORBIDDEN_PROPERTY_NAMES.has(property)) throw new InvalidInput(`Property name "${property}" is not allowed`);
+      const item = (value as Record<string, unknown>)[property];
+      if (isContainer(item)) pending.push({ value: item, name: name ? `${name}.${property}` : property, depth: depth + 1 });
+    }
+  }
+}
+
+export function parseJsonText(text: string): unknown {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new InvalidInput('Request body must be valid JSON');
+  }
+  refuseForbiddenShapes(parsed);
+  return parsed;
+}
+
+/**
+ * Replaces `event.body` with the parsed JSON. An absent or empty body is left for validation to answer
+ * "Request body must be a JSON object" (400), not 415.
+ */
+export function jsonBody(): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, LabContext> {
+  return {
+    before: ({ event }) => {
+      const { body } = event;
+      if (body === null || body === undefined || body === '') return;
+      if (!JSON_CONTENT_TYPE.test(event.headers?.['content-type'] ?? '')) throw new UnsupportedMediaType();
+      const parsed = parseJsonText(decodeUtf8(bodyBytes(body, event.isBase64Encoded === true)));
+      (event as { body: unknown }).body = parsed;
+    },
+  };
+}
