@@ -130,6 +130,50 @@ export interface paths {
         patch: operations["updateProfile"];
         trace?: never;
     };
+    "/api/v1/profiles/{id}/erase": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Erase a person's identifiers (GDPR Art. 17)
+         * @description Sets first_name, last_name, handle, email, phone, date_of_birth, sex, height, weight and transactional_emails_enabled to null and marks the profile `erased_at`; cancels its scheduled appointments and its pending or dispatched kit orders through their normal transitions (history entries and events, reason "profile erased"); removes the inline delivery address of every kit order. Lab results and their documents are kept (medical records), linked only to the profile id. Afterwards the profile cannot be changed (409) and no appointment or kit order can be made for it (409). Idempotent: a retry after a failure finishes the erasure; erasing an erased profile changes nothing and answers 200 with empty lists.
+         *
+         *     Scopes (any one suffices): `PROFILES_ERASE`.
+         */
+        post: operations["eraseProfile"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/profiles/{id}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export a person's data (GDPR Art. 15/20)
+         * @description Everything the API holds about one person, as one JSON document: the profile (also an erased one), every appointment with its status history, tests, shipment links (`shipments`), results (clinical and genetic, as GET /appointments/{id}/results answers them) and lab report files (`documents`: id, file name, `download_url`), and every home kit order with its history. The `format` ("lab-api.profile-export") and `version` (1) at the top name the shape: within a version fields may be added; a change that removes, renames or redefines one makes a new version. Needs both PROFILES_VIEW and RESULTS_VIEW. The document must fit in one API response (6 MB, about 1,000 typical appointments); a larger one is refused with 413 rather than cut short.
+         *
+         *     Scopes (all required): `PROFILES_VIEW`, `RESULTS_VIEW`.
+         */
+        get: operations["exportProfile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/locations": {
         parameters: {
             query?: never;
@@ -948,6 +992,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/profiles/{id}/access-log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List who read a person's data
+         * @description The access log of a profile, newest first, paged: one entry per successful read of the person's data (the profile, its lists, an appointment and its history, results in every form, a document, a home kit order and its history, the export): when, the API key id, the operation, what was shown (by id, never a value), the request id and the source address. A read is answered only once its entry is stored. Entries are kept AUDIT_RETENTION_DAYS (default 730 days), then deleted by DynamoDB TTL. Reading the access log is not itself logged.
+         *
+         *     Scopes (any one suffices): `AUDIT_VIEW`.
+         */
+        get: operations["listProfileAccessLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1209,6 +1275,124 @@ export interface components {
             /** @description A human-readable message; never echoes personal data. */
             error: string;
         };
+        ExportedAppointment: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            profile_id: string;
+            /** @description null for a home kit appointment */
+            location_id: string | null;
+            /** @description UTC instant; null for a home kit appointment */
+            scheduled_at: string | null;
+            /**
+             * @description scheduled (the spec's pending) → blood_drawn (confirmed) → in_transit → completed; or cancelled
+             * @enum {string}
+             */
+            status: "scheduled" | "blood_drawn" | "in_transit" | "completed" | "cancelled";
+            test_method: ("practitioner" | "home") | null;
+            /** @description null unless cancelled */
+            cancellation_reason: string | null;
+            /** Format: date-time */
+            created_at: string;
+            updated_at: string | null;
+            panels: components["schemas"]["AttachedPanel"][];
+            individual_biomarkers: components["schemas"]["AttachedBiomarker"][];
+            /** @description oldest link first */
+            shipments: {
+                /** @description the shipment reference without hyphens */
+                id: string;
+                /** Format: date-time */
+                added_at: string;
+            }[];
+            /** @description every status change, oldest first, the creation first */
+            history: {
+                /** @enum {string} */
+                status: "scheduled" | "blood_drawn" | "in_transit" | "completed" | "cancelled";
+                /** @description null for the first entry: the creation. */
+                from_status: ("scheduled" | "blood_drawn" | "in_transit" | "completed" | "cancelled") | null;
+                /**
+                 * Format: date-time
+                 * @description When it happened: the request time, or the time the courier reported.
+                 */
+                at: string;
+                /**
+                 * @description api: a client key; courier: the courier integration; lab; system.
+                 * @enum {string}
+                 */
+                source: "api" | "courier" | "lab" | "system";
+                /** @description The id of the API key that made the change (never its name); null for the lab. */
+                actor: string | null;
+                /** @description Why, when the change says: the cancellation reason, or "home kit activated". */
+                reason: string | null;
+            }[];
+            results: components["schemas"]["ExportedResults"];
+            /** @description the lab report files, oldest first */
+            documents: components["schemas"]["ExportedDocument"][];
+        };
+        ExportedDocument: {
+            /** Format: uuid */
+            id: string;
+            file_name: string;
+            /** Format: date-time */
+            added_at: string;
+            /** @description GET /api/v1/documents/{id} of this API; needs a key with RESULTS_VIEW */
+            download_url: string;
+        };
+        ExportedHomeKitOrder: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            profile_id: string;
+            /**
+             * @description pending → dispatched → activated; pending or dispatched → cancelled
+             * @enum {string}
+             */
+            status: "pending" | "dispatched" | "activated" | "cancelled";
+            /** @description null once the person's data was erased and the kit was to go to their own address */
+            delivery_address: components["schemas"]["DeliveryAddress"] | null;
+            /** Format: date-time */
+            created_at: string;
+            updated_at: string | null;
+            panels: components["schemas"]["AttachedPanel"][];
+            individual_biomarkers: components["schemas"]["AttachedBiomarker"][];
+            tracking_number: string | null;
+            carrier: string | null;
+            dispatched_at: string | null;
+            /** @description the appointment its activation created */
+            appointment_id: string | null;
+            /** @description every status change, oldest first, the creation first */
+            history: {
+                /** @enum {string} */
+                status: "pending" | "dispatched" | "activated" | "cancelled";
+                /** @description null for the first entry: the creation. */
+                from_status: ("pending" | "dispatched" | "activated" | "cancelled") | null;
+                /**
+                 * Format: date-time
+                 * @description When it happened: the request time, or the time the courier reported.
+                 */
+                at: string;
+                /**
+                 * @description api: a client key; courier: the courier integration; lab; system.
+                 * @enum {string}
+                 */
+                source: "api" | "courier" | "lab" | "system";
+                /** @description The id of the API key that made the change (never its name); null for the lab. */
+                actor: string | null;
+                /** @description Why, when the change says: the cancellation reason, or "home kit activated". */
+                reason: string | null;
+            }[];
+        };
+        ExportedResults: {
+            /**
+             * @description completed once the appointment is completed and every planned test, clinical and genetic, is received
+             * @enum {string}
+             */
+            status: "in_progress" | "completed";
+            /** @description one item per planned clinical biomarker (received or planned), then received results that were not planned */
+            clinical_results: (components["schemas"]["ReceivedClinicalResult"] | components["schemas"]["PlannedClinicalResult"])[];
+            /** @description one item per planned genetic biomarker (received or planned), then received results that were not planned */
+            genetic_results: (components["schemas"]["GeneticResultItem"] | components["schemas"]["PlannedGeneticResult"])[];
+        };
         GeneticResultItem: {
             /** @constant */
             status: "received";
@@ -1233,7 +1417,8 @@ export interface components {
              * @enum {string}
              */
             status: "pending" | "dispatched" | "activated" | "cancelled";
-            delivery_address: components["schemas"]["DeliveryAddress"];
+            /** @description null once the person's data was erased and the kit was to go to their own address */
+            delivery_address: components["schemas"]["DeliveryAddress"] | null;
             /** Format: date-time */
             created_at: string;
             updated_at: string | null;
@@ -1368,6 +1553,36 @@ export interface components {
             created_at: string;
             updated_at: string | null;
             transactional_emails_enabled: boolean | null;
+            /** @description when the person's identifiers were erased (POST /profiles/{id}/erase); null until then */
+            erased_at: string | null;
+        };
+        ProfileErasure: {
+            profile: components["schemas"]["Profile"];
+            /** @description scheduled appointments this call cancelled (reason "profile erased") */
+            cancelled_appointment_ids: string[];
+            /** @description pending or dispatched kit orders this call cancelled */
+            cancelled_home_kit_order_ids: string[];
+            /** @description kit orders whose inline delivery address this call removed */
+            erased_delivery_address_order_ids: string[];
+        };
+        ProfileExport: {
+            /**
+             * @description what this document is
+             * @constant
+             */
+            format: "lab-api.profile-export";
+            /**
+             * @description the version of its shape: a change that is not an added field makes a new one
+             * @constant
+             */
+            version: 1;
+            /** Format: date-time */
+            exported_at: string;
+            profile: components["schemas"]["Profile"];
+            /** @description every appointment of the person, newest scheduled_at first; shipment links are each appointment's `shipments` */
+            appointments: components["schemas"]["ExportedAppointment"][];
+            /** @description every home kit order of the person, newest first */
+            home_kit_orders: components["schemas"]["ExportedHomeKitOrder"][];
         };
         ProviderUpdateBody: {
             /** @enum {string} */
@@ -1826,6 +2041,15 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            /** @description the read could not be recorded in the access log, so nothing is shown: retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     updateProfile: {
@@ -1864,10 +2088,109 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description the profile was erased */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+        };
+    };
+    eraseProfile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The erased profile and what this call changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProfileErasure"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description profile not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    exportProfile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The export, version 1. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProfileExport"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description profile not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the export is larger than one API response can carry: read the person's data through the profile's list routes instead */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            /** @description the read could not be recorded in the access log, so nothing is shown: retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listLocations: {
@@ -2050,7 +2373,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            409: components["responses"]["IdempotencyKeyInProgress"];
+            /** @description the profile was erased; or: A request with this Idempotency-Key is still in progress: retry later. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
@@ -2092,6 +2423,15 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            /** @description the read could not be recorded in the access log, so nothing is shown: retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     updateAppointment: {
@@ -2452,6 +2792,15 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            /** @description the read could not be recorded in the access log, so nothing is shown: retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listAppointmentHistory: {
@@ -2514,6 +2863,15 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            /** @description the read could not be recorded in the access log, so nothing is shown: retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getAppointmentResults: {
@@ -2607,6 +2965,15 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            /** @description the read could not be recorded in the access log, so nothing is shown: retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getAppointmentResultsFhir: {
@@ -2643,6 +3010,15 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            /** @description the read could not be recorded in the access log, so nothing is shown: retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getAppointmentResultsReport: {
@@ -2681,6 +3057,15 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            /** @description the read could not be recorded in the access log, so nothing is shown: retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getDocument: {
@@ -2733,6 +3118,15 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            /** @description the read could not be recorded in the access log, so nothing is shown: retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listShipments: {
@@ -3173,7 +3567,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            409: components["responses"]["IdempotencyKeyInProgress"];
+            /** @description the profile was erased; or: A request with this Idempotency-Key is still in progress: retry later. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
@@ -3215,6 +3617,15 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            /** @description the read could not be recorded in the access log, so nothing is shown: retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     cancelHomeKitOrder: {
@@ -3526,6 +3937,15 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            /** @description the read could not be recorded in the access log, so nothing is shown: retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listWebhooks: {
@@ -4128,6 +4548,76 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HomeKitOrder"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description profile not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            /** @description the read could not be recorded in the access log, so nothing is shown: retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listProfileAccessLog: {
+        parameters: {
+            query?: {
+                /** @description Items per page. */
+                limit?: number;
+                /** @description The X-Next-Cursor header of the previous page. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of access-log entries. */
+            200: {
+                headers: {
+                    /** @description The cursor of the next page (pass it as `cursor`); absent on the last page. */
+                    "X-Next-Cursor"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: date-time
+                         * @description When the read was answered.
+                         */
+                        at: string;
+                        /** @description The id of the API key that read (never its name). */
+                        key_id: string;
+                        /** @description The operation that read, by its operationId (getProfile, getAppointmentResults, …). */
+                        route: string;
+                        /** @description What was shown, by id, never a value: profile, profile appointments, profile home kit orders, appointment <id>, appointment <id> history, appointment <id> results (or results FHIR, results report), document <id>, home kit order <id>, … */
+                        resource: string;
+                        /** Format: uuid */
+                        profile_id: string;
+                        /** @description API Gateway's id of the request, as its log line shows it. */
+                        request_id: string;
+                        /** @description The address the request came from, as API Gateway saw it. */
+                        source_ip: string | null;
+                    }[];
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -20,9 +20,20 @@ import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { operations, type ResponseDoc } from '../shared/contract/operations';
 import type { Route, RouteName } from '../shared/routes';
-import { GSI1, GSI2 } from '../shared/store/keys';
+import { ACCESS_LOG_PARTITION_PREFIX, API_KEY_LAST_USE_ATTRIBUTE, API_KEY_PARTITION_PREFIX, GSI1, GSI2 } from '../shared/store/keys';
 import { DOCUMENTS_PREFIX_PATTERN, INCOMING_PREFIX_PATTERN } from './bucket-layout';
-import { FUNCTION_SIZES, type FunctionClass, PACKAGE_FILES, PUBLISHERS, routeClassOf, TABLE_ACTIONS } from './route-classes';
+import {
+  AUDIT_ACTIONS,
+  FUNCTION_SIZES,
+  type FunctionClass,
+  KEY_USE_ACTIONS,
+  KEY_USE_RECORDERS,
+  PACKAGE_FILES,
+  PUBLISHERS,
+  READ_AUDITORS,
+  routeClassOf,
+  TABLE_ACTIONS,
+} from './route-classes';
 import type { StageName } from './settings';
 
 /** Route handler paths are relative to the repository root, whatever directory cdk runs in. */
@@ -168,6 +179,28 @@ export class LabFunction extends Construct {
           actions: [...TABLE_ACTIONS[functionClass]],
           // The indexes by name: a Query on GSI1 is authorized against the index ARN, not the table's.
           resources: [table.tableArn, ...[GSI1, GSI2].map((index) => `${table.tableArn}/index/${index}`)],
+        }),
+      );
+    }
+    if (READ_AUDITORS.has(functionClass)) {
+      role.addToPrincipalPolicy(
+        new PolicyStatement({
+          actions: [...AUDIT_ACTIONS],
+          // The table only (entries are put, never queried through an index), and only access-log partitions.
+          resources: [table.tableArn],
+          conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${ACCESS_LOG_PARTITION_PREFIX}*`] } },
+        }),
+      );
+    }
+    if (KEY_USE_RECORDERS.has(functionClass)) {
+      role.addToPrincipalPolicy(
+        new PolicyStatement({
+          actions: [...KEY_USE_ACTIONS],
+          resources: [table.tableArn],
+          conditions: {
+            'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${API_KEY_PARTITION_PREFIX}*`] },
+            'ForAllValues:StringEquals': { 'dynamodb:Attributes': ['PK', 'SK', API_KEY_LAST_USE_ATTRIBUTE] },
+          },
         }),
       );
     }

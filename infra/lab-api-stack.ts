@@ -13,8 +13,8 @@
  *   body into bytes only when the request's Accept header matches a binary type, and curl sends the
  *   wildcard, browsers text/html. Every
  *   other route answers JSON with isBase64Encoded false, which passes through as text. Request bodies
- *   then reach the Lambdas base64-encoded (isBase64Encoded true), which the Middy JSON body parser
- *   decodes; the mock 405 integration converts them back to text (CONVERT_TO_TEXT).
+ *   then reach the Lambdas base64-encoded (isBase64Encoded true), the bytes as the client sent them, which
+ *   shared/http/json-body.ts decodes (UTF-8 only); the mock 405 integration converts them back to text (CONVERT_TO_TEXT).
  */
 import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import {
@@ -46,9 +46,10 @@ import { GSI1, GSI2 } from '../shared/store/keys';
 import { TTL_ATTRIBUTE } from '../shared/store/table';
 import { ApiFunction } from './api-function';
 import { gatewayResponseCors, wrongMethodMock } from './cors';
-import { INCOMING_PREFIX, INCOMING_PREFIX_PATTERN } from './bucket-layout';
+import { DOCUMENTS_PREFIX, INCOMING_PREFIX, INCOMING_PREFIX_PATTERN } from './bucket-layout';
 import { LabOrdersSubscription, OutboxRelay, ResultsIngest } from './lab-events';
 import { Monitoring } from './monitoring';
+import { READ_AUDITORS } from './route-classes';
 import { readSettings, type StageName } from './settings';
 import { WebhookDelivery } from './webhooks';
 
@@ -159,6 +160,15 @@ export class LabApiStack extends Stack {
           prefix: INCOMING_PREFIX,
           expiration: Duration.days(30),
           noncurrentVersionExpiration: Duration.days(7),
+        },
+        {
+          // The retention of lab reports (README "Privacy"): deleted once the lab need no longer keep them.
+          // Whole years counted with their leap days, never a day short; a deleted or replaced version stays
+          // recoverable for 30 days, then goes too (else versioning would keep every report for ever).
+          id: 'expire-documents-after-retention',
+          prefix: DOCUMENTS_PREFIX,
+          expiration: Duration.days(Math.ceil(settings.documentRetentionYears * 365.25)),
+          noncurrentVersionExpiration: Duration.days(30),
         },
       ],
     });
@@ -272,6 +282,8 @@ export class LabApiStack extends Stack {
       routeFunctions.push(fn);
       // The functions name an allowed origin on their answers (shared/http/cors.ts), from the same list.
       if (cors.length > 0) fn.function.addEnvironment('CORS_ALLOW_ORIGINS', cors.join(','));
+      // The functions that record reads set each entry's expiry from it (README "Privacy").
+      if (READ_AUDITORS.has(fn.functionClass)) fn.function.addEnvironment('AUDIT_RETENTION_DAYS', String(settings.auditRetentionDays));
       const resource = api.root.resourceForPath(route.path);
       const keyed = route.scopes.length > 0;
       // No test-invoke permission: one Lambda permission per method instead of two keeps the stack far

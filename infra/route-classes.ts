@@ -7,7 +7,7 @@ import { Duration } from 'aws-cdk-lib';
 import type { Route, RouteName } from '../shared/routes';
 
 export type FunctionClass =
-  'static' | 'read' | 'write' | 'document' | 'report' | 'webhook-sender' | 'relay' | 'ingest' | 'webhook-dispatch' | 'webhook-retries';
+  'static' | 'read' | 'write' | 'document' | 'report' | 'export' | 'webhook-sender' | 'relay' | 'ingest' | 'webhook-dispatch' | 'webhook-retries';
 
 /**
  * Routes that answer only what was deployed with them (health, the OpenAPI document, the docs page and its
@@ -34,11 +34,19 @@ export const WEBHOOK_SENDERS: readonly RouteName[] = ['sendTestWebhook', 'retryW
  */
 export const REPORT_RENDERERS: readonly RouteName[] = ['getAppointmentResultsReport'];
 
+/**
+ * Routes that read everything of a person in one request (the export): two Queries per appointment, 8 at a
+ * time, and a document of up to 6 MB serialised twice (the answer and its size check), so more time and CPU
+ * than a read.
+ */
+export const PERSON_EXPORTERS: readonly RouteName[] = ['exportProfile'];
+
 export function routeClassOf(routeName: RouteName, route: Route): FunctionClass {
   if (STATIC_ROUTES.includes(routeName)) return 'static';
   if (DOCUMENT_READERS.includes(routeName)) return 'document';
   if (WEBHOOK_SENDERS.includes(routeName)) return 'webhook-sender';
   if (REPORT_RENDERERS.includes(routeName)) return 'report';
+  if (PERSON_EXPORTERS.includes(routeName)) return 'export';
   return route.method === 'GET' ? 'read' : 'write';
 }
 
@@ -60,6 +68,7 @@ export const TABLE_ACTIONS: Record<FunctionClass, readonly string[]> = {
   read: READ_ACTIONS,
   document: READ_ACTIONS,
   report: READ_ACTIONS,
+  export: READ_ACTIONS,
   write: WRITE_ACTIONS,
   'webhook-sender': WRITE_ACTIONS,
   ingest: WRITE_ACTIONS,
@@ -68,6 +77,24 @@ export const TABLE_ACTIONS: Record<FunctionClass, readonly string[]> = {
   'webhook-dispatch': WEBHOOK_DELIVERY_ACTIONS,
   'webhook-retries': WEBHOOK_DELIVERY_ACTIONS,
 };
+
+/**
+ * Classes whose functions answer reads of a person's data and so record each read in the access log
+ * (README "Privacy", shared/http/audit.ts): PutItem only, and only into the access-log partitions (IAM
+ * `dynamodb:LeadingKeys` ACCESS#*), so a read function can add entries and change nothing else.
+ */
+export const READ_AUDITORS: ReadonlySet<FunctionClass> = new Set<FunctionClass>(['read', 'document', 'report', 'export']);
+export const AUDIT_ACTIONS = ['dynamodb:PutItem'] as const;
+
+/**
+ * Classes that authenticate requests with an API key but may not otherwise update items: authenticating
+ * records the key's day of last use (shared/auth/api-keys.ts), at most once a day per key. UpdateItem only,
+ * only in API key partitions (IAM `dynamodb:LeadingKeys` APIKEY#*) and only of that attribute
+ * (`dynamodb:Attributes`: the key attributes and last_used_on), so a read function cannot change a key's
+ * scopes, groups, expiry or revocation.
+ */
+export const KEY_USE_RECORDERS: ReadonlySet<FunctionClass> = new Set<FunctionClass>(['read', 'document', 'report', 'export']);
+export const KEY_USE_ACTIONS = ['dynamodb:UpdateItem'] as const;
 
 /**
  * Classes whose functions put events on the bus: every state change may announce one (outbox). Webhook
@@ -93,6 +120,10 @@ export const FUNCTION_SIZES: Record<FunctionClass, FunctionSize> = {
   document: { memorySize: 512, timeout: Duration.seconds(15) },
   // Fonts parsed and subset per report (the CJK ones only when a name needs them): 1 GB buys the CPU.
   report: { memorySize: 1024, timeout: Duration.seconds(15) },
+  // Measured (npm run bench): 200 appointments are 400 Queries and 0.5 MB. The 6 MB ceiling is about 2,000
+  // appointments: 4,000 Queries, 16 at a time (8 appointments), 250 rounds: 2–5 s at DynamoDB's usual
+  // latency; 25 s leaves room for a slow table and stays below API Gateway's 29 s. 1 GB for the CPU.
+  export: { memorySize: 1024, timeout: Duration.seconds(25) },
   // One outbound request of at most 10 s (ATTEMPT_TIMEOUT_MS) plus a few DynamoDB round trips, inside
   // the API request: twice the attempt's timeout, still well below API Gateway's 29 s.
   'webhook-sender': { memorySize: 256, timeout: Duration.seconds(20) },

@@ -13,6 +13,8 @@
  * | `alarmEmail`                | —        | prod: subscribe this address to the alarm topic              |
  * | `relayReservedConcurrency`  | `true`   | reserve 1 execution each for the outbox relay and the webhook retry sweep (false: the account's concurrency quota is still the new-account 10, where any reservation fails the deploy) |
  * | `corsAllowOrigins`          | —        | browser apps that may call the API: exact origins, comma-separated (README "CORS"); unset: no CORS |
+ * | `documentRetentionYears`    | 10       | lab report files under documents/ are deleted this many years after they were stored (README "Privacy") |
+ * | `auditRetentionDays`        | 730      | access-log entries are deleted (DynamoDB TTL) this many days after the read (README "Privacy") |
  */
 import type { App } from 'aws-cdk-lib';
 import type { IConstruct } from 'constructs';
@@ -32,7 +34,17 @@ export interface StackSettings {
   readonly relayReservedConcurrency: boolean;
   /** Exact origins, in the form browsers send them; empty: CORS off. */
   readonly corsAllowOrigins: readonly string[];
+  /** Whole years a lab report file is kept before the bucket's lifecycle rule deletes it. */
+  readonly documentRetentionYears: number;
+  /** Whole days an access-log entry is kept (AUDIT_RETENTION_DAYS of the reading functions). */
+  readonly auditRetentionDays: number;
 }
+
+/** Two years of who read a person's data (issue #18's default; README "Privacy"). */
+export const DEFAULT_AUDIT_RETENTION_DAYS = 730;
+
+/** §630f (3) BGB: a German practice keeps patient records 10 years after the treatment (README "Privacy"). */
+export const DEFAULT_DOCUMENT_RETENTION_YEARS = 10;
 
 export function stageOf(app: App): StageName {
   const value: unknown = app.node.tryGetContext('stage') ?? 'dev';
@@ -75,6 +87,19 @@ function origins(scope: IConstruct, key: string): readonly string[] {
   return parsed.output;
 }
 
+function wholeYears(scope: IConstruct, key: string, fallback: number): number {
+  const years = positiveNumber(scope, key, fallback);
+  if (!Number.isInteger(years)) throw new Error(`Context ${key} must be a whole number of years, got ${years}`);
+  return years;
+}
+
+function wholeDays(scope: IConstruct, key: string, fallback: number): number {
+  const days = positiveNumber(scope, key, fallback);
+  // The functions' own check (shared/config.ts) would refuse anything else at cold start: refuse it at synth.
+  if (!Number.isInteger(days) || days > 99_999) throw new Error(`Context ${key} must be a whole number of days from 1 to 99999, got ${days}`);
+  return days;
+}
+
 export function readSettings(scope: IConstruct): StackSettings {
   const rateLimit = positiveNumber(scope, 'apiThrottleRate', DEFAULT_THROTTLE.rateLimit);
   const burstLimit = Math.round(positiveNumber(scope, 'apiThrottleBurst', DEFAULT_THROTTLE.burstLimit));
@@ -85,5 +110,7 @@ export function readSettings(scope: IConstruct): StackSettings {
     alarmEmail: matching(scope, 'alarmEmail', /^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'an email address'),
     relayReservedConcurrency: flag(scope, 'relayReservedConcurrency', true),
     corsAllowOrigins: origins(scope, 'corsAllowOrigins'),
+    documentRetentionYears: wholeYears(scope, 'documentRetentionYears', DEFAULT_DOCUMENT_RETENTION_YEARS),
+    auditRetentionDays: wholeDays(scope, 'auditRetentionDays', DEFAULT_AUDIT_RETENTION_DAYS),
   };
 }

@@ -28,6 +28,8 @@ const Environment = v.object({
   CORS_ALLOW_ORIGINS: v.optional(AllowedOrigins),
   /** The key page cursors are signed with; required by the functions that serve paged lists (they check at load). */
   CURSOR_SECRET: v.optional(v.pipe(v.string(), v.minLength(32, 'must be at least 32 characters'))),
+  /** How long an access-log entry is kept (README "Privacy"), in days: DynamoDB TTL deletes it after. */
+  AUDIT_RETENTION_DAYS: v.optional(v.pipe(v.string(), v.regex(/^[1-9]\d{0,4}$/, 'must be a whole number of days from 1 to 99999'), v.transform(Number)), '730'),
 });
 
 function readConfig() {
@@ -49,6 +51,7 @@ function readConfig() {
     fixedClock: env.LAB_CLOCK === undefined ? undefined : new Date(env.LAB_CLOCK),
     corsAllowOrigins: env.CORS_ALLOW_ORIGINS ?? [],
     cursorSecret: env.CURSOR_SECRET,
+    auditRetentionDays: env.AUDIT_RETENTION_DAYS,
   } as const;
 }
 

@@ -2,7 +2,8 @@
  * THE table of endpoints. The local server, the CDK stack and the OpenAPI document are generated from it;
  * nothing else lists routes. A new endpoint is one row here, one handler file, one schema, tests.
  *
- * scopes: any one of them suffices (the spec's "or"). An empty list means the route needs no API key.
+ * scopes: any one of them suffices (the spec's "or"), unless `allScopes` says every one is needed (a
+ * person's export holds their profile and their results). An empty list means the route needs no API key.
  * handler: the module (relative to the repository root) whose `handler` export the Lambda runs.
  */
 import type { Scope } from './auth/scopes';
@@ -14,6 +15,8 @@ export interface Route {
   readonly path: string;
   readonly handler: string;
   readonly scopes: readonly Scope[];
+  /** Every scope of `scopes` is needed, not one of them. */
+  readonly allScopes?: true;
 }
 
 const CATALOG_READERS: readonly Scope[] = ['TEST_SESSIONS_VIEW', 'TEST_SESSIONS_SCHEDULE', 'home_kit_orders_manage', 'RESULTS_VIEW'];
@@ -45,6 +48,22 @@ export const routes = {
     path: '/api/v1/profiles/{id}',
     handler: 'functions/profiles/update.ts',
     scopes: ['CREATE_USER'],
+  },
+  // Not in the spec: erasure of a person's identifiers (README "Privacy").
+  eraseProfile: {
+    method: 'POST',
+    path: '/api/v1/profiles/{id}/erase',
+    handler: 'functions/profiles/erase.ts',
+    scopes: ['PROFILES_ERASE'],
+  },
+  // Not in the spec: everything held about a person, as one document (README "Privacy"); it holds their
+  // results, so it needs both scopes.
+  exportProfile: {
+    method: 'GET',
+    path: '/api/v1/profiles/{id}/export',
+    handler: 'functions/profiles/export.ts',
+    scopes: ['PROFILES_VIEW', 'RESULTS_VIEW'],
+    allScopes: true,
   },
 
   listLocations: {
@@ -244,6 +263,13 @@ export const routes = {
     path: '/api/v1/profiles/{id}/home-kit-orders',
     handler: 'functions/profiles/list-home-kit-orders.ts',
     scopes: KIT,
+  },
+  // Not in the spec: who read a person's data (README "Privacy").
+  listProfileAccessLog: {
+    method: 'GET',
+    path: '/api/v1/profiles/{id}/access-log',
+    handler: 'functions/profiles/access-log.ts',
+    scopes: ['AUDIT_VIEW'],
   },
 } as const satisfies Record<string, Route>;
 

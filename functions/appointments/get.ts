@@ -13,6 +13,7 @@ export const handler = httpHandler({
   async run({ params, access }) {
     const aggregate = await getAppointmentAggregateOrThrow(params.id);
     assertProfileResourceAccess(access, aggregate.appointment, 'appointment');
+    access.audit?.read(aggregate.appointment.profile_id, `appointment ${params.id}`);
     return ok(toAppointment(aggregate, await getExistingProfile(aggregate.appointment.profile_id)));
   },
 });

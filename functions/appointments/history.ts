@@ -25,6 +25,8 @@ export const handler = httpHandler({
     ]);
     if (!appointment) throw new NotFound(APPOINTMENT_NOT_FOUND);
     assertProfileResourceAccess(access, appointment, 'appointment');
+    // The history holds the cancellation reason, free text about the person: a read like the appointment's.
+    access.audit?.read(appointment.profile_id, `appointment ${params.id} history`);
     return okPage({ ...page, items: page.items.map(toHistoryEntry) });
   },
 });

@@ -21,6 +21,7 @@ export const handler = httpHandler({
     const document = await getDocument(params.id);
     if (!document) throw new NotFound(DOCUMENT_NOT_FOUND);
     assertProfileGroupAccess(access, document.profile_group_slug, 'document');
+    access.audit?.read(document.profile_id, `document ${params.id}`);
     if (document.size > INLINE_LIMIT_BYTES) {
       const url = await presignDownload(document.s3_key, document.file_name, document.content_type, PRESIGNED_URL_SECONDS);
       return seeOther(url);

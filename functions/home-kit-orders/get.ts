@@ -13,6 +13,7 @@ export const handler = httpHandler({
   async run({ params, access }) {
     const order = await getHomeKitOrderOrThrow(params.id);
     assertProfileResourceAccess(access, order, 'home kit order');
+    access.audit?.read(order.profile_id, `home kit order ${params.id}`);
     return ok(toHomeKitOrder(order, await getExistingProfile(order.profile_id)));
   },
 });

@@ -23,6 +23,7 @@ export const handler = httpHandler({
     ]);
     if (!order) throw new NotFound(HOME_KIT_ORDER_NOT_FOUND);
     assertProfileResourceAccess(access, order, 'home kit order');
+    access.audit?.read(order.profile_id, `home kit order ${params.id} history`);
     return okPage({ ...page, items: page.items.map(toHistoryEntry) });
   },
 });

@@ -14,6 +14,7 @@ export const handler = httpHandler({
     const profile = await getProfile(params.id);
     if (!profile) throw new NotFound(PROFILE_NOT_FOUND);
     assertProfileGroupAccess(access, profile.profile_group_slug, 'profile');
+    access.audit?.read(profile.id, 'profile');
     return ok(toFullProfile(profile));
   },
 });

@@ -19,6 +19,7 @@ export const handler = httpHandler({
     const [profile, page] = await Promise.all([getProfile(params.id), listAppointmentsOfProfile(params.id, pageFor(query, access))]);
     if (!profile) throw new NotFound(PROFILE_NOT_FOUND);
     assertProfileGroupAccess(access, profile.profile_group_slug, 'profile');
+    access.audit?.read(profile.id, 'profile appointments');
     return okPage({ ...page, items: page.items.map(toAppointmentSummary) });
   },
 });

@@ -18,6 +18,7 @@ export const handler = httpHandler({
     const [profile, page] = await Promise.all([getProfile(params.id), listHomeKitOrdersOfProfile(params.id, pageFor(query, access))]);
     if (!profile) throw new NotFound(PROFILE_NOT_FOUND);
     assertProfileGroupAccess(access, profile.profile_group_slug, 'profile');
+    access.audit?.read(profile.id, 'profile home kit orders');
     return okPage({ ...page, items: page.items.map((order) => toHomeKitOrder(order, profile)) });
   },
 });

@@ -18,6 +18,7 @@ import { REPLAYED_HEADER } from '../../shared/http/responses';
 import { type Route, type RouteName, routes } from '../../shared/routes';
 import * as appointments from '../../shared/schemas/appointments';
 import * as catalog from '../../shared/schemas/catalog';
+import * as profileExport from '../../shared/schemas/export';
 import { AttachedBiomarker, AttachedPanel, ErrorBody, Success } from '../../shared/schemas/fields';
 import * as homeKitOrders from '../../shared/schemas/home-kit-orders';
 import * as locations from '../../shared/schemas/locations';
@@ -43,7 +44,7 @@ const isSchema = (value: unknown): value is GenericSchema => typeof value === 'o
  */
 function components(): Record<string, GenericSchema> {
   const named: Record<string, GenericSchema> = { Error: ErrorBody, Success, AttachedPanel, AttachedBiomarker, ReferenceRange, Variant };
-  for (const module of [profiles, appointments, catalog, locations, results, shipments, homeKitOrders]) {
+  for (const module of [profiles, appointments, catalog, locations, results, shipments, homeKitOrders, profileExport]) {
     for (const [name, value] of Object.entries(module)) {
       if (/^[A-Z]/.test(name) && isSchema(value) && ['object', 'strict_object', 'union', 'variant'].includes(value.type)) {
         named[name] = value;
@@ -196,7 +197,8 @@ function responses(doc: OperationDoc, route: Route, contract: HandlerContract, c
 function operation(name: RouteName, contract: HandlerContract, config: ConversionConfig): Json {
   const route: Route = routes[name];
   const doc: OperationDoc = operations[name];
-  const scopes = route.scopes.length ? `\n\nScopes (any one suffices): ${route.scopes.map((scope) => `\`${scope}\``).join(', ')}.` : '';
+  const scopeRule = route.allScopes ? 'all required' : 'any one suffices';
+  const scopes = route.scopes.length ? `\n\nScopes (${scopeRule}): ${route.scopes.map((scope) => `\`${scope}\``).join(', ')}.` : '';
   const body = contract.body
     ? {
         requestBody: {

@@ -5,7 +5,7 @@
  *
  *   BENCH_REQUESTS=200 BENCH_CONCURRENCY=8 npm run bench
  */
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -35,6 +35,8 @@ async function main(): Promise<void> {
       DYNAMODB_ENDPOINT: dynamodb.endpoint,
       POWERTOOLS_LOG_LEVEL: 'ERROR',
       CURSOR_SECRET: randomBytes(32).toString('base64url'),
+      // Loaded by the lab report ingest (the export's results); its reports carry no file, so S3 is never called.
+      DOCUMENTS_BUCKET: 'bench',
     });
     await ensureTable(dynamodb.endpoint, 'bench');
     const { dynamo } = await import('../../shared/store/client');
@@ -66,9 +68,9 @@ async function main(): Promise<void> {
     const { id } = await call('POST', '/api/v1/profiles', profile);
 
     let barcodes = 0;
-    const scheduleAppointment = async (drawn: boolean) => {
+    const scheduleAppointment = async (drawn: boolean, profileId = id) => {
       const appointment = await call('POST', '/api/v1/appointments', {
-        profile_id: id,
+        profile_id: profileId,
         location_id: '5a1f3c2e-8b4d-4e6f-9a7b-1c2d3e4f5a01',
         scheduled_at: new Date(Date.now() + 86_400_000).toISOString(),
       });
@@ -79,8 +81,45 @@ async function main(): Promise<void> {
     /** Requests that change state get their own appointments, made before the clock starts. */
     const appointments = (drawn: boolean) => () => Promise.all(Array.from({ length: REQUESTS + 1 }, () => scheduleAppointment(drawn)));
 
+    /** A person with EXPORTED_APPOINTMENTS drawn appointments, each with the lab's results for its 4 tests. */
+    const { ingestLabReport } = await import('../../shared/usecases/ingest-lab-report');
+    const EXPORTED_APPOINTMENTS = 200;
+    let exportBytes = 0;
+    const personWithAppointments = async () => {
+      const person = await call('POST', '/api/v1/profiles', profile);
+      await Promise.all(
+        Array.from({ length: EXPORTED_APPOINTMENTS }, async () => {
+          const appointmentId = await scheduleAppointment(true, person.id);
+          const result = (biomarker_id: number) => ({
+            biomarker_id,
+            value: 4.2,
+            value_operator: 'eq' as const,
+            unit_id: 1,
+            unit: 'mmol/L',
+            reference_range_lab: { normal_min: 1, normal_max: 10, optimal_min: null, optimal_max: null },
+            tested_at: '2026-11-20',
+            comment: null,
+          });
+          const [event_id, reported_at] = [randomUUID(), new Date().toISOString()];
+          const report = {
+            event_id,
+            appointment_id: appointmentId,
+            reported_at,
+            clinical_results: [1, 2, 5, 6].map(result),
+            genetic_results: [],
+            documents: [],
+          };
+          await ingestLabReport(report, new Date());
+        }),
+      );
+      return [person.id as string];
+    };
+
     interface Scenario {
       name: string;
+      /** Fewer requests, or fewer at a time, than the other routes: for a route that is itself many reads. */
+      requests?: number;
+      concurrency?: number;
       prepare?: () => Promise<string[]>;
       run: (input: string | undefined) => Promise<unknown>;
     }
@@ -121,21 +160,33 @@ async function main(): Promise<void> {
         prepare: appointments(true),
         run: (appointmentId) => call('POST', '/api/v1/appointments/pickup', { appointment_ids: [appointmentId] }),
       },
+      {
+        name: `GET /profiles/{id}/export (${EXPORTED_APPOINTMENTS} appointments)`,
+        requests: 20,
+        concurrency: 1,
+        prepare: personWithAppointments,
+        run: async (profileId) => {
+          const res = await fetch(`${api.url}/api/v1/profiles/${profileId}/export`, { headers: { 'x-api-key': key } });
+          if (res.status !== 200) throw new Error(`GET /profiles/{id}/export answered ${res.status}`);
+          exportBytes = (await res.arrayBuffer()).byteLength;
+        },
+      },
     ];
 
     console.log(`${REQUESTS} requests per route, ${CONCURRENCY} at a time, API key lookups cached after the first\n`);
     console.log('route'.padEnd(32), 'p50 ms'.padStart(8), 'p95 ms'.padStart(8), 'req/s'.padStart(8), 'DynamoDB calls/req'.padStart(20));
     for (const scenario of scenarios) {
       const inputs = (await scenario.prepare?.()) ?? [];
+      const requests = scenario.requests ?? REQUESTS;
       const input = (i: number) => inputs[inputs.length === 1 ? 0 : i];
-      await scenario.run(input(REQUESTS)); // warm the handler module and the key cache
+      await scenario.run(input(requests)); // warm the handler module and the key cache
       roundTrips = 0;
       const durations: number[] = [];
       const started = performance.now();
       let next = 0;
       await Promise.all(
-        Array.from({ length: CONCURRENCY }, async () => {
-          while (next < REQUESTS) {
+        Array.from({ length: scenario.concurrency ?? CONCURRENCY }, async () => {
+          while (next < requests) {
             const i = next;
             next += 1;
             const t0 = performance.now();
@@ -154,6 +205,10 @@ async function main(): Promise<void> {
         (roundTrips / durations.length).toFixed(2).padStart(20),
       );
     }
+    const kb = (bytes: number) => (bytes / 1024).toFixed(1);
+    console.log(
+      `\nthe export (20 requests, one at a time) of ${EXPORTED_APPOINTMENTS} appointments: ${kb(exportBytes)} KB, ${kb(exportBytes / EXPORTED_APPOINTMENTS)} KB per appointment`,
+    );
     await api.close();
     await reportInputCost(key);
   } finally {

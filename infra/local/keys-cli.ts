@@ -1,10 +1,14 @@
 /**
- * `npm run keys -- <command>`: issue, list and revoke API keys.
+ * `npm run keys -- <command>`: issue, rotate, list and revoke API keys.
  *
  *   create --scopes A,B --profile-groups g1,g2 --location-groups l1 [--name "..."] [--allow-unknown-groups]
- *          prints the key's details, then the plaintext key ALONE on the last line (shown once, never stored)
- *   list   prints every key (id, name, scopes, groups, created, revoked) — never a plaintext
- *   revoke <key-id>   (a key revoked already: says so, exit code 0 — the key is revoked, as asked)
+ *          [--expires-in 90d | never --allow-no-expiry]   (default 365 days)
+ *          prints the key's details and expiry, then the plaintext key ALONE on the last line (shown once,
+ *          never stored)
+ *   rotate <key-id> [--grace 24h] [--expires-in …]   a new secret for the same key id, printed the same
+ *          way; the old one works until the grace ends (default 24 h), then answers 401 "API key expired"
+ *   list   one line per key id (status, created, expiry, last use, name, scopes, groups) — never a plaintext
+ *   revoke <key-id>   every secret of the key (a key revoked already: says so, exit code 0)
  *   --help
  *
  * Against the running local stack by default (found through its stack file, or the same variables as
@@ -14,21 +18,60 @@
  * created): a message on stderr and exit code 2.
  */
 import { parseArgs } from 'node:util';
+// Pure (reads no configuration), so it may load before the environment is set.
+import { DAY_MS, DEFAULT_KEY_LIFETIME_DAYS, DEFAULT_ROTATION_GRACE_HOURS, HOUR_MS, isExpired } from '../../shared/auth/api-key-lifetime';
 import { localFunctionEnvironment } from './environment';
 import { runningStackSettings } from './stack-file';
 
+const MAX_LIFETIME_DAYS = 3650;
+const MAX_GRACE_DAYS = 30;
+
 const USAGE = `usage:
   npm run keys -- create --scopes SCOPE[,SCOPE…] [--profile-groups g1,g2] [--location-groups l1,l2] [--name NAME]
-                         [--allow-unknown-groups] [--table TABLE]
+                         [--expires-in DAYSd | never --allow-no-expiry] [--allow-unknown-groups] [--table TABLE]
+  npm run keys -- rotate KEY_ID [--grace HOURSh | DAYSd] [--expires-in DAYSd | never --allow-no-expiry] [--table TABLE]
   npm run keys -- list [--table TABLE]
   npm run keys -- revoke KEY_ID [--table TABLE]
   npm run keys -- --help
 
 create prints the new key alone on the last line; it is shown once. It refuses a group that does not
-exist (--allow-unknown-groups: a key for groups yet to be created). Without --table: the running
-npm start stack; --table: a deployed table, with your usual AWS credentials and region.`;
+exist (--allow-unknown-groups: a key for groups yet to be created). A key expires after
+${DEFAULT_KEY_LIFETIME_DAYS} days unless --expires-in says otherwise (1d to ${MAX_LIFETIME_DAYS}d); never needs --allow-no-expiry.
+rotate prints a new key for the same key id, expiring as create's would; the old one keeps working
+for the grace (default ${DEFAULT_ROTATION_GRACE_HOURS}h, 0h to ${MAX_GRACE_DAYS}d, never past its own expiry).
+Without --table: the running npm start stack; --table: a deployed table, with your usual AWS credentials
+and region.`;
 
 class UsageError extends Error {}
+
+/** `--expires-in`: whole days, or never (a deliberate choice: --allow-no-expiry). Undefined: the default lifetime. */
+function expiryOf(value: string | undefined, allowNoExpiry: boolean | undefined, now: Date): Date | null | undefined {
+  if (value === undefined) return undefined;
+  if (value === 'never') {
+    if (!allowNoExpiry) throw new UsageError('--expires-in never needs --allow-no-expiry: a key that never expires must be a deliberate choice');
+    return null;
+  }
+  const days = /^\d{1,4}d$/.test(value) ? Number.parseInt(value, 10) : Number.NaN;
+  if (!(days >= 1 && days <= MAX_LIFETIME_DAYS)) throw new UsageError(`--expires-in takes whole days from 1d to ${MAX_LIFETIME_DAYS}d (e.g. 90d), or never`);
+  return new Date(now.getTime() + days * DAY_MS);
+}
+
+/** `--grace`: hours or days, 0 allowed (a leaked secret: stop it now). */
+function graceMsOf(value: string | undefined): number {
+  if (value === undefined) return DEFAULT_ROTATION_GRACE_HOURS * HOUR_MS;
+  const match = /^(\d{1,3})([hd])$/.exec(value);
+  const ms = match ? Number(match[1]) * (match[2] === 'd' ? DAY_MS : HOUR_MS) : Number.NaN;
+  if (!(ms >= 0 && ms <= MAX_GRACE_DAYS * DAY_MS)) throw new UsageError(`--grace takes hours or days from 0h to ${MAX_GRACE_DAYS}d (e.g. 24h, 7d)`);
+  return ms;
+}
+
+const describeExpiry = (expiresAt: string | null) => expiresAt ?? 'never';
+
+function printNewKey(lines: string[], plaintext: string): void {
+  for (const line of lines) console.log(line);
+  console.log('The key follows on the next line. It is shown once and cannot be recovered:');
+  console.log(plaintext);
+}
 
 const list = (value: string | undefined) =>
   (value ?? '')
@@ -47,6 +90,9 @@ function parse(argv: string[]) {
         'location-groups': { type: 'string' },
         name: { type: 'string' },
         table: { type: 'string' },
+        'expires-in': { type: 'string' },
+        'allow-no-expiry': { type: 'boolean' },
+        grace: { type: 'string' },
         'allow-unknown-groups': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -63,6 +109,11 @@ async function main(argv: string[]): Promise<void> {
     console.log(USAGE);
     return;
   }
+  if (values.grace !== undefined && command !== 'rotate') throw new UsageError('--grace applies to rotate only');
+  if (values['expires-in'] !== undefined && command !== 'create' && command !== 'rotate')
+    throw new UsageError('--expires-in applies to create and rotate only');
+  const now = new Date();
+  const expiresAt = expiryOf(values['expires-in'], values['allow-no-expiry'], now);
 
   if (values.table) {
     process.env.TABLE_NAME = values.table;
@@ -72,7 +123,7 @@ async function main(argv: string[]): Promise<void> {
   }
   // Loaded after the environment is set: shared/ reads its configuration once, at import.
   const { SCOPES, isScope } = await import('../../shared/auth/scopes');
-  const { issueApiKey, MAX_GROUPS_PER_KEY } = await import('../../shared/auth/api-keys');
+  const { issueApiKey, isRevoked, lastUsedOn, MAX_GROUPS_PER_KEY, rotateApiKey } = await import('../../shared/auth/api-keys');
   const { findApiKeyById, listApiKeys, revokeApiKey } = await import('../../shared/store/api-keys');
   const { profileGroupExists } = await import('../../shared/store/profiles');
   const { listActiveLocations } = await import('../../shared/store/locations');
@@ -108,26 +159,55 @@ async function main(argv: string[]): Promise<void> {
           scopes: scopes.filter(isScope),
           profileGroups,
           locationGroups,
+          expiresAt,
         },
-        new Date(),
+        now,
       );
-      console.log(`key id: ${key.keyId}`);
-      console.log('The key follows on the next line. It is shown once and cannot be recovered:');
-      console.log(key.plaintext);
+      printNewKey([`key id: ${key.keyId}`, `expires: ${describeExpiry(key.expiresAt)}`], key.plaintext);
+      return;
+    }
+    case 'rotate': {
+      const [keyId, extra] = rest;
+      if (!keyId || extra) throw new UsageError('rotate takes exactly one key id');
+      const rotated = await rotateApiKey(keyId, { graceMs: graceMsOf(values.grace), expiresAt }, now);
+      if (!rotated) {
+        console.error(`No key with id ${keyId}`);
+        process.exitCode = 1;
+        return;
+      }
+      printNewKey(
+        [
+          `key id: ${keyId} (the same id: its webhooks and history stay)`,
+          `expires: ${describeExpiry(rotated.expiresAt)}`,
+          `previous key works until: ${rotated.replacedExpiresAt}, then answers 401 "API key expired" (cached lookups: up to 60 s later)`,
+        ],
+        rotated.plaintext,
+      );
       return;
     }
     case 'list': {
       if (rest.length > 0) throw new UsageError(`unexpected argument: ${rest[0]}`);
       for (const key of await listApiKeys()) {
+        const { current } = key;
+        // A replaced secret still in its grace: the client may not have switched yet.
+        const previousUntil = key.replaced
+          .filter((secret) => !secret.revoked && !isExpired(secret.key_expires_at, now.getTime()))
+          .map((secret) => secret.key_expires_at)
+          .sort()
+          .at(-1);
+        const status = isRevoked(key) ? 'REVOKED' : isExpired(current.key_expires_at, now.getTime()) ? 'EXPIRED' : 'active';
         console.log(
           [
-            key.key_id,
-            key.revoked ? 'REVOKED' : 'active',
-            key.created_at,
-            JSON.stringify(key.name),
-            `scopes=${key.scopes.join(',')}`,
-            `profile-groups=${key.profile_groups.join(',')}`,
-            `location-groups=${key.location_groups.join(',')}`,
+            current.key_id,
+            status,
+            current.created_at,
+            `expires=${describeExpiry(current.key_expires_at)}`,
+            `last-used=${lastUsedOn(key) ?? 'never'}`,
+            JSON.stringify(current.name),
+            `scopes=${current.scopes.join(',')}`,
+            `profile-groups=${current.profile_groups.join(',')}`,
+            `location-groups=${current.location_groups.join(',')}`,
+            ...(previousUntil ? [`previous-key-until=${previousUntil}`] : []),
           ].join('  '),
         );
       }
@@ -142,7 +222,7 @@ async function main(argv: string[]): Promise<void> {
         process.exitCode = 1;
         return;
       }
-      if (key.revoked) {
+      if (isRevoked(key)) {
         console.log(`${keyId} was already revoked; nothing changed.`);
         return;
       }

@@ -118,7 +118,7 @@ export interface Refusal {
   status: number;
   body: unknown;
   milliseconds: number;
-  /** Heap and buffers allocated while the handler ran (no collection in between): an upper bound of what it kept. */
+  /** How much heap and buffer memory grew while the handler ran: indicative (a collection meanwhile lowers it). */
   extraMegabytes: number;
 }
 

@@ -3,7 +3,7 @@
  * second terminal needs no exported variables. Written when the stack is ready, removed when it stops. A
  * file whose process is gone (the stack was killed outright) is ignored; a variable set explicitly wins.
  */
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type LocalSettings, localSettings } from './environment';
 
@@ -19,7 +19,10 @@ export interface StackFile {
 export const stackFilePath = (dataDir: string) => join(dataDir, 'stack.json');
 
 export function writeStackFile(dataDir: string, stack: StackFile): void {
-  writeFileSync(stackFilePath(dataDir), `${JSON.stringify(stack, null, 2)}\n`);
+  // Written beside it, then renamed: a CLI reading at that moment sees the old file or the new one, never half of one.
+  const path = stackFilePath(dataDir);
+  writeFileSync(`${path}.${process.pid}.tmp`, `${JSON.stringify(stack, null, 2)}\n`);
+  renameSync(`${path}.${process.pid}.tmp`, path);
 }
 
 /** Removes the file only if this process wrote it: a second `npm start` that refused to start leaves the first one's. */
@@ -48,7 +51,8 @@ function processRunning(pid: number): boolean {
 /** The stack running on this data directory, if any. */
 export function runningStack(dataDir: string): StackFile | undefined {
   const stack = readStackFile(dataDir);
-  return stack && Number.isInteger(stack.pid) && processRunning(stack.pid) ? stack : undefined;
+  // pid 0 and -1 mean "my process group" and "every process" to kill(): never a stack's.
+  return stack && Number.isInteger(stack.pid) && stack.pid > 0 && processRunning(stack.pid) ? stack : undefined;
 }
 
 /** The CLIs' settings: each port from its variable when set, else from the running stack, else the default. */

@@ -7,6 +7,10 @@
 # even SIGKILL, which no handler of its own would see. SIGTERM, SIGINT and SIGHUP to this script stop
 # COMMAND too. Exits with COMMAND's status (127: COMMAND not found).
 
+# Set before COMMAND starts, so that no signal can end this script with COMMAND left running.
+command_pid=
+trap '[ -n "$command_pid" ] && kill "$command_pid" 2>/dev/null' TERM INT HUP
+
 exec 3<&0 </dev/null
 "$@" 3<&- &
 command_pid=$!
@@ -19,7 +23,6 @@ command_pid=$!
 watcher_pid=$!
 exec 3<&-
 
-trap 'kill "$command_pid" 2>/dev/null' TERM INT HUP
 wait "$command_pid"
 status=$?
 # A trapped signal ends `wait` early while COMMAND is still stopping: wait until it has really gone.

@@ -13,6 +13,18 @@ export interface AccessContext {
   readonly scopes: ReadonlySet<Scope>;
   readonly profileGroups: ReadonlySet<string>;
   readonly locationGroups: ReadonlySet<string>;
+  /** This request's reads of a person's data, for the access log (README "Privacy"); absent outside a request. */
+  readonly audit?: ReadAudit;
+}
+
+/**
+ * What a request showed of whom, said by the code that read it right after its access check passed
+ * (`access.audit?.read(profileId, 'appointment <id> results')`). It only remembers: the HTTP edge records
+ * the reads once the answer succeeded (shared/http/audit.ts), so a refused read leaves no entry.
+ */
+export interface ReadAudit {
+  /** `resource` names what was shown (`profile`, `appointment <id>`, `document <id>`), never a field's value. */
+  read(profileId: string, resource: string): void;
 }
 
 /** The spec's "or": holding any one of the listed scopes suffices. */
@@ -24,6 +36,12 @@ export function assertAnyScope(access: AccessContext, required: readonly Scope[]
   if (!hasAnyScope(access, required)) {
     throw new NotPermitted(`This API key lacks the required scope (one of: ${required.join(', ')})`);
   }
+}
+
+/** For the few routes that need every one of their scopes (a person's export: profile and results). */
+export function assertAllScopes(access: AccessContext, required: readonly Scope[]): void {
+  const missing = required.filter((scope) => !access.scopes.has(scope));
+  if (missing.length > 0) throw new NotPermitted(`This API key lacks the required scopes (all of: ${required.join(', ')}; missing: ${missing.join(', ')})`);
 }
 
 export function canSeeProfileGroup(access: AccessContext, profileGroup: string): boolean {

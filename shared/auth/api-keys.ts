@@ -1,17 +1,24 @@
 /**
- * Issuing and checking API keys. A key is 32 random bytes (base64url) with a `lab_` prefix so that
- * secret scanners recognise it; only its SHA-256 is stored. Lookups are cached in the container for
- * at most 60 s, so a revocation takes effect within a minute.
+ * Issuing, rotating and checking API keys. A key's secret is 32 random bytes (base64url) with a `lab_`
+ * prefix so that secret scanners recognise it; only its SHA-256 is stored. Lookups are cached in the
+ * container for at most 60 s, so a revocation or a rotation's end of grace takes effect within a minute;
+ * an expiry is compared with the clock at every request, cached or not.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { NotAuthenticated } from '../errors';
+import { Conflict, NotAuthenticated } from '../errors';
+import { logger } from '../logger';
 import { MISSING_KEY_MESSAGE } from './api-key-header';
-import { type ApiKeyRecord, findApiKeyByHash, findApiKeyById, putApiKey } from '../store/api-keys';
+import { DAY_MS, DEFAULT_KEY_LIFETIME_DAYS, isExpired, KEY_EXPIRED_MESSAGE, replacedSecretExpiry, utcDay } from './api-key-lifetime';
+import { type ApiKeyRecord, findApiKeyByHash, findApiKeyById, putApiKey, recordApiKeyUse, replaceApiKeySecret, type ApiKey } from '../store/api-keys';
 import type { AccessContext } from './access';
 import type { Scope } from './scopes';
 
 const CACHE_TTL_MS = 60_000;
 const cache = new Map<string, { record: ApiKeyRecord; fetchedAt: number }>();
+/** The day this container last tried to record each secret's use: at most one write a day, per secret. */
+const useRecordedOn = new Map<string, string>();
+
+const newPlaintext = () => `lab_${randomBytes(32).toString('base64url')}`;
 
 export function hashApiKey(plaintext: string): string {
   return createHash('sha256').update(plaintext, 'utf8').digest('hex');
@@ -26,7 +33,10 @@ export function toAccessContext(record: ApiKeyRecord): AccessContext {
   };
 }
 
-/** The access context of the `x-api-key` header value; 401 when it is missing, unknown or revoked. */
+/**
+ * The access context of the `x-api-key` header value; 401 when it is missing, unknown, revoked or
+ * expired. Key expiry is real time (`Date.now()`), not LAB_CLOCK: it protects the service, like TLS.
+ */
 export async function authenticate(plaintext: string | undefined, nowMs: number = Date.now()): Promise<AccessContext> {
   if (!plaintext) throw new NotAuthenticated(MISSING_KEY_MESSAGE);
   const sha256 = hashApiKey(plaintext);
@@ -37,23 +47,44 @@ export async function authenticate(plaintext: string | undefined, nowMs: number 
     if (record) cache.set(sha256, { record, fetchedAt: nowMs });
   }
   if (!record || record.revoked) throw new NotAuthenticated('Invalid or revoked API key');
+  if (isExpired(record.key_expires_at, nowMs)) throw new NotAuthenticated(KEY_EXPIRED_MESSAGE);
+  await recordUse(record, nowMs);
   return toAccessContext(record);
 }
 
-const cacheById = new Map<string, { record: ApiKeyRecord | undefined; fetchedAt: number }>();
+/**
+ * Writes the secret's last use when the day changed: the first request of a day per secret and
+ * container pays one conditional UpdateItem, every other request nothing. Awaited, not fired and
+ * forgotten: Lambda freezes a container once the answer is sent, and a write left pending there may
+ * never happen. A failure is logged and does not fail the request, which the key was entitled to.
+ */
+async function recordUse(record: ApiKeyRecord, nowMs: number): Promise<void> {
+  const today = utcDay(nowMs);
+  if ((record.last_used_on !== null && record.last_used_on >= today) || useRecordedOn.get(record.sha256) === today) return;
+  useRecordedOn.set(record.sha256, today);
+  try {
+    await recordApiKeyUse(record.sha256, today);
+  } catch (error) {
+    logger.warn('API key use not recorded', { key_id: record.key_id, error: error instanceof Error ? error.name : 'unknown' });
+  }
+}
+
+const cacheById = new Map<string, { key: ApiKey | undefined; fetchedAt: number }>();
 
 /**
  * The access context of a key by its public id, for work done on the key's behalf without a request (a
- * webhook delivery): undefined once the key is revoked or gone. Cached like a request's lookup.
+ * webhook delivery): undefined once the key is revoked, expired (its current secret) or gone. Cached like
+ * a request's lookup.
  */
 export async function accessOfKeyId(keyId: string, nowMs: number = Date.now()): Promise<AccessContext | undefined> {
   const cached = cacheById.get(keyId);
-  let record = cached && nowMs - cached.fetchedAt < CACHE_TTL_MS ? cached.record : undefined;
+  let key = cached?.key;
   if (!cached || nowMs - cached.fetchedAt >= CACHE_TTL_MS) {
-    record = await findApiKeyById(keyId);
-    cacheById.set(keyId, { record, fetchedAt: nowMs });
+    key = await findApiKeyById(keyId);
+    cacheById.set(keyId, { key, fetchedAt: nowMs });
   }
-  return record && !record.revoked ? toAccessContext(record) : undefined;
+  if (!key || key.current.revoked || isExpired(key.current.key_expires_at, nowMs)) return undefined;
+  return toAccessContext(key.current);
 }
 
 export interface NewApiKey {
@@ -61,30 +92,81 @@ export interface NewApiKey {
   scopes: Scope[];
   profileGroups: string[];
   locationGroups: string[];
+  /** null: the key never expires. Unset: DEFAULT_KEY_LIFETIME_DAYS after it is issued. */
+  expiresAt?: Date | null;
 }
 
-/** Issues a key; `plaintext` is returned to show once and is never stored. */
+/** The expiry a key or a rotation's new secret gets when none is given. */
+const expiryOf = (expiresAt: Date | null | undefined, now: Date): string | null =>
+  expiresAt === undefined ? new Date(now.getTime() + DEFAULT_KEY_LIFETIME_DAYS * DAY_MS).toISOString() : (expiresAt?.toISOString() ?? null);
+
 /** A key's groups become one condition of at most 100 values (profile PATCH), so they are bounded. */
 export const MAX_GROUPS_PER_KEY = 50;
 
+/** Issues a key; `plaintext` is returned to show once and is never stored. */
 export async function issueApiKey(
   spec: NewApiKey,
   now: Date,
-  plaintext: string = `lab_${randomBytes(32).toString('base64url')}`,
-): Promise<{ keyId: string; plaintext: string }> {
+  plaintext: string = newPlaintext(),
+): Promise<{ keyId: string; plaintext: string; expiresAt: string | null }> {
   if (spec.profileGroups.length > MAX_GROUPS_PER_KEY || spec.locationGroups.length > MAX_GROUPS_PER_KEY) {
     throw new RangeError(`A key may hold at most ${MAX_GROUPS_PER_KEY} profile groups and ${MAX_GROUPS_PER_KEY} location groups`);
   }
   // The key id is public (listed, used to revoke); it is derived from nothing secret.
   const keyId = `key_${randomBytes(8).toString('hex')}`;
-  await putApiKey(hashApiKey(plaintext), {
+  const expiresAt = expiryOf(spec.expiresAt, now);
+  await putApiKey({
     key_id: keyId,
+    sha256: hashApiKey(plaintext),
     name: spec.name,
     scopes: spec.scopes,
     profile_groups: spec.profileGroups,
     location_groups: spec.locationGroups,
     created_at: now.toISOString(),
     revoked: false,
+    key_expires_at: expiresAt,
+    last_used_on: null,
+    replaced_at: null,
   });
-  return { keyId, plaintext };
+  return { keyId, plaintext, expiresAt };
+}
+
+/** A key is revoked once every secret of it is: revoking again finishes a revocation interrupted midway. */
+export function isRevoked(key: ApiKey): boolean {
+  return [key.current, ...key.replaced].every((secret) => secret.revoked);
+}
+
+/** The last day any secret of the key was used: a replaced one counts too, during its grace. */
+export function lastUsedOn(key: ApiKey): string | null {
+  const days = [key.current, ...key.replaced].flatMap((secret) => (secret.last_used_on === null ? [] : [secret.last_used_on]));
+  return days.sort().at(-1) ?? null;
+}
+
+export interface Rotation {
+  /** How long the replaced secret keeps working (0: it stops now, within the 60 s of a cached lookup). */
+  graceMs: number;
+  /** The new secret's expiry, as for a new key: null never, unset DEFAULT_KEY_LIFETIME_DAYS from now. */
+  expiresAt?: Date | null;
+}
+
+/**
+ * Issues a new secret for the same key id — its webhooks, audit entries and history stay its own — with
+ * the key's scopes and groups and a fresh expiry: rotating is how a key is renewed. The replaced secret
+ * works until the grace ends (never past its own expiry), then answers 401 "API key expired".
+ * Undefined when no key has that id; Conflict when it is revoked or another rotation won.
+ */
+export async function rotateApiKey(
+  keyId: string,
+  rotation: Rotation,
+  now: Date,
+  plaintext: string = newPlaintext(),
+): Promise<{ plaintext: string; expiresAt: string | null; replacedExpiresAt: string } | undefined> {
+  const key = await findApiKeyById(keyId);
+  if (!key) return undefined;
+  if (key.current.revoked) throw new Conflict(`${keyId} is revoked; a revoked key cannot be rotated, create a new one`);
+  const expiresAt = expiryOf(rotation.expiresAt, now);
+  const replacedExpiresAt = replacedSecretExpiry(key.current.key_expires_at, now, rotation.graceMs);
+  const next: ApiKeyRecord = { ...key.current, sha256: hashApiKey(plaintext), key_expires_at: expiresAt, last_used_on: null, replaced_at: null };
+  await replaceApiKeySecret(key.current, next, now.toISOString(), replacedExpiresAt);
+  return { plaintext, expiresAt, replacedExpiresAt };
 }

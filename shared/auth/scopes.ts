@@ -15,6 +15,9 @@ export const SCOPES = [
   'SHIPMENTS_TRACK',
   // Not in the spec: a client's own webhook subscriptions (README "Webhooks").
   'WEBHOOKS_MANAGE',
+  // Not in the spec: privacy (README "Privacy"): erasing a person's identifiers, and reading who read their data.
+  'PROFILES_ERASE',
+  'AUDIT_VIEW',
 ] as const;
 
 export type Scope = (typeof SCOPES)[number];

@@ -12,13 +12,15 @@
  */
 import * as v from 'valibot';
 import type { RouteName } from '../routes';
+import { AccessLogEntry } from '../schemas/access-log';
 import { Appointment, AppointmentSummary, CreatedAppointment } from '../schemas/appointments';
 import { Biomarker, Panel } from '../schemas/catalog';
 import { Success } from '../schemas/fields';
+import { ProfileExport } from '../schemas/export';
 import { AppointmentHistoryEntry, HomeKitOrderHistoryEntry, ShipmentHistoryEntry } from '../schemas/history';
 import { HomeKitOrder } from '../schemas/home-kit-orders';
 import { Location } from '../schemas/locations';
-import { CreatedProfile, EmbeddedProfile, Profile } from '../schemas/profiles';
+import { CreatedProfile, EmbeddedProfile, Profile, ProfileErasure } from '../schemas/profiles';
 import { AppointmentResults } from '../schemas/results';
 import { CreatedShipment, Shipment, ShipmentWithAppointments } from '../schemas/shipments';
 import { Webhook, WebhookDelivery, WebhookWithSecret } from '../schemas/webhooks';
@@ -67,6 +69,8 @@ const PAGE = {
   },
 } as const;
 const CHANGED_MEANWHILE = 'a concurrent request changed the resource meanwhile: retry';
+/** The routes that show a person's data record each read first (README "Privacy", shared/http/audit.ts). */
+const READ_NOT_RECORDED = 'the read could not be recorded in the access log, so nothing is shown: retry';
 
 export const operations = {
   health: {
@@ -112,14 +116,44 @@ export const operations = {
     summary: 'Get a profile',
     description: 'The profile with all fields, created_at, updated_at and transactional_emails_enabled included.',
     responses: { 200: { description: 'The profile.', schema: Profile } },
-    errors: { 404: 'profile not found' },
+    errors: { 404: 'profile not found', 503: READ_NOT_RECORDED },
   },
   updateProfile: {
     tag: 'Profiles',
     summary: 'Update a profile',
     description: 'Partial update: only the fields sent change; null clears an optional field.',
     responses: { 200: { description: 'The full updated profile including created_at and updated_at.', schema: EmbeddedProfile } },
+    errors: { 404: 'profile not found', 409: 'the profile was erased' },
+  },
+  eraseProfile: {
+    tag: 'Profiles',
+    summary: "Erase a person's identifiers (GDPR Art. 17)",
+    description:
+      'Sets first_name, last_name, handle, email, phone, date_of_birth, sex, height, weight and transactional_emails_enabled to null and ' +
+      'marks the profile `erased_at`; cancels its scheduled appointments and its pending or dispatched kit orders through their normal ' +
+      'transitions (history entries and events, reason "profile erased"); removes the inline delivery address of every kit order. Lab ' +
+      'results and their documents are kept (medical records), linked only to the profile id. Afterwards the profile cannot be ' +
+      'changed (409) and no appointment or kit order can be made for it (409). Idempotent: a retry after a failure finishes the ' +
+      'erasure; erasing an erased profile changes nothing and answers 200 with empty lists.',
+    responses: { 200: { description: 'The erased profile and what this call changed.', schema: ProfileErasure } },
     errors: { 404: 'profile not found' },
+  },
+  exportProfile: {
+    tag: 'Profiles',
+    summary: "Export a person's data (GDPR Art. 15/20)",
+    description:
+      'Everything the API holds about one person, as one JSON document: the profile (also an erased one), every appointment with its ' +
+      'status history, tests, shipment links (`shipments`), results (clinical and genetic, as GET /appointments/{id}/results answers ' +
+      'them) and lab report files (`documents`: id, file name, `download_url`), and every home kit order with its history. The ' +
+      '`format` ("lab-api.profile-export") and `version` (1) at the top name the shape: within a version fields may be added; a change ' +
+      'that removes, renames or redefines one makes a new version. Needs both PROFILES_VIEW and RESULTS_VIEW. The document must fit ' +
+      'in one API response (6 MB, about 1,000 typical appointments); a larger one is refused with 413 rather than cut short.',
+    responses: { 200: { description: 'The export, version 1.', schema: ProfileExport } },
+    errors: {
+      404: 'profile not found',
+      413: "the export is larger than one API response can carry: read the person's data through the profile's list routes instead",
+      503: READ_NOT_RECORDED,
+    },
   },
 
   listLocations: {
@@ -156,7 +190,7 @@ export const operations = {
     responses: {
       201: { description: 'The appointment, the profile embedded without timestamps.', schema: CreatedAppointment, example: examples.createdAppointment },
     },
-    errors: { 404: 'profile or location not found (a location also when inactive)' },
+    errors: { 404: 'profile or location not found (a location also when inactive)', 409: 'the profile was erased' },
     requestExample: examples.createAppointmentBody,
   },
   getAppointment: {
@@ -164,7 +198,7 @@ export const operations = {
     summary: 'Get an appointment',
     description: 'The appointment with embedded profile, panels, individual_biomarkers and shipments.',
     responses: { 200: { description: 'The appointment.', schema: Appointment } },
-    errors: { 404: 'appointment not found' },
+    errors: { 404: 'appointment not found', 503: READ_NOT_RECORDED },
   },
   updateAppointment: {
     tag: 'Appointments',
@@ -229,7 +263,7 @@ export const operations = {
     summary: "List a profile's appointments",
     description: 'Newest first, paged.',
     responses: { 200: { description: 'A page of appointments.', schema: list(AppointmentSummary), ...PAGE } },
-    errors: { 404: 'profile not found' },
+    errors: { 404: 'profile not found', 503: READ_NOT_RECORDED },
   },
 
   listAppointmentHistory: {
@@ -241,7 +275,7 @@ export const operations = {
       'status-change event, written in the same transaction (docs/events/). Resources created before the history existed ' +
       'answer the changes made since.',
     responses: { 200: { description: 'A page of history entries.', schema: list(AppointmentHistoryEntry), ...PAGE } },
-    errors: { 404: 'appointment not found' },
+    errors: { 404: 'appointment not found', 503: READ_NOT_RECORDED },
   },
 
   getAppointmentResults: {
@@ -249,7 +283,7 @@ export const operations = {
     summary: "Get an appointment's results",
     description: 'Planned tests appear with status planned, next to received clinical and genetic results and the lab report documents.',
     responses: { 200: { description: 'The results.', schema: AppointmentResults, example: examples.appointmentResults } },
-    errors: { 404: 'appointment not found' },
+    errors: { 404: 'appointment not found', 503: READ_NOT_RECORDED },
   },
   getAppointmentResultsFhir: {
     tag: 'Results',
@@ -266,7 +300,7 @@ export const operations = {
         content: { type: 'application/fhir+json', schema: { type: 'object', description: 'A FHIR R4 Bundle: https://hl7.org/fhir/R4/bundle.html' } },
       },
     },
-    errors: { 404: 'appointment not found' },
+    errors: { 404: 'appointment not found', 503: READ_NOT_RECORDED },
   },
   getAppointmentResultsReport: {
     tag: 'Results',
@@ -283,7 +317,7 @@ export const operations = {
         headers: { 'Content-Disposition': { description: 'attachment with the file name', required: true } },
       },
     },
-    errors: { 404: 'appointment not found' },
+    errors: { 404: 'appointment not found', 503: READ_NOT_RECORDED },
   },
   getDocument: {
     tag: 'Results',
@@ -302,7 +336,7 @@ export const operations = {
         headers: { Location: { description: 'the presigned download URL', required: true } },
       },
     },
-    errors: { 404: 'document not found' },
+    errors: { 404: 'document not found', 503: READ_NOT_RECORDED },
   },
 
   createShipment: {
@@ -373,7 +407,7 @@ export const operations = {
     responses: {
       201: { description: 'The order: status pending, updated_at null, no tests yet.', schema: HomeKitOrder },
     },
-    errors: { 404: 'profile, or the delivery location, not found' },
+    errors: { 404: 'profile, or the delivery location, not found', 409: 'the profile was erased' },
     requestExample: examples.createHomeKitOrderBody,
   },
   listHomeKitOrderHistory: {
@@ -385,14 +419,14 @@ export const operations = {
       'status-change event, written in the same transaction (docs/events/). Resources created before the history existed ' +
       'answer the changes made since.',
     responses: { 200: { description: 'A page of history entries.', schema: list(HomeKitOrderHistoryEntry), ...PAGE } },
-    errors: { 404: 'order not found' },
+    errors: { 404: 'order not found', 503: READ_NOT_RECORDED },
   },
   getHomeKitOrder: {
     tag: 'Home kit orders',
     summary: 'Get a home kit order',
     description: 'The order with its embedded profile and attached tests.',
     responses: { 200: { description: 'The order.', schema: HomeKitOrder } },
-    errors: { 404: 'order not found' },
+    errors: { 404: 'order not found', 503: READ_NOT_RECORDED },
   },
   cancelHomeKitOrder: {
     tag: 'Home kit orders',
@@ -438,6 +472,18 @@ export const operations = {
     summary: "List a profile's home kit orders",
     description: 'Newest first, paged.',
     responses: { 200: { description: 'A page of orders.', schema: list(HomeKitOrder), ...PAGE } },
+    errors: { 404: 'profile not found', 503: READ_NOT_RECORDED },
+  },
+  listProfileAccessLog: {
+    tag: 'Profiles',
+    summary: "List who read a person's data",
+    description:
+      "The access log of a profile, newest first, paged: one entry per successful read of the person's data (the profile, its " +
+      'lists, an appointment and its history, results in every form, a document, a home kit order and its history, the export): when, ' +
+      'the API key id, the operation, what was shown (by id, never a value), the request id and the source address. A read is answered ' +
+      'only once its entry is stored. Entries are kept AUDIT_RETENTION_DAYS (default 730 days), then deleted by DynamoDB TTL. ' +
+      'Reading the access log is not itself logged.',
+    responses: { 200: { description: 'A page of access-log entries.', schema: list(AccessLogEntry), ...PAGE } },
     errors: { 404: 'profile not found' },
   },
 

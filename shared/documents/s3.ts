@@ -6,6 +6,7 @@
 import { CopyObjectCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, NoSuchKey, NotFound as S3NotFound, S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { config, requireSetting } from '../config';
+import { NotFound } from '../errors';
 
 const bucket = requireSetting(config.documentsBucket, 'DOCUMENTS_BUCKET');
 
@@ -52,8 +53,18 @@ export async function deleteObject(key: string): Promise<void> {
   await s3.send(new DeleteObjectCommand({ Bucket: bucket, Key: key }));
 }
 
+/** The lifecycle rule deletes lab report files after their retention period (README "Privacy"); their records stay. */
+export const DOCUMENT_FILE_DELETED = 'The file of this document was deleted after its retention period';
+
+/** A document's file; 404 when it is gone (deleted after its retention period). */
 export async function readObject(key: string): Promise<Buffer> {
-  const object = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+  let object;
+  try {
+    object = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+  } catch (error) {
+    if (error instanceof NoSuchKey) throw new NotFound(DOCUMENT_FILE_DELETED);
+    throw error;
+  }
   if (!object.Body) throw new Error('S3 object has no body');
   return Buffer.from(await object.Body.transformToByteArray());
 }

@@ -44,9 +44,12 @@ export function decideConfirm(status: AppointmentStatus, currentBarcode: string 
   throw new Conflict('The blood draw of this appointment is already confirmed with another barcode');
 }
 
+/** Only a scheduled appointment can be cancelled: a drawn sample is on its way to the lab. */
+export const isCancellable = (status: AppointmentStatus) => status === 'scheduled';
+
 export function assertCancellable(status: AppointmentStatus): void {
   if (status === 'cancelled') throw new Conflict('The appointment is already cancelled');
-  if (status !== 'scheduled') {
+  if (!isCancellable(status)) {
     throw new Conflict(`The appointment is ${status}; only scheduled appointments can be cancelled`);
   }
 }

@@ -22,8 +22,11 @@ export function assertAttachable(status: HomeKitOrderStatus): void {
   if (status !== 'pending') throw new Conflict(`The order is ${status}; tests can only be attached while it is pending`);
 }
 
+/** A pending or dispatched order can be cancelled; an activated one has become an appointment. */
+export const isCancellable = (status: HomeKitOrderStatus) => status === 'pending' || status === 'dispatched';
+
 export function assertCancellable(status: HomeKitOrderStatus): void {
-  if (status === 'activated' || status === 'cancelled') {
+  if (!isCancellable(status)) {
     throw new Conflict(`The order is ${status}; only pending or dispatched orders can be cancelled`);
   }
 }

@@ -6,8 +6,8 @@
  *   pending ──DELETE──▶ cancelled
  *
  * A reference has the spec's shape `P-<6 digits>-<4 digits>`, and its ten digits are random: a reference
- * tells nothing (no date, no count of another tenant's shipments) and cannot be guessed, so probing one
- * (403 or 404) finds nothing. The spec does not ask for a date in it; a date would leave only 4 random
+ * tells nothing (no date, no count of another tenant's shipments), and probing (403 or 404) hits one in
+ * 10^10 per existing shipment. The spec does not ask for a date in it; a date would leave only 4 random
  * digits, 10 000 a day, which a client could enumerate. Inside an appointment it shows without hyphens.
  */
 import { Conflict } from '../errors';

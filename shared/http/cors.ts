@@ -1,7 +1,7 @@
 /**
  * The functions' side of CORS (policy: shared/http/cors-policy.ts, README "CORS"): an answer to a request
  * whose `Origin` is one of CORS_ALLOW_ORIGINS names that origin, `Vary: Origin` and the headers the browser
- * may read; any other answer is left as it is. Without CORS_ALLOW_ORIGINS there is no middleware at all.
+ * may read; any other answer gets only `Vary: Origin` (a cache must not serve one to the other). Without CORS_ALLOW_ORIGINS there is no middleware at all.
  * Preflights never reach a function: API Gateway (and the local server) answer `OPTIONS` themselves.
  *
  * @middy/http-cors writes the headers. Two things it does not do are done here: it would add
@@ -19,12 +19,23 @@ import type { LabContext } from './middlewares';
 type LabRequest = Request<APIGatewayProxyEvent, APIGatewayProxyResult, Error, LabContext>;
 type LabMiddleware = MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, LabContext>;
 
+/** A Vary header value that names Origin, keeping what it named. */
+function withOrigin(vary: unknown): string {
+  const names = typeof vary === 'string' && vary.trim() !== '' ? vary.split(',').map((name) => name.trim()) : [];
+  return names.some((name) => name.toLowerCase() === 'origin') ? names.join(', ') : [...names, 'Origin'].join(', ');
+}
+
 function corsWriter(origins: readonly string[]): (request: LabRequest) => void {
   const library = httpCors({ origins: [...origins], exposeHeaders: CORS_EXPOSE_HEADERS.join(', ') });
   const writeHeaders = library.after as (request: LabRequest) => void;
   return (request) => {
     const response = request.response;
-    if (!response || allowedOrigin(request.event?.headers, origins) === undefined) return;
+    if (!response) return;
+    if (allowedOrigin(request.event?.headers, origins) === undefined) {
+      // No CORS headers, but a cache must still tell this answer apart from one that names an origin.
+      request.response = { ...response, headers: { ...response.headers, Vary: withOrigin(response.headers?.Vary) } };
+      return;
+    }
     // A copy: a handler may answer a cached response object (shared/http/static-responses.ts), which must
     // not keep one caller's origin for the next.
     request.response = { ...response };

@@ -1,9 +1,10 @@
 /**
  * shared/http owns the HTTP edge of every Lambda: the one Middy stack, errors, responses, validation.
- * It may import auth/ and store/ (for the key lookup) but never a handler.
+ * It may import auth/ and store/ (for the key lookup and the access log) but never a handler.
  *
  * `httpHandler` builds that stack once for a row of the routes table. Order, outermost first:
  *   (access log: plugin hooks around it all) CORS headers (when configured) → error stage (@middy/http-error-handler, then our mapping) → Powertools context → header normalizer → API key (401) → scopes (403)
+ *   → read audit (its `after` records the reads of a succeeded request, shared/http/audit.ts)
  *   → [JSON body: content type (415), size (413), UTF-8 and JSON (400)] → valibot input (400) → handler.
  * The key and scope come before the body, so an unauthenticated caller learns nothing about the input
  * rules (the spec's order of checks: 401, 403, then 400).
@@ -19,6 +20,7 @@ import { now as clock } from '../config';
 import type { Operations } from '../contract/operations';
 import { logger } from '../logger';
 import { type RouteName, routes } from '../routes';
+import { auditReads } from './audit';
 import { corsHeaders, corsOnEarlyAnswer } from './cors';
 import { jsonBody } from './json-body';
 import { accessLog, authenticateApiKey, errorStage, type LabContext, requireScopes, validateInput } from './middlewares';
@@ -85,7 +87,7 @@ export function httpHandler<
     .use(errorStage())
     .use(injectLambdaContext(logger, { resetKeys: true }))
     .use(httpHeaderNormalizer());
-  if (!isPublic) stack.use(authenticateApiKey()).use(requireScopes(route.scopes));
+  if (!isPublic) stack.use(authenticateApiKey()).use(requireScopes(route)).use(auditReads(definition.route));
   if (definition.body) stack.use(jsonBody());
   stack.use(validateInput({ params: definition.params, query: definition.query, body: definition.body }));
   if (definition.idempotency) stack.use(corsOnEarlyAnswer(definition.idempotency));

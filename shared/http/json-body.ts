@@ -3,7 +3,7 @@
  * as early and as cheaply as it can, so that no body a client can send costs more than a small one:
  *
  *   Content-Type application/json (415) → size ≤ 64 KiB, judged from the length before decoding (413)
- *   → bytes that are UTF-8 (400) → JSON (400) → no property named __proto__ or constructor, no array
+ *   → bytes that are UTF-8 (400) → JSON (400) → no property named __proto__, constructor or prototype, no array
  *   longer than 1,000 items, no nesting deeper than 16 (400).
  *
  * API Gateway hands every body over as base64 (binaryMediaTypes is every type, infra/lab-api-stack.ts),
@@ -64,22 +64,22 @@ function decodeUtf8(bytes: Uint8Array): string {
   }
 }
 
-/** No request of ours nests deeper than 3; the bound keeps the walk below from following a body 30,000 deep. */
+/** No request of ours nests deeper than 3 levels; 16 keeps the walk below from following a body 30,000 deep. */
 const MAX_DEPTH = 16;
+
+const isContainer = (value: unknown): value is object => typeof value === 'object' && value !== null;
 
 /**
  * Walks the parsed body's objects and arrays, without recursion, and refuses a forbidden property name
  * (JSON.parse makes "\u005f_proto__" an own property named __proto__), an array longer than 1,000 items
  * (checked before looking into it: 30,000 numbers cost one comparison) or nesting deeper than 16.
  */
-const isContainer = (value: unknown): value is object => typeof value === 'object' && value !== null;
-
 function refuseForbiddenShapes(root: unknown): void {
   if (!isContainer(root)) return;
   const pending: { value: object; name: string; depth: number }[] = [{ value: root, name: '', depth: 0 }];
   for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
     const { value, name, depth } = next;
-    if (depth > MAX_DEPTH) throw new InvalidInput('Request body is nested too deeply');
+    if (depth >= MAX_DEPTH) throw new InvalidInput('Request body is nested too deeply');
     if (Array.isArray(value)) {
       if (value.length > MAX_ARRAY_ITEMS) throw new InvalidInput(`${name || 'Request body'} must list at most ${MAX_ARRAY_ITEMS} items`);
       for (const item of value) if (isContainer(item)) pending.push({ value: item, name: `${name}[]`, depth: depth + 1 });

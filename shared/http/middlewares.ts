@@ -7,9 +7,9 @@ import httpErrorHandler from '@middy/http-error-handler';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import * as v from 'valibot';
 import type { GenericSchema } from 'valibot';
-import { type AccessContext, assertAnyScope } from '../auth/access';
+import { type AccessContext, assertAllScopes, assertAnyScope } from '../auth/access';
 import { authenticate } from '../auth/api-keys';
-import type { Scope } from '../auth/scopes';
+import type { Route } from '../routes';
 import { logger } from '../logger';
 import { InvalidInput } from '../errors';
 import { HttpError, statusOf } from './errors';
@@ -41,11 +41,6 @@ const IDEMPOTENCY_ERRORS: Record<string, HttpError> = {
   IdempotencyValidationError: new HttpError(422, 'This Idempotency-Key was already used for a different request'),
 };
 
-function hasClientStatus(error: unknown): error is { statusCode: number; message: string } {
-  const status = (error as { statusCode?: unknown } | null)?.statusCode;
-  return typeof status === 'number' && status >= 400 && status < 500;
-}
-
 /**
  * Our mapping, in front of @middy/http-error-handler: every error becomes the HTTP error it answers
  * (shared/http/errors.ts says which status a transport-neutral error is), with `{ "error": message }`
@@ -61,7 +56,6 @@ export function errorResponses(): LabMiddleware {
       let mapped: ReturnType<typeof httpError>;
       if (status !== undefined && error) mapped = httpError(status, error.message);
       else if (idempotencyRefusal) mapped = httpError(idempotencyRefusal.statusCode, idempotencyRefusal.message);
-      else if (hasClientStatus(error)) mapped = httpError(error.statusCode, error.message);
       else {
         logger.error('Unhandled error', {
           errorName: error?.name ?? typeof error,
@@ -113,11 +107,12 @@ export function authenticateApiKey(): LabMiddleware {
   };
 }
 
-export function requireScopes(scopes: readonly Scope[]): LabMiddleware {
+export function requireScopes(route: Route): LabMiddleware {
+  const assertScopes = route.allScopes ? assertAllScopes : assertAnyScope;
   return {
     before: ({ context }) => {
       if (!context.access) throw new Error('requireScopes runs after authenticateApiKey');
-      assertAnyScope(context.access, scopes);
+      assertScopes(context.access, route.scopes);
     },
   };
 }

@@ -15,12 +15,15 @@ export const IdParams = v.object({ id: uuid });
 
 /**
  * What no text field may hold: control characters (NUL, escape sequences, …; a free text keeps tab and line
- * breaks) and unpaired surrogates, which are not Unicode text at all and break every system downstream
- * (the lab's, the PDF report, a FHIR validator). With the `u` flag, `\p{Cs}` matches exactly the unpaired ones.
+ * breaks), invisible formatting characters (direction overrides that make a name read differently than it
+ * is stored; zero-width joiners stay, emoji and Indic scripts need them) and unpaired surrogates, which are
+ * not Unicode text at all and break every system downstream (the lab's, the PDF report, a FHIR validator).
+ * With the `u` flag, `\p{Cs}` matches exactly the unpaired ones.
  */
-const LINE_CONTROLS = /[\p{Cc}\p{Cs}]/u;
-const FREE_TEXT_CONTROLS = /[^\P{Cc}\t\n\r]|\p{Cs}/u; // every control character except tab and line breaks
-const NO_CONTROLS = 'must not contain control characters or unpaired surrogates';
+const LINE_CONTROLS = /[\p{Cc}\p{Cs}]|(?![\u200c\u200d])\p{Cf}/u;
+// Every control character except tab and line breaks.
+const FREE_TEXT_CONTROLS = /[^\P{Cc}\t\n\r]|\p{Cs}|(?![\u200c\u200d])\p{Cf}/u;
+const NO_CONTROLS = 'must not contain control or invisible formatting characters, or unpaired surrogates';
 /** A check, not a pattern in the OpenAPI document: `\p{L}` needs the `u` flag, which not every JSON Schema validator sets. */
 const LETTER = /\p{L}/u;
 

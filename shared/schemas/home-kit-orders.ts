@@ -69,7 +69,7 @@ export const HomeKitOrder = v.object({
   id: uuid,
   profile_id: uuid,
   status: v.pipe(v.picklist(HOME_KIT_ORDER_STATUSES), v.description('pending → dispatched → activated; pending or dispatched → cancelled')),
-  delivery_address: DeliveryAddress,
+  delivery_address: v.pipe(v.nullable(DeliveryAddress), v.description("null once the person's data was erased and the kit was to go to their own address")),
   created_at: instant,
   updated_at: v.nullable(instant),
   profile: Profile,

@@ -87,7 +87,11 @@ export type CreatedProfile = v.InferOutput<typeof CreatedProfile>;
 export const EmbeddedProfile = v.object(embeddedProfileEntries);
 export type EmbeddedProfile = v.InferOutput<typeof EmbeddedProfile>;
 /** GET /profiles/{id} and the profile inside a home kit order: every field. */
-export const Profile = v.object({ ...embeddedProfileEntries, transactional_emails_enabled: v.nullable(v.boolean()) });
+export const Profile = v.object({
+  ...embeddedProfileEntries,
+  transactional_emails_enabled: v.nullable(v.boolean()),
+  erased_at: v.pipe(v.nullable(instant), v.description("when the person's identifiers were erased (POST /profiles/{id}/erase); null until then")),
+});
 export type Profile = v.InferOutput<typeof Profile>;
 
 export function toCreatedProfile(profile: ProfileRecord): CreatedProfile {
@@ -111,5 +115,14 @@ export function toEmbeddedProfile(profile: ProfileRecord): EmbeddedProfile {
 }
 
 export function toFullProfile(profile: ProfileRecord): Profile {
-  return { ...toEmbeddedProfile(profile), transactional_emails_enabled: profile.transactional_emails_enabled };
+  return { ...toEmbeddedProfile(profile), transactional_emails_enabled: profile.transactional_emails_enabled, erased_at: profile.erased_at ?? null };
 }
+
+/** POST /profiles/{id}/erase: the erased profile and what this call changed (all empty when nothing was left). */
+export const ProfileErasure = v.object({
+  profile: Profile,
+  cancelled_appointment_ids: v.pipe(v.array(uuid), v.description('scheduled appointments this call cancelled (reason "profile erased")')),
+  cancelled_home_kit_order_ids: v.pipe(v.array(uuid), v.description('pending or dispatched kit orders this call cancelled')),
+  erased_delivery_address_order_ids: v.pipe(v.array(uuid), v.description('kit orders whose inline delivery address this call removed')),
+});
+export type ProfileErasure = v.InferOutput<typeof ProfileErasure>;

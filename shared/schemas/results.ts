@@ -1,8 +1,9 @@
 /** Result representations: the body of GET /api/v1/appointments/{id}/results. */
 import * as v from 'valibot';
-import { VALUE_OPERATORS } from '../domain/results';
+import { clinicalResultItems, geneticResultItems, VALUE_OPERATORS } from '../domain/results';
 import { ReferenceRange, Variant } from '../events/lab-results-reported';
-import type { GeneticResultRecord } from '../store/lab-reports';
+import type { Catalog } from '../store/catalog';
+import type { ClinicalResultRecord, DocumentLink, GeneticResultRecord } from '../store/lab-reports';
 import { date, uuid } from './fields';
 
 const biomarkerId = v.pipe(v.number(), v.integer());
@@ -90,5 +91,27 @@ export function toGeneticResult(result: GeneticResultRecord): GeneticResultItem 
     tested_at: result.tested_at,
     comment: result.comment ?? null,
     variants: result.variants,
+  };
+}
+
+/**
+ * The results body from what shared/usecases/read-results.ts read: every planned test next to what was
+ * received. GET /appointments/{id}/results answers it; the person's export embeds it.
+ */
+export function toAppointmentResults(read: {
+  status: AppointmentResults['status'];
+  planned: number[];
+  catalog: Catalog;
+  clinical: ReadonlyMap<number, ClinicalResultRecord>;
+  genetic: ReadonlyMap<number, GeneticResultRecord>;
+  aggregate: { documents: DocumentLink[] };
+}): AppointmentResults {
+  return {
+    status: read.status,
+    clinical_results: clinicalResultItems(read.planned, read.catalog.biomarkers, read.clinical),
+    genetic_results: geneticResultItems(read.planned, read.catalog.biomarkers, read.genetic).map((item) =>
+      item.status === 'received' ? toGeneticResult(item.result) : item,
+    ),
+    documents: read.aggregate.documents.map(({ id, file_name }) => ({ id, file_name })),
   };
 }

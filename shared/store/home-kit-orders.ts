@@ -28,7 +28,8 @@ export interface HomeKitOrderRecord {
   /** The profile's group: the access context of an order. */
   profile_group_slug: string;
   status: HomeKitOrderStatus;
-  delivery_address: DeliveryAddress;
+  /** null once the person was erased and the order had an inline address (README "Privacy"). */
+  delivery_address: DeliveryAddress | null;
   /** panel id → added_at of its first attachment */
   panels: Record<string, string>;
   /** biomarker id → added_at of its first attachment */
@@ -104,6 +105,29 @@ async function updateOrder(
   } catch (error) {
     if (!isConditionFailure(error)) throw error;
     explain(await getHomeKitOrderOrThrow(id));
+  }
+}
+
+/**
+ * Removes an order's inline delivery address (a copy of an erased person's data) without a status change;
+ * false when there was none left to remove.
+ */
+export async function removeDeliveryAddress(id: string, at: string): Promise<boolean> {
+  try {
+    await dynamo.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: keys.homeKitOrder(id),
+        UpdateExpression: 'SET delivery_address = :none, updated_at = :at',
+        // An inline address is the one without a location_id.
+        ConditionExpression: 'attribute_exists(PK) AND attribute_type(delivery_address, :map) AND attribute_not_exists(delivery_address.location_id)',
+        ExpressionAttributeValues: { ':none': null, ':at': at, ':map': 'M' },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    throw error;
   }
 }
 

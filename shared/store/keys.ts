@@ -33,13 +33,21 @@ export const appointmentSk = {
 
 const HISTORY_SEQ_DIGITS = 6;
 
+/**
+ * The partitions of API key items. Functions that may otherwise only read update there the one attribute a
+ * request's authentication writes, a key's day of last use (IAM dynamodb:LeadingKeys and
+ * dynamodb:Attributes, infra/route-classes.ts).
+ */
+export const API_KEY_PARTITION_PREFIX = 'APIKEY#';
+export const API_KEY_LAST_USE_ATTRIBUTE = 'last_used_on';
+
 export const keys = {
   profile: (id: string): ItemKey => ({ PK: `PROFILE#${id}`, SK: 'PROFILE' }),
   profileGroup: (slug: string): ItemKey => ({ PK: `GROUP#${slug}`, SK: 'GROUP' }),
   location: (id: string): ItemKey => ({ PK: `LOCATION#${id}`, SK: 'LOCATION' }),
   panel: (id: string): ItemKey => ({ PK: `PANEL#${id}`, SK: 'PANEL' }),
   biomarker: (id: number): ItemKey => ({ PK: `BIOMARKER#${id}`, SK: 'BIOMARKER' }),
-  apiKey: (sha256: string): ItemKey => ({ PK: `APIKEY#${sha256}`, SK: 'APIKEY' }),
+  apiKey: (sha256: string): ItemKey => ({ PK: `${API_KEY_PARTITION_PREFIX}${sha256}`, SK: 'APIKEY' }),
   appointment: (id: string): ItemKey => ({ PK: `APPT#${id}`, SK: appointmentSk.appointment }),
   /** Panel and biomarker links live in the appointment's partition: one Query reads the aggregate. */
   appointmentPanel: (id: string, panelId: string): ItemKey => ({ PK: `APPT#${id}`, SK: `${appointmentSk.panel}${panelId}` }),
@@ -102,6 +110,26 @@ export const webhookRoutesOf = (eventType: string) => `WEBHOOK_ROUTE#${eventType
 export const deliveriesOf = (webhookId: string) => ({ PK: `WEBHOOK#${webhookId}`, skPrefix: WEBHOOK_DELIVERY_PREFIX });
 
 export const HISTORY_ENTRY_PREFIX = 'ENTRY#';
+
+/**
+ * Who read a person's data (README "Privacy"): a partition per profile of its own, never the profile's, so
+ * that reading a profile or its lists never pages through audit entries. The read functions may put items
+ * only into partitions with this prefix (IAM dynamodb:LeadingKeys, infra/route-classes.ts).
+ */
+export const ACCESS_LOG_PARTITION_PREFIX = 'ACCESS#';
+const ACCESS_LOG_ENTRY_PREFIX = 'READ#';
+
+/**
+ * One read: sorted by time (a UTC instant, fixed width), then the request and the entry's place in it, so
+ * that the key is unique and the newest read comes first in a descending Query.
+ */
+export const accessLogEntryKey = (profileId: string, at: string, requestId: string, n: number): ItemKey => ({
+  PK: `${ACCESS_LOG_PARTITION_PREFIX}${profileId}`,
+  SK: `${ACCESS_LOG_ENTRY_PREFIX}${at}#${requestId}#${n}`,
+});
+
+/** The partition of a profile's access log. */
+export const accessLogOf = (profileId: string) => ({ PK: `${ACCESS_LOG_PARTITION_PREFIX}${profileId}`, skPrefix: ACCESS_LOG_ENTRY_PREFIX });
 
 /** The partition holding a resource's history entries. */
 export const historyOf = (resource: ItemKey) => ({ PK: `HISTORY#${resource.PK}`, skPrefix: HISTORY_ENTRY_PREFIX });

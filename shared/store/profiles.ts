@@ -4,11 +4,12 @@
  * Access patterns:
  * - a profile by id ............................ GetItem        PK=PROFILE#<id>
  * - create a profile in an existing group ..... TransactWrite  ConditionCheck GROUP#<slug> + Put PROFILE#<id>
- * - update a profile inside the key's groups .. UpdateItem     condition: exists AND group IN key's groups
+ * - update a profile inside the key's groups .. UpdateItem     condition: exists AND not erased AND group IN key's groups
+ * - erase a profile's identifiers ............. UpdateItem     condition: exists AND not erased yet
  * - does a profile group exist ................ GetItem        PK=GROUP#<slug>
  */
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { NotPermitted, NotFound } from '../errors';
+import { Conflict, NotPermitted, NotFound } from '../errors';
 import { dynamo, tableName } from './client';
 import { isConditionFailure } from './conditions';
 import { keys } from './keys';
@@ -33,9 +34,29 @@ export interface ProfileRecord {
   transactional_emails_enabled: boolean | null;
   created_at: string;
   updated_at: string | null;
+  /** When the person's identifiers were erased (README "Privacy"); absent until then. */
+  erased_at?: string;
 }
 
-export type ProfilePatch = Partial<Omit<ProfileRecord, 'id' | 'profile_group_slug' | 'created_at' | 'updated_at'>>;
+export type ProfilePatch = Partial<Omit<ProfileRecord, 'id' | 'profile_group_slug' | 'created_at' | 'updated_at' | 'erased_at'>>;
+
+/**
+ * What erasure removes from a profile: everything that identifies the person or describes their body.
+ * The profile keeps its id (results stay linked to it), its group (the tenant), its language and the
+ * timestamps.
+ */
+export const ERASED_PROFILE_FIELDS = [
+  'first_name',
+  'last_name',
+  'handle',
+  'email',
+  'phone',
+  'date_of_birth',
+  'sex',
+  'height',
+  'weight',
+  'transactional_emails_enabled',
+] as const;
 
 export interface ProfileGroupRecord {
   slug: string;
@@ -44,6 +65,7 @@ export interface ProfileGroupRecord {
 
 const PROFILE_GROUP_NOT_FOUND = 'Profile group not found';
 export const PROFILE_NOT_FOUND = 'Profile not found';
+export const PROFILE_ERASED = "The profile was erased: it can no longer be changed or booked for (README 'Privacy')";
 
 export async function getProfile(id: string): Promise<ProfileRecord | undefined> {
   const { Item } = await dynamo.send(new GetCommand({ TableName: tableName, Key: keys.profile(id), ConsistentRead: true }));
@@ -105,7 +127,7 @@ export async function updateProfile(id: string, patch: ProfilePatch, updatedAt: 
         TableName: tableName,
         Key: keys.profile(id),
         ...update,
-        ConditionExpression: `attribute_exists(PK)${inContext}`,
+        ConditionExpression: `attribute_exists(PK) AND attribute_not_exists(erased_at)${inContext}`,
         ExpressionAttributeNames: { ...update.ExpressionAttributeNames, '#group': 'profile_group_slug' },
         ExpressionAttributeValues: {
           ...update.ExpressionAttributeValues,
@@ -120,10 +142,44 @@ export async function updateProfile(id: string, patch: ProfilePatch, updatedAt: 
   } catch (error) {
     if (isConditionFailure(error)) {
       if (!error.Item) throw new NotFound(PROFILE_NOT_FOUND);
-      throw new NotPermitted('This API key has no access to this profile');
+      // The item as it was, in DynamoDB's own notation: the group is a string attribute.
+      if (!profileGroups.includes(error.Item.profile_group_slug?.S ?? '')) throw new NotPermitted('This API key has no access to this profile');
+      throw new Conflict(PROFILE_ERASED);
     }
     throw error;
   }
 }
+
+/**
+ * Erases the person's identifiers (ERASED_PROFILE_FIELDS become null) and sets `erased_at`, once: a profile
+ * erased already is answered as it is (a repeated or concurrent erasure changes nothing).
+ */
+export async function eraseProfileIdentifiers(id: string, at: string): Promise<ProfileRecord> {
+  const update = setAttributes({ ...Object.fromEntries(ERASED_PROFILE_FIELDS.map((field) => [field, null])), erased_at: at, updated_at: at });
+  try {
+    const { Attributes } = await dynamo.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: keys.profile(id),
+        ...update,
+        ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(erased_at)',
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return withoutKeys<ProfileRecord>(Attributes ?? {});
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+    // Erased already (or just now, by a concurrent request): answered as it is.
+    const profile = await getProfile(id);
+    if (!profile) throw new NotFound(PROFILE_NOT_FOUND);
+    return profile;
+  }
+}
+
+/** A transaction's check that a new appointment or kit order is for a person not erased meanwhile. */
+export const profileNotErased = (id: string) =>
+  named('profile', {
+    ConditionCheck: { TableName: tableName, Key: keys.profile(id), ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(erased_at)' },
+  });
 
 export { PROFILE_GROUP_NOT_FOUND };

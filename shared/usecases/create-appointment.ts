@@ -2,11 +2,10 @@
 import { assertLocationGroupAccess, assertProfileGroupAccess } from '../auth/access';
 import { assertBookableInstant } from '../domain/appointment';
 import { apiActor } from '../domain/lifecycle';
-import { NotFound } from '../errors';
+import { Conflict, NotFound } from '../errors';
 import { appointmentLifecycle, type AppointmentRecord, newAppointment } from '../store/appointments/records';
 import { getLocation, LOCATION_NOT_FOUND, locationIsActive } from '../store/locations';
-
-import { getProfile, PROFILE_NOT_FOUND, type ProfileRecord } from '../store/profiles';
+import { getProfile, PROFILE_ERASED, PROFILE_NOT_FOUND, profileNotErased, type ProfileRecord } from '../store/profiles';
 import { TransactionCancelled } from '../store/transactions';
 import { commit } from './commit';
 import type { Caller } from './request';
@@ -21,6 +20,7 @@ export async function createAppointment(
   if (!location?.active) throw new NotFound(LOCATION_NOT_FOUND);
   assertProfileGroupAccess(access, profile.profile_group_slug, 'profile');
   assertLocationGroupAccess(access, location.location_group_slug, 'location');
+  if (profile.erased_at) throw new Conflict(PROFILE_ERASED);
   const at = now.toISOString();
   const appointment = newAppointment(
     {
@@ -36,12 +36,13 @@ export async function createAppointment(
   try {
     await commit({
       transitions: [{ lifecycle: appointmentLifecycle, before: null, after: appointment, actor: apiActor(access.keyId), at }],
-      // The location may have been deactivated since it was read.
-      items: [locationIsActive(location.id)],
+      // The location may have been deactivated, the person erased, since they were read.
+      items: [locationIsActive(location.id), profileNotErased(profile.id)],
       writtenAt: at,
     });
   } catch (error) {
     if (error instanceof TransactionCancelled && error.failed('location')) throw new NotFound(LOCATION_NOT_FOUND);
+    if (error instanceof TransactionCancelled && error.failed('profile')) throw new Conflict(PROFILE_ERASED);
     throw error;
   }
   return { appointment, profile };

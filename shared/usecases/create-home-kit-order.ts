@@ -3,10 +3,11 @@ import { randomUUID } from 'node:crypto';
 import { assertLocationGroupAccess, assertProfileGroupAccess } from '../auth/access';
 import type { DeliveryAddress } from '../domain/address';
 import { apiActor } from '../domain/lifecycle';
-import { NotFound } from '../errors';
+import { Conflict, NotFound } from '../errors';
 import { homeKitOrderLifecycle, type HomeKitOrderRecord } from '../store/home-kit-orders';
 import { getLocation, LOCATION_NOT_FOUND } from '../store/locations';
-import { getProfile, PROFILE_NOT_FOUND, type ProfileRecord } from '../store/profiles';
+import { getProfile, PROFILE_ERASED, PROFILE_NOT_FOUND, profileNotErased, type ProfileRecord } from '../store/profiles';
+import { TransactionCancelled } from '../store/transactions';
 import { commit } from './commit';
 import type { Caller } from './request';
 
@@ -20,6 +21,7 @@ export async function createHomeKitOrder(
   if ('location_id' in address && !location?.active) throw new NotFound(LOCATION_NOT_FOUND);
   assertProfileGroupAccess(access, profile.profile_group_slug, 'profile');
   if (location) assertLocationGroupAccess(access, location.location_group_slug, 'location');
+  if (profile.erased_at) throw new Conflict(PROFILE_ERASED);
   const at = now.toISOString();
   const order: HomeKitOrderRecord = {
     id: randomUUID(),
@@ -37,6 +39,16 @@ export async function createHomeKitOrder(
     created_at: at,
     updated_at: null,
   };
-  await commit({ transitions: [{ lifecycle: homeKitOrderLifecycle, before: null, after: order, actor: apiActor(access.keyId), at }], writtenAt: at });
+  try {
+    await commit({
+      transitions: [{ lifecycle: homeKitOrderLifecycle, before: null, after: order, actor: apiActor(access.keyId), at }],
+      // The person may have been erased since the profile was read.
+      items: [profileNotErased(profile.id)],
+      writtenAt: at,
+    });
+  } catch (error) {
+    if (error instanceof TransactionCancelled && error.failed('profile')) throw new Conflict(PROFILE_ERASED);
+    throw error;
+  }
   return { order, profile };
 }

@@ -1,7 +1,8 @@
 /**
  * An appointment's results as every results route reads them (the JSON results, the FHIR export, the PDF
- * report): the aggregate and the catalog in parallel, the access check, what was planned against what
- * was received, the results status and when the last report came.
+ * report): the aggregate and the catalog in parallel, the access check (then the read is recorded in the
+ * access log as the `view` the route shows), what was planned against what was received, the results status
+ * and when the last report came.
  */
 import type { AccessContext } from '../auth/access';
 import { assertProfileResourceAccess } from '../auth/access';
@@ -23,9 +24,13 @@ export interface AppointmentResults {
   reportedAt: string | null;
 }
 
-export async function readResults(id: string, access: AccessContext): Promise<AppointmentResults> {
+/** How the results are shown, as the access log names the read: `appointment <id> results FHIR`. */
+export type ResultsView = 'results' | 'results FHIR' | 'results report';
+
+export async function readResults(id: string, access: AccessContext, view: ResultsView = 'results'): Promise<AppointmentResults> {
   const [aggregate, catalog] = await Promise.all([getAppointmentAggregateOrThrow(id), loadCatalog()]);
   assertProfileResourceAccess(access, aggregate.appointment, 'appointment');
+  access.audit?.read(aggregate.appointment.profile_id, `appointment ${id} ${view}`);
   const planned = plannedBiomarkers(aggregate, catalog);
   const clinical = new Map(aggregate.clinicalResults.map((result) => [result.biomarker_id, result]));
   const genetic = new Map(aggregate.geneticResults.map((result) => [result.biomarker_id, result]));

@@ -5,7 +5,7 @@ import { readResults } from './read-results';
 import type { Caller } from './request';
 
 export async function resultsFhir(id: string, { access, now }: Caller, baseUrl: string): Promise<Record<string, unknown>> {
-  const { aggregate, catalog, status, reportedAt } = await readResults(id, access);
+  const { aggregate, catalog, status, reportedAt } = await readResults(id, access, 'results FHIR');
   const profile = await getExistingProfile(aggregate.appointment.profile_id);
   return resultsBundle({ aggregate, biomarkers: catalog.biomarkers, status, reportedAt, profile, baseUrl, now });
 }

@@ -16,7 +16,7 @@ const fullName = (first: string | null, last: string | null) => [first, last].fi
 const bounds = (min: number | null | undefined, max: number | null | undefined) => (min == null && max == null ? null : { min: min ?? null, max: max ?? null });
 
 export async function resultsReport(id: string, { access }: Caller): Promise<{ pdf: Uint8Array; fileName: string }> {
-  const { aggregate, catalog, planned, clinical, genetic, status, reportedAt } = await readResults(id, access);
+  const { aggregate, catalog, planned, clinical, genetic, status, reportedAt } = await readResults(id, access, 'results report');
   const { appointment } = aggregate;
   const [profile, location] = await Promise.all([
     getExistingProfile(appointment.profile_id),

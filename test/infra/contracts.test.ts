@@ -76,7 +76,7 @@ describe('what the stack assumes about the code', () => {
 });
 
 describe('context values', () => {
-  it('default to the dev stage, 100 requests/s with bursts of 200, the API Gateway logging role, no lab account, a reserved relay, no CORS', () => {
+  it('default to the dev stage, 100 requests/s with bursts of 200, the API Gateway logging role, no lab account, a reserved relay, no CORS, documents kept 10 years, access-log entries 730 days', () => {
     const app = testApp();
     expect(stageOf(app)).toBe('dev');
     expect(readSettings(app)).toEqual({
@@ -86,6 +86,8 @@ describe('context values', () => {
       alarmEmail: undefined,
       relayReservedConcurrency: true,
       corsAllowOrigins: [],
+      documentRetentionYears: 10,
+      auditRetentionDays: 730,
     });
   });
 
@@ -100,5 +102,9 @@ describe('context values', () => {
     expect(() => readSettings(testApp({ apiGatewayCloudWatchRole: 'yes' }))).toThrow(/apiGatewayCloudWatchRole/);
     expect(() => readSettings(testApp({ labAccountId: '1234' }))).toThrow(/12-digit/);
     expect(() => readSettings(testApp({ alarmEmail: 'oncall' }))).toThrow(/email/);
+    expect(readSettings(testApp({ documentRetentionYears: '30' })).documentRetentionYears).toBe(30);
+    expect(() => readSettings(testApp({ documentRetentionYears: '7.5' }))).toThrow(/documentRetentionYears must be a whole number of years/);
+    expect(readSettings(testApp({ auditRetentionDays: '365' })).auditRetentionDays).toBe(365);
+    expect(() => readSettings(testApp({ auditRetentionDays: '0.5' }))).toThrow(/auditRetentionDays must be a whole number of days/);
   });
 });

@@ -17,7 +17,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ApiFunction, copyPackageFiles, LAMBDA_BUNDLE, POWERTOOLS_ENVIRONMENT, REPO_ROOT, servesPages } from '../../infra/api-function';
 import { ACCESS_LOG_FIELDS, API_KEY_HEADER, MISSING_KEY_MESSAGE } from '../../infra/lab-api-stack';
 import { METRICS_PER_ALARM, OUTBOX_RELAYED_LOG, OUTBOX_RELAYED_METRIC, WEBHOOKS_DISABLED_METRIC } from '../../infra/monitoring';
-import { FUNCTION_SIZES, type FunctionClass, PACKAGE_FILES, routeClassOf, WEBHOOK_SENDERS } from '../../infra/route-classes';
+import { FUNCTION_SIZES, type FunctionClass, PACKAGE_FILES, READ_AUDITORS, routeClassOf, WEBHOOK_SENDERS } from '../../infra/route-classes';
 import { DEFAULT_THROTTLE } from '../../infra/settings';
 import { WEBHOOK_DISABLED_LOG } from '../../shared/domain/webhook';
 import { EVENT_SOURCE } from '../../shared/events/event-source';
@@ -90,7 +90,7 @@ describe('the LabApi stack (prod): functions', () => {
     }
   });
 
-  it('configures every function through its environment: table, bucket, bus, Powertools, source maps (and the paged lists their cursor key)', () => {
+  it('configures every function through its environment: table, bucket, bus, Powertools, source maps (the paged lists their cursor key, the reading routes the access-log retention)', () => {
     const [tableId] = prod.onlyOfType('AWS::DynamoDB::Table');
     const busId = prod.onlyOfType('AWS::Events::EventBus')[0];
     const bucketId = prod.logicalIdOf(prod.stack.node.findChild('Documents'));
@@ -103,12 +103,13 @@ describe('the LabApi stack (prod): functions', () => {
         ...POWERTOOLS_ENVIRONMENT,
         NODE_OPTIONS: '--enable-source-maps',
         ...(paged && { CURSOR_SECRET: expect.anything() }),
+        ...(READ_AUDITORS.has(construct.functionClass) && { AUDIT_RETENTION_DAYS: '730' }),
       });
     }
     expect(POWERTOOLS_ENVIRONMENT).toMatchObject({ POWERTOOLS_LOGGER_LOG_EVENT: 'false', POWERTOOLS_TRACER_CAPTURE_RESPONSE: 'false' });
   });
 
-  it('gives CURSOR_SECRET, a deploy-time reference to the generated secret, to the seven paged lists and no other function', () => {
+  it('gives CURSOR_SECRET, a deploy-time reference to the generated secret, to the eight paged lists and no other function', () => {
     const [secretId, secret] = prod.onlyOfType('AWS::SecretsManager::Secret');
     expect(secret.Properties).toMatchObject({ GenerateSecretString: { PasswordLength: 64, ExcludePunctuation: true } });
     expect(secret.Properties).not.toHaveProperty('SecretString');
@@ -116,6 +117,7 @@ describe('the LabApi stack (prod): functions', () => {
     expect(holders.map(({ construct }) => (construct as ApiFunction).routeName).sort()).toEqual([
       'listAppointmentHistory',
       'listHomeKitOrderHistory',
+      'listProfileAccessLog',
       'listProfileAppointments',
       'listProfileHomeKitOrders',
       'listShipmentHistory',
@@ -214,14 +216,49 @@ describe('the LabApi stack (prod): least privilege', () => {
     }
   });
 
-  it('lets read-only routes GetItem, Query and BatchGetItem the table (and its indexes) and nothing else', () => {
+  it("lets reading routes GetItem, Query and BatchGetItem the table (and its indexes), put access-log entries and record a key's last use, nothing else", () => {
     const [tableId] = prod.onlyOfType('AWS::DynamoDB::Table');
-    for (const [name] of [...routesOfClass('read'), ...routesOfClass('document')]) {
+    for (const [name] of [...routesOfClass('read'), ...routesOfClass('document'), ...routesOfClass('report')]) {
       const { role } = functionOf(name);
-      expect(prod.allowedActions(role, 'dynamodb:'), name).toEqual(TABLE_READS);
-      const tableStatement = prod.statementsOf(role).find((s) => str(s.Action).includes('dynamodb:'))!;
+      expect(prod.allowedActions(role, 'dynamodb:'), name).toEqual([...TABLE_READS, 'dynamodb:PutItem', 'dynamodb:UpdateItem'].sort());
+      const tableStatement = prod.statementsOf(role).find((s) => str(s.Action).includes('dynamodb:GetItem'))!;
       expect(str(tableStatement.Resource)).toContain(`"${tableId}"`);
       expect(str(tableStatement.Resource)).toContain('/index/GSI1');
+    }
+  });
+
+  it('lets every keyed GET route put items only into the access-log partitions (ACCESS#<profile id>) of the table, not its indexes', () => {
+    const [tableId] = prod.onlyOfType('AWS::DynamoDB::Table');
+    const readers = routeEntries.filter(([name, route]) => route.method === 'GET' && routeClassOf(name, route) !== 'static');
+    expect(readers.length).toBeGreaterThan(0);
+    for (const [name] of readers) {
+      const puts = prod.statementsOf(functionOf(name).role).filter((s) => str(s.Action).includes('dynamodb:PutItem'));
+      expect(puts, name).toEqual([
+        {
+          Effect: 'Allow',
+          Action: 'dynamodb:PutItem',
+          Resource: { 'Fn::GetAtt': [tableId, 'Arn'] },
+          Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['ACCESS#*'] } },
+        },
+      ]);
+    }
+  });
+
+  it("lets reading routes update only an API key's day of last use (APIKEY#<sha256>, last_used_on), nothing else of a key", () => {
+    const [tableId] = prod.onlyOfType('AWS::DynamoDB::Table');
+    for (const [name] of [...routesOfClass('read'), ...routesOfClass('document'), ...routesOfClass('report')]) {
+      const updates = prod.statementsOf(functionOf(name).role).filter((s) => str(s.Action).includes('dynamodb:UpdateItem'));
+      expect(updates, name).toEqual([
+        {
+          Effect: 'Allow',
+          Action: 'dynamodb:UpdateItem',
+          Resource: { 'Fn::GetAtt': [tableId, 'Arn'] },
+          Condition: {
+            'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['APIKEY#*'] },
+            'ForAllValues:StringEquals': { 'dynamodb:Attributes': ['PK', 'SK', 'last_used_on'] },
+          },
+        },
+      ]);
     }
   });
 
@@ -477,7 +514,7 @@ describe('the LabApi stack (prod): data', () => {
     }
   });
 
-  it("versions the documents, logs access to them, and expires the lab's leftover uploads under incoming/", () => {
+  it("versions the documents, logs access to them, expires the lab's leftover uploads under incoming/ and the reports after 10 years", () => {
     const [, documents] = prod.ofType('AWS::S3::Bucket').find(([, b]) => b.Properties.VersioningConfiguration)!;
     expect(documents.Properties).toMatchObject({
       VersioningConfiguration: { Status: 'Enabled' },
@@ -488,8 +525,10 @@ describe('the LabApi stack (prod): data', () => {
       expect.objectContaining({ Prefix: 'incoming/', ExpirationInDays: 30, NoncurrentVersionExpiration: { NoncurrentDays: 7 }, Status: 'Enabled' }),
     );
     expect(rules).toContainEqual(expect.objectContaining({ AbortIncompleteMultipartUpload: { DaysAfterInitiation: 7 } }));
-    // Filed reports never expire: retention of medical records is the business's decision, not a rule's.
-    expect(rules.filter((rule) => rule.Prefix !== 'incoming/' && (rule.ExpirationInDays || rule.NoncurrentVersionExpiration))).toEqual([]);
+    // Filed reports are kept for the retention period (documentRetentionYears, default 10: 3653 days with leap days).
+    expect(rules).toContainEqual(
+      expect.objectContaining({ Prefix: 'documents/', ExpirationInDays: 3653, NoncurrentVersionExpiration: { NoncurrentDays: 30 }, Status: 'Enabled' }),
+    );
   });
 });
 

@@ -241,7 +241,7 @@ describe('POST /api/v1/appointments/{id}/cancel', () => {
     [{}, 'cancellation_reason is required'],
     [{ cancellation_reason: '' }, 'cancellation_reason must not be empty'],
     [{ cancellation_reason: 'x'.repeat(501) }, 'cancellation_reason must be at most 500 characters'],
-    [{ cancellation_reason: 'No show\u0007' }, 'cancellation_reason must not contain control characters or unpaired surrogates'],
+    [{ cancellation_reason: 'No show\u0007' }, 'cancellation_reason must not contain control or invisible formatting characters, or unpaired surrogates'],
   ])('answers 400 for %j', async (body, message) => {
     const id = await scheduleAppointment(api, key);
     const res = await api.post(`/api/v1/appointments/${id}/cancel`, body, key);

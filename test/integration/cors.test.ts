@@ -141,6 +141,12 @@ describe('CORS headers on the answers', () => {
     expect(corsHeadersOf(stranger.headers)).toEqual({});
     expect(corsHeadersOf(noOrigin.headers)).toEqual({});
   });
+
+  it('marks an answer without CORS headers Vary: Origin too, so that no cache serves it to a listed origin', async () => {
+    const res = await api.request('GET', '/api/v1/openapi.json', { headers: { Origin: STRANGER } });
+    expect(res.headers.get('cache-control')).toContain('public');
+    expect(res.headers.get('vary')).toContain('Origin');
+  });
 });
 
 describe("CORS headers on the gateway's own answers (fixed: the first listed origin)", () => {

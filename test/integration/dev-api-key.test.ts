@@ -1,6 +1,7 @@
 /**
  * The local stack's dev key (infra/local/dev-api-key.ts), registered as `npm start` registers it: one dev
- * key at a time, so a key printed by an earlier start stops working, whichever kind replaces it.
+ * key at a time, so a key printed by an earlier start stops working, whichever kind replaces it. It never
+ * expires: each start replaces it anyway.
  */
 import { describe, expect, it } from 'vitest';
 import { registerDevApiKey } from '../../infra/local/dev-api-key';
@@ -22,5 +23,10 @@ describe('registerDevApiKey', () => {
     await registerDevApiKey('lab_dev_fixed_three');
     expect(await revoked('lab_dev_fixed_two')).toBe(true);
     expect(await revoked('lab_dev_fixed_three')).toBe(false);
+  });
+
+  it('registers a dev key that never expires', async () => {
+    const { plaintext } = await registerDevApiKey(undefined);
+    expect((await findApiKeyByHash(hashApiKey(plaintext)))?.key_expires_at).toBeNull();
   });
 });

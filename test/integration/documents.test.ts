@@ -1,7 +1,8 @@
 /** Lab report files: ingest moves them from incoming/ to their final key; GET /api/v1/documents/{id} serves them. */
 import { createHash, randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { objectSize } from '../../shared/documents/s3';
+import { deleteObject, objectSize } from '../../shared/documents/s3';
+import { getDocument } from '../../shared/store/documents';
 import { useApi } from '../support/api';
 import { assertDocumented } from '../support/contract';
 import { mockEventBridge } from '../support/event-bridge';
@@ -67,6 +68,15 @@ describe('GET /api/v1/documents/{id}', () => {
     expect(location).toContain('X-Amz-Expires=60');
     const fromS3 = await fetch(location);
     expect(sha256(Buffer.from(await fromS3.arrayBuffer()))).toBe(sha256(bytes));
+  });
+
+  it('answers 404 saying so for a document whose file the retention rule deleted', async () => {
+    const { documentId } = await reportedDocument(Buffer.from('%PDF-1.7 old'));
+    // What the bucket's lifecycle rule does after documentRetentionYears (README "Privacy").
+    await deleteObject((await getDocument(documentId))?.s3_key as string);
+    const res = await api.get(`/api/v1/documents/${documentId}`, key);
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ error: 'The file of this document was deleted after its retention period' });
   });
 
   it('answers 404 for an unknown document', async () => {

@@ -28,6 +28,10 @@ async function keysCli(...args: string[]): Promise<{ code: number; stdout: strin
   }
 }
 
+const DAY = 86_400_000;
+const lastLine = (stdout: string) => stdout.trim().split('\n').at(-1) as string;
+const keyIdOf = (stdout: string) => /key id: (\S+)/.exec(stdout)?.[1] as string;
+
 async function storedKey(plaintext: string) {
   const { Items } = await dynamo.send(
     new QueryCommand({
@@ -37,6 +41,18 @@ async function storedKey(plaintext: string) {
     }),
   );
   return Items?.[0];
+}
+
+/** One authenticated request with the key, as the API would make it against the CLI's table. */
+async function useKey(plaintext: string): Promise<void> {
+  vi.stubEnv('TABLE_NAME', LOCAL_TABLE);
+  vi.resetModules();
+  try {
+    const { authenticate } = await import('../../shared/auth/api-keys');
+    await authenticate(plaintext);
+  } finally {
+    vi.unstubAllEnvs();
+  }
 }
 
 beforeAll(async () => {
@@ -144,12 +160,80 @@ describe('npm run keys', () => {
   it.each([
     [['create'], '--scopes is required'],
     [['create', '--scopes', 'CREATE_USER,ADMIN'], 'unknown scope(s): ADMIN'],
-    [['rotate'], 'unknown command: rotate'],
+    [['rotate'], 'rotate takes exactly one key id'],
+    [['create', '--scopes', 'LOCATIONS_VIEW', '--expires-in', '90'], '--expires-in takes whole days from 1d to 3650d (e.g. 90d), or never'],
+    [['create', '--scopes', 'LOCATIONS_VIEW', '--expires-in', '0d'], '--expires-in takes whole days from 1d to 3650d (e.g. 90d), or never'],
+    [['rotate', 'key_0000000000000000', '--grace', '2w'], '--grace takes hours or days from 0h to 30d (e.g. 24h, 7d)'],
+    [['create', '--scopes', 'LOCATIONS_VIEW', '--grace', '24h'], '--grace applies to rotate only'],
+    [['unknown-command'], 'unknown command: unknown-command'],
     [[], 'a command is required'],
     [['create', '--scopes', 'CREATE_USER', '--colour', 'blue'], "Unknown option '--colour'"],
   ])('exits with code 2 and a clear message for %j', async (args, message) => {
     const result = await keysCli(...args);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(message);
+  });
+
+  it('create gives a key 365 days by default and prints its expiry', async () => {
+    const result = await keysCli('create', '--scopes', 'LOCATIONS_VIEW', '--name', 'default expiry');
+    const item = await storedKey(lastLine(result.stdout));
+    expect(Date.parse(item?.key_expires_at) - Date.parse(item?.created_at)).toBe(365 * DAY);
+    expect(result.stdout).toContain(`expires: ${item?.key_expires_at}\n`);
+  });
+
+  it('create --expires-in 90d gives a key 90 days', async () => {
+    const result = await keysCli('create', '--scopes', 'LOCATIONS_VIEW', '--expires-in', '90d');
+    const item = await storedKey(lastLine(result.stdout));
+    expect(Date.parse(item?.key_expires_at) - Date.parse(item?.created_at)).toBe(90 * DAY);
+  });
+
+  it('create --expires-in never without --allow-no-expiry exits with code 2, issuing nothing', async () => {
+    const before = await keysCli('list');
+    const result = await keysCli('create', '--scopes', 'LOCATIONS_VIEW', '--expires-in', 'never');
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--expires-in never needs --allow-no-expiry');
+    expect((await keysCli('list')).stdout).toBe(before.stdout);
+  });
+
+  it('create --expires-in never --allow-no-expiry issues a key that never expires', async () => {
+    const result = await keysCli('create', '--scopes', 'LOCATIONS_VIEW', '--expires-in', 'never', '--allow-no-expiry');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('expires: never\n');
+    expect((await storedKey(lastLine(result.stdout)))?.key_expires_at).toBeNull();
+  });
+
+  it('rotate prints a new key for the same key id and gives the old one the grace asked for', async () => {
+    const created = await keysCli('create', '--scopes', 'LOCATIONS_VIEW', '--name', 'rotated key');
+    const result = await keysCli('rotate', keyIdOf(created.stdout), '--grace', '48h');
+    expect(result.code).toBe(0);
+    const [old, next] = [await storedKey(lastLine(created.stdout)), await storedKey(lastLine(result.stdout))];
+    expect(next).toMatchObject({ key_id: keyIdOf(created.stdout), name: 'rotated key', scopes: ['LOCATIONS_VIEW'], revoked: false });
+    expect(Date.parse(old?.key_expires_at) - Date.parse(old?.replaced_at)).toBe(2 * DAY);
+    expect(result.stdout).toContain(`previous key works until: ${old?.key_expires_at}`);
+  });
+
+  it('rotate of an unknown key id fails with exit code 1', async () => {
+    const result = await keysCli('rotate', 'key_0000000000000000');
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('No key with id key_0000000000000000');
+  });
+
+  it('revoke after a rotation revokes the old and the new key', async () => {
+    const created = await keysCli('create', '--scopes', 'LOCATIONS_VIEW', '--name', 'rotated then revoked');
+    const rotated = await keysCli('rotate', keyIdOf(created.stdout));
+    await keysCli('revoke', keyIdOf(created.stdout));
+    expect([(await storedKey(lastLine(created.stdout)))?.revoked, (await storedKey(lastLine(rotated.stdout)))?.revoked]).toEqual([true, true]);
+  });
+
+  it("list shows a rotated key on one line with its expiry, its last use and the old key's grace", async () => {
+    const created = await keysCli('create', '--scopes', 'LOCATIONS_VIEW', '--name', 'used key');
+    const keyId = keyIdOf(created.stdout);
+    const rotated = await keysCli('rotate', keyId);
+    await useKey(lastLine(created.stdout));
+    const lines = (await keysCli('list')).stdout.split('\n').filter((line) => line.startsWith(keyId));
+    const [old, next] = [await storedKey(lastLine(created.stdout)), await storedKey(lastLine(rotated.stdout))];
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain(`  active  ${next?.created_at}  expires=${next?.key_expires_at}  last-used=${old?.last_used_on}  "used key"`);
+    expect(lines[0]).toMatch(new RegExp(`previous-key-until=${old?.key_expires_at}$`));
   });
 });

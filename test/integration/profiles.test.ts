@@ -88,10 +88,11 @@ describe('POST /api/v1/profiles', () => {
     ['language', 'sv', 'language must be one of en, de, fi'],
     ['first_name', '   ', 'first_name must not be empty'],
     ['first_name', 'x'.repeat(101), 'first_name must be at most 100 characters'],
-    ['first_name', 'Ann\u0000', 'first_name must not contain control characters or unpaired surrogates'],
-    ['first_name', 'Ann\u001b[31m', 'first_name must not contain control characters or unpaired surrogates'],
-    ['last_name', 'Smith\nJones', 'last_name must not contain control characters or unpaired surrogates'],
-    ['last_name', 'Sm\ud800ith', 'last_name must not contain control characters or unpaired surrogates'],
+    ['first_name', 'Ann\u0000', 'first_name must not contain control or invisible formatting characters, or unpaired surrogates'],
+    ['first_name', 'Ann\u001b[31m', 'first_name must not contain control or invisible formatting characters, or unpaired surrogates'],
+    ['last_name', 'Smith\nJones', 'last_name must not contain control or invisible formatting characters, or unpaired surrogates'],
+    ['last_name', 'Sm\ud800ith', 'last_name must not contain control or invisible formatting characters, or unpaired surrogates'],
+    ['last_name', 'Smith\u202e', 'last_name must not contain control or invisible formatting characters, or unpaired surrogates'],
     ['first_name', '---', 'first_name must contain a letter'],
     ['last_name', '12', 'last_name must contain a letter'],
     ['profile_group_slug', 'Demo Clinic', 'profile_group_slug must be a slug of lower-case letters, digits and hyphens'],
@@ -133,7 +134,7 @@ describe('POST /api/v1/profiles', () => {
 });
 
 describe('GET /api/v1/profiles/{id}', () => {
-  it('answers every profile field, with timestamps and transactional_emails_enabled null when never set', async () => {
+  it('answers every profile field, with timestamps, transactional_emails_enabled null when never set and erased_at null', async () => {
     const { id } = await createProfile();
     const res = await api.get(`/api/v1/profiles/${id}`, key);
     expect(res.status).toBe(200);
@@ -144,6 +145,7 @@ describe('GET /api/v1/profiles/{id}', () => {
       transactional_emails_enabled: null,
       created_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
       updated_at: null,
+      erased_at: null,
     });
   });
 

@@ -112,7 +112,7 @@ describe('POST /api/v1/shipments', () => {
     ['a date in another format', { pickup_date: '24.11.2026' }, 'pickup_date must be a real date (YYYY-MM-DD)'],
     ['a time without leading zero', { pickup_time_from: '9:00' }, 'pickup_time_from must be a time HH:MM (24-hour)'],
     ['notes over 1000 characters', { notes: 'x'.repeat(1001) }, 'notes must be at most 1000 characters'],
-    ['notes with a NUL', { notes: 'back door\u0000' }, 'notes must not contain control characters or unpaired surrogates'],
+    ['notes with a NUL', { notes: 'back door\u0000' }, 'notes must not contain control or invisible formatting characters, or unpaired surrogates'],
     ['an unknown field', { priority: 'high' }, 'priority is not an allowed field'],
   ])('answers 400 for %s', async (_, overrides, message) => {
     const res = await api.post('/api/v1/shipments', booking(overrides), key);

@@ -42,10 +42,10 @@ describe('error responses', () => {
     expect(logged).not.toContain('Erika');
   });
 
-  it('answers a client error of a Middy middleware with its own status and message', async () => {
-    const response = await runOnError(Object.assign(new Error('Unprocessable Entity'), { statusCode: 422 }));
-    expect(response.statusCode).toBe(422);
-    expect(JSON.parse(response.body)).toEqual({ error: 'Unprocessable Entity' });
+  it('answers an error with a status of its own that is not ours 500, without its message', async () => {
+    const response = await runOnError(Object.assign(new Error('Unprocessable: Erika Mustermann'), { statusCode: 422 }));
+    expect(response.statusCode).toBe(500);
+    expect(JSON.parse(response.body)).toEqual({ error: 'Internal server error' });
   });
 
   it('answers JSON that no cache may keep', async () => {

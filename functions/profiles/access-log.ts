@@ -1,0 +1,18 @@
+// GET /api/v1/profiles/{id}/access-log — who read this person's data, newest first (README "Privacy").
+import { httpHandler } from '../../shared/http/handler';
+import { okPage } from '../../shared/http/responses';
+import { toAccessLogEntry } from '../../shared/schemas/access-log';
+import { IdParams } from '../../shared/schemas/fields';
+import { PageQuery } from '../../shared/schemas/pagination';
+import { readAccessLog } from '../../shared/usecases/read-access-log';
+import { pageFor } from '../../shared/usecases/paging';
+
+export const handler = httpHandler({
+  route: 'listProfileAccessLog',
+  params: IdParams,
+  query: PageQuery,
+  async run({ params, query, access }) {
+    const page = await readAccessLog(params.id, access, pageFor(query, access));
+    return okPage({ ...page, items: page.items.map(toAccessLogEntry) });
+  },
+});

@@ -1,0 +1,175 @@
+/**
+ * API keys that expire and rotate, and their last use. Through `authenticate` and `accessOfKeyId`, whose
+ * clock is a parameter (a grace period or the next day needs no waiting), and through HTTP for the answer
+ * a client sees.
+ */
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { accessOfKeyId, authenticate, hashApiKey, issueApiKey, type NewApiKey, rotateApiKey } from '../../shared/auth/api-keys';
+import { Conflict, NotAuthenticated } from '../../shared/errors';
+import { findApiKeyByHash, findApiKeyById, listApiKeys, replaceApiKeySecret, revokeApiKey } from '../../shared/store/api-keys';
+import { dynamo, tableName } from '../../shared/store/client';
+import { keys } from '../../shared/store/keys';
+import { useApi } from '../support/api';
+import { seedDemoData } from '../support/fixtures';
+
+const api = useApi();
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+const expired = new NotAuthenticated('API key expired');
+const invalid = new NotAuthenticated('Invalid or revoked API key');
+
+beforeAll(async () => {
+  await seedDemoData();
+});
+
+const issue = (now: number, expiresAt?: Date | null) => {
+  const spec: NewApiKey = { name: 'lifetime test', scopes: ['LOCATIONS_VIEW'], profileGroups: [], locationGroups: ['berlin'], expiresAt };
+  return issueApiKey(spec, new Date(now));
+};
+
+/** A key and its rotation at `now`, neither used yet (so no lookup of either is cached). */
+async function rotated(now: number, graceMs: number, expiresAt?: Date | null) {
+  const old = await issue(now, expiresAt);
+  const next = await rotateApiKey(old.keyId, { graceMs }, new Date(now));
+  if (!next) throw new Error('rotate found no key');
+  return { keyId: old.keyId, oldKey: old.plaintext, newKey: next.plaintext, replacedExpiresAt: next.replacedExpiresAt };
+}
+
+describe('an expiring key', () => {
+  it('answers 401 {"error":"API key expired"} once past its expiry', async () => {
+    const { plaintext } = await issue(Date.now() - DAY, new Date(Date.now() - 1000));
+    const res = await api.get('/api/v1/locations', plaintext);
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual({ error: 'API key expired' });
+  });
+
+  it('works until its expiry instant and is refused from then on, though its lookup is cached', async () => {
+    const now = Date.now();
+    const expiresAt = new Date(now + HOUR);
+    const { plaintext, keyId } = await issue(now, expiresAt);
+    await expect(authenticate(plaintext, expiresAt.getTime() - 1)).resolves.toMatchObject({ keyId });
+    await expect(authenticate(plaintext, expiresAt.getTime())).rejects.toEqual(expired);
+  });
+
+  it('never expires without an expiry, as the keys issued before keys expired', async () => {
+    const now = Date.now();
+    const { plaintext, keyId } = await issue(now);
+    await dynamo.send(new UpdateCommand({ TableName: tableName, Key: keys.apiKey(hashApiKey(plaintext)), UpdateExpression: 'REMOVE key_expires_at' }));
+    await expect(authenticate(plaintext, now + 20 * 365 * DAY)).resolves.toMatchObject({ keyId });
+  });
+
+  it('gets 365 days when its issuer names no expiry', async () => {
+    const now = Date.now();
+    const { plaintext } = await issue(now);
+    expect((await findApiKeyByHash(hashApiKey(plaintext)))?.key_expires_at).toBe(new Date(now + 365 * DAY).toISOString());
+  });
+
+  it('has no access context for webhook deliveries once expired, as a revoked key', async () => {
+    const now = Date.now();
+    const { keyId } = await issue(now, new Date(now + HOUR));
+    expect(await accessOfKeyId(keyId, now + HOUR)).toBeUndefined();
+  });
+});
+
+describe('a rotation', () => {
+  it('gives the same key id a new secret that works at once', async () => {
+    const now = Date.now();
+    const { keyId, newKey } = await rotated(now, DAY);
+    await expect(authenticate(newKey, now)).resolves.toMatchObject({ keyId });
+  });
+
+  it('keeps the replaced secret working until the grace ends', async () => {
+    const now = Date.now();
+    const { keyId, oldKey } = await rotated(now, DAY);
+    await expect(authenticate(oldKey, now + DAY - 1)).resolves.toMatchObject({ keyId });
+  });
+
+  it('answers the replaced secret "API key expired" once the grace has ended', async () => {
+    const now = Date.now();
+    const { oldKey } = await rotated(now, DAY);
+    await expect(authenticate(oldKey, now + DAY)).rejects.toEqual(expired);
+  });
+
+  it('with no grace makes the old secret answer 401 "API key expired" over HTTP', async () => {
+    const { oldKey } = await rotated(Date.now(), 0);
+    const res = await api.get('/api/v1/locations', oldKey);
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual({ error: 'API key expired' });
+  });
+
+  it('never lets the replaced secret outlive the expiry it had', async () => {
+    const now = Date.now();
+    const expiresAt = new Date(now + HOUR);
+    const { replacedExpiresAt } = await rotated(now, 7 * DAY, expiresAt);
+    expect(replacedExpiresAt).toBe(expiresAt.toISOString());
+  });
+
+  it('renews the key: the new secret gets a fresh expiry, 365 days by default', async () => {
+    const now = Date.now();
+    const { newKey } = await rotated(now, DAY, new Date(now + HOUR));
+    expect((await findApiKeyByHash(hashApiKey(newKey)))?.key_expires_at).toBe(new Date(now + 365 * DAY).toISOString());
+  });
+
+  it('is refused for a revoked key', async () => {
+    const now = Date.now();
+    const { keyId } = await issue(now);
+    await revokeApiKey(keyId);
+    await expect(rotateApiKey(keyId, { graceMs: DAY }, new Date(now))).rejects.toBeInstanceOf(Conflict);
+  });
+
+  it('started from a state another rotation changed meanwhile is refused', async () => {
+    const now = Date.now();
+    const { keyId } = await issue(now);
+    const before = await findApiKeyById(keyId);
+    if (!before) throw new Error('no key');
+    await rotateApiKey(keyId, { graceMs: DAY }, new Date(now));
+    const late = { ...before.current, sha256: hashApiKey('lab_the-losing-rotation') };
+    await expect(replaceApiKeySecret(before.current, late, new Date(now).toISOString(), new Date(now + DAY).toISOString())).rejects.toBeInstanceOf(Conflict);
+  });
+
+  it('leaves one key in the list, its current secret the new one', async () => {
+    const now = Date.now();
+    const { keyId, newKey } = await rotated(now, DAY);
+    const listed = (await listApiKeys()).filter((key) => key.current.key_id === keyId);
+    expect(listed.map((key) => key.current.sha256)).toEqual([hashApiKey(newKey)]);
+  });
+
+  it('is followed by a revocation that revokes the old and the new secret', async () => {
+    const now = Date.now();
+    const { keyId, oldKey, newKey } = await rotated(now, DAY);
+    await revokeApiKey(keyId);
+    await expect(authenticate(oldKey, now)).rejects.toEqual(invalid);
+    await expect(authenticate(newKey, now)).rejects.toEqual(invalid);
+  });
+});
+
+describe('last use', () => {
+  it('is written once a day per key, and no other request pays a round trip for it', async () => {
+    const commands: string[] = [];
+    const counter = (next: (args: unknown) => Promise<unknown>, context: { commandName?: string }) => (args: unknown) => {
+      commands.push(context.commandName ?? 'unknown');
+      return next(args);
+    };
+    // The next day, 01:00 UTC: every instant below falls on that day, and the last on the one after.
+    const day = (Math.floor(Date.now() / DAY) + 1) * DAY + HOUR;
+    const { plaintext } = await issue(Date.now());
+    const commandsAt = async (nowMs: number) => {
+      commands.length = 0;
+      await authenticate(plaintext, nowMs);
+      return [...commands];
+    };
+    dynamo.middlewareStack.add(counter as never, { step: 'initialize', name: 'commandCounter' });
+    try {
+      expect([await commandsAt(day), await commandsAt(day + 1000), await commandsAt(day + 5 * 60_000), await commandsAt(day + DAY)]).toEqual([
+        ['GetItemCommand', 'UpdateItemCommand'],
+        [],
+        ['GetItemCommand'],
+        ['GetItemCommand', 'UpdateItemCommand'],
+      ]);
+    } finally {
+      dynamo.middlewareStack.remove('commandCounter');
+    }
+    expect((await findApiKeyByHash(hashApiKey(plaintext)))?.last_used_on).toBe(new Date(day + DAY).toISOString().slice(0, 10));
+  });
+});
