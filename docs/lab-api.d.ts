@@ -161,7 +161,7 @@ export interface paths {
         };
         /**
          * Export a person's data (GDPR Art. 15/20)
-         * @description Everything the API holds about one person, as one JSON document: the profile (also an erased one), every appointment with its status history, tests, shipment links (`shipments`), results (clinical and genetic, as GET /appointments/{id}/results answers them) and lab report files (`documents`: id, file name, `download_url`), and every home kit order with its history. The `format` ("lab-api.profile-export") and `version` (1) at the top name the shape: within a version fields may be added; a change that removes, renames or redefines one makes a new version. Needs both PROFILES_VIEW and RESULTS_VIEW. The document must fit in one API response (6 MB, about 1,000 typical appointments); a larger one is refused with 413 rather than cut short.
+         * @description Everything the API holds about one person, as one JSON document: the profile (also an erased one), every appointment with its status history, tests, shipment links (`shipments`), results (clinical and genetic, as GET /appointments/{id}/results answers them) and lab report files (`documents`: id, file name, `download_url`), and every home kit order with its history. The `format` ("lab-api.profile-export") and `version` (1) at the top name the shape: within a version fields may be added; a change that removes, renames or redefines one makes a new version. Needs both PROFILES_VIEW and RESULTS_VIEW. The document must fit in one API response (6 MB, about 2,000 appointments with 4 results each); a larger one is refused with 413 rather than cut short.
          *
          *     Scopes (all required): `PROFILES_VIEW`, `RESULTS_VIEW`.
          */
@@ -2101,6 +2101,15 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            /** @description the change was made, but its answer could not be recorded in the access log, so nothing is shown: read the resource, do not repeat the change */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     eraseProfile: {
@@ -2137,6 +2146,15 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            /** @description the profile is erased, but an appointment or kit order kept changing meanwhile: retry to finish */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     exportProfile: {
@@ -2387,6 +2405,15 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            /** @description the change was made, but its answer could not be recorded in the access log, so nothing is shown: read the resource, do not repeat the change */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getAppointment: {
@@ -2483,6 +2510,15 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            /** @description the change was made, but its answer could not be recorded in the access log, so nothing is shown: read the resource, do not repeat the change */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     attachAppointmentPanels: {
@@ -2692,6 +2728,15 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            /** @description the change was made, but its answer could not be recorded in the access log, so nothing is shown: read the resource, do not repeat the change */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     pickupAppointments: {
@@ -3581,6 +3626,15 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            /** @description the change was made, but its answer could not be recorded in the access log, so nothing is shown: read the resource, do not repeat the change */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getHomeKitOrder: {
@@ -3671,6 +3725,15 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            /** @description the change was made, but its answer could not be recorded in the access log, so nothing is shown: read the resource, do not repeat the change */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     attachHomeKitOrderPanels: {
@@ -3722,6 +3785,15 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            /** @description the change was made, but its answer could not be recorded in the access log, so nothing is shown: read the resource, do not repeat the change */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     attachHomeKitOrderBiomarkers: {
@@ -3773,6 +3845,15 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            /** @description the change was made, but its answer could not be recorded in the access log, so nothing is shown: read the resource, do not repeat the change */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     dispatchHomeKitOrder: {
@@ -3824,6 +3905,15 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            /** @description the change was made, but its answer could not be recorded in the access log, so nothing is shown: read the resource, do not repeat the change */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     activateHomeKitOrder: {
@@ -3875,6 +3965,15 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            /** @description the change was made, but its answer could not be recorded in the access log, so nothing is shown: read the resource, do not repeat the change */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listHomeKitOrderHistory: {

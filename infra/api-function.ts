@@ -19,6 +19,7 @@ import type { Bucket } from 'aws-cdk-lib/aws-s3';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { operations, type ResponseDoc } from '../shared/contract/operations';
+import { AUDITED_ROUTES } from '../shared/http/audited-routes';
 import type { Route, RouteName } from '../shared/routes';
 import { ACCESS_LOG_PARTITION_PREFIX, API_KEY_LAST_USE_ATTRIBUTE, API_KEY_PARTITION_PREFIX, GSI1, GSI2 } from '../shared/store/keys';
 import { DOCUMENTS_PREFIX_PATTERN, INCOMING_PREFIX_PATTERN } from './bucket-layout';
@@ -30,7 +31,6 @@ import {
   KEY_USE_RECORDERS,
   PACKAGE_FILES,
   PUBLISHERS,
-  READ_AUDITORS,
   routeClassOf,
   TABLE_ACTIONS,
 } from './route-classes';
@@ -109,6 +109,8 @@ export interface LabFunctionProps {
   readonly packageFiles?: PackageFiles;
   /** Variables of this function only, beside the ones every function gets. */
   readonly environment?: Readonly<Record<string, string>>;
+  /** It records reads in the access log (AUDITED_ROUTES): it may put entries into the access-log partitions. */
+  readonly recordsReads?: boolean;
   /** Extras of one function: reserved concurrency, asynchronous invocation settings. */
   readonly options?: Pick<FunctionOptions, 'reservedConcurrentExecutions' | 'deadLetterQueue' | 'retryAttempts' | 'maxEventAge'>;
 }
@@ -182,11 +184,12 @@ export class LabFunction extends Construct {
         }),
       );
     }
-    if (READ_AUDITORS.has(functionClass)) {
+    if (props.recordsReads) {
       role.addToPrincipalPolicy(
         new PolicyStatement({
           actions: [...AUDIT_ACTIONS],
           // The table only (entries are put, never queried through an index), and only access-log partitions.
+          // A writing route's class may put anywhere already; the statement keeps the grant equal to the list.
           resources: [table.tableArn],
           conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${ACCESS_LOG_PARTITION_PREFIX}*`] } },
         }),
@@ -234,8 +237,14 @@ export class LabFunction extends Construct {
 function s3Statements(functionClass: FunctionClass, bucket: Bucket): PolicyStatement[] {
   const objects = (pattern: string) => bucket.arnForObjects(pattern);
   if (functionClass === 'document') {
-    // GetObject also signs the 60 s presigned URL of large files: S3 checks the signer's rights.
-    return [new PolicyStatement({ actions: ['s3:GetObject'], resources: [objects(DOCUMENTS_PREFIX_PATTERN)] })];
+    return [
+      // GetObject also signs the 60 s presigned URL of large files (S3 checks the signer's rights), and
+      // allows HeadObject, which checks that a large file is still there before the URL is made.
+      new PolicyStatement({ actions: ['s3:GetObject'], resources: [objects(DOCUMENTS_PREFIX_PATTERN)] }),
+      // Without ListBucket, S3 answers a missing key with 403, not 404: a file the retention rule deleted
+      // would be a 500 instead of the route's 404 "deleted after its retention period". Keys are ids only.
+      new PolicyStatement({ actions: ['s3:ListBucket'], resources: [bucket.bucketArn] }),
+    ];
   }
   if (functionClass === 'ingest') {
     return [
@@ -288,6 +297,8 @@ const cursorEnvironment = (secret: ISecret) => ({ CURSOR_SECRET: secret.secretVa
 export class ApiFunction extends LabFunction {
   readonly routeName: RouteName;
   readonly route: Route;
+  /** The route records reads in the access log (AUDITED_ROUTES). */
+  readonly recordsReads: boolean;
 
   constructor(scope: Construct, id: string, props: ApiFunctionProps) {
     const { routeName, route } = props;
@@ -298,8 +309,10 @@ export class ApiFunction extends LabFunction {
       functionClass: routeClassOf(routeName, route),
       packageFiles: PACKAGE_FILES[routeName],
       ...(servesPages(routeName) && { environment: cursorEnvironment(props.cursorSecret) }),
+      recordsReads: AUDITED_ROUTES.has(routeName),
     });
     this.routeName = routeName;
     this.route = route;
+    this.recordsReads = AUDITED_ROUTES.has(routeName);
   }
 }

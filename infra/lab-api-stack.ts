@@ -49,7 +49,6 @@ import { gatewayResponseCors, wrongMethodMock } from './cors';
 import { DOCUMENTS_PREFIX, INCOMING_PREFIX, INCOMING_PREFIX_PATTERN } from './bucket-layout';
 import { LabOrdersSubscription, OutboxRelay, ResultsIngest } from './lab-events';
 import { Monitoring } from './monitoring';
-import { READ_AUDITORS } from './route-classes';
 import { readSettings, type StageName } from './settings';
 import { WebhookDelivery } from './webhooks';
 
@@ -283,7 +282,7 @@ export class LabApiStack extends Stack {
       // The functions name an allowed origin on their answers (shared/http/cors.ts), from the same list.
       if (cors.length > 0) fn.function.addEnvironment('CORS_ALLOW_ORIGINS', cors.join(','));
       // The functions that record reads set each entry's expiry from it (README "Privacy").
-      if (READ_AUDITORS.has(fn.functionClass)) fn.function.addEnvironment('AUDIT_RETENTION_DAYS', String(settings.auditRetentionDays));
+      if (fn.recordsReads) fn.function.addEnvironment('AUDIT_RETENTION_DAYS', String(settings.auditRetentionDays));
       const resource = api.root.resourceForPath(route.path);
       const keyed = route.scopes.length > 0;
       // No test-invoke permission: one Lambda permission per method instead of two keeps the stack far

@@ -58,6 +58,7 @@ const READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Que
 const WRITE_ACTIONS = [...READ_ACTIONS, 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:ConditionCheckItem'];
 /**
  * What delivering webhooks calls (shared/usecases/deliver-webhooks.ts): reads subscriptions, API keys
+ * (a key id's KEYID# item, then its secrets' APIKEY# items, or GSI1 for a key older than those items)
  * and due deliveries (GetItem, BatchGetItem, Query on the table and GSI1/GSI2), puts a new delivery,
  * updates claims, attempts and failure streaks. Never a delete, never a transaction.
  */
@@ -79,11 +80,12 @@ export const TABLE_ACTIONS: Record<FunctionClass, readonly string[]> = {
 };
 
 /**
- * Classes whose functions answer reads of a person's data and so record each read in the access log
- * (README "Privacy", shared/http/audit.ts): PutItem only, and only into the access-log partitions (IAM
- * `dynamodb:LeadingKeys` ACCESS#*), so a read function can add entries and change nothing else.
+ * What the routes that record reads in the access log get beyond their class (README "Privacy"): PutItem,
+ * only into the access-log partitions (IAM `dynamodb:LeadingKeys` ACCESS#*). Those routes are one list,
+ * AUDITED_ROUTES (shared/http/audited-routes.ts), not a class: a GET of locations or webhooks has no right to
+ * write an entry. IAM cannot require the put's condition (attribute_not_exists), so the fewer functions hold
+ * the right, the fewer could replace an entry; our code never does.
  */
-export const READ_AUDITORS: ReadonlySet<FunctionClass> = new Set<FunctionClass>(['read', 'document', 'report', 'export']);
 export const AUDIT_ACTIONS = ['dynamodb:PutItem'] as const;
 
 /**

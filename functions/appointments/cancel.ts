@@ -11,6 +11,7 @@ export const handler = httpHandler({
   body: CancelBody,
   async run({ params, body, access, now }) {
     const { aggregate, profile } = await cancelAppointment(params.id, body.cancellation_reason, { access, now });
+    access.audit?.read(profile.id, `appointment ${params.id}`);
     return ok(toAppointment(aggregate, profile));
   },
 });

@@ -11,6 +11,7 @@ export const handler = httpHandler({
   body: CreateAppointmentBody,
   async run({ body, access, now }) {
     const { appointment, profile } = await createAppointment(body, { access, now });
+    access.audit?.read(profile.id, `appointment ${appointment.id}`);
     return created(toCreatedAppointment(appointment, profile));
   },
 });

@@ -26,6 +26,7 @@ export const handler = httpHandler({
       changeSchedule(aggregate.appointment, body, now.toISOString()),
       getExistingProfile(aggregate.appointment.profile_id),
     ]);
+    access.audit?.read(profile.id, `appointment ${params.id}`);
     return ok(toAppointment({ ...aggregate, appointment }, profile));
   },
 });

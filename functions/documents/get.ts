@@ -1,6 +1,6 @@
 // GET /api/v1/documents/{id} — the lab report file itself; above 4 MiB a 303 to a presigned URL (60 s).
 import { assertProfileGroupAccess } from '../../shared/auth/access';
-import { contentDisposition, presignDownload, readObject } from '../../shared/documents/s3';
+import { contentDisposition, DOCUMENT_FILE_DELETED, objectSize, presignDownload, readObject } from '../../shared/documents/s3';
 import { NotFound } from '../../shared/errors';
 import { httpHandler } from '../../shared/http/handler';
 import { binary, seeOther } from '../../shared/http/responses';
@@ -23,6 +23,9 @@ export const handler = httpHandler({
     assertProfileGroupAccess(access, document.profile_group_slug, 'document');
     access.audit?.read(document.profile_id, `document ${params.id}`);
     if (document.size > INLINE_LIMIT_BYTES) {
+      // A URL to a file the retention rule deleted would send the client to S3's 404, and the read would be
+      // logged: answer 404 ourselves, as for a small file, which records nothing.
+      if ((await objectSize(document.s3_key)) === undefined) throw new NotFound(DOCUMENT_FILE_DELETED);
       const url = await presignDownload(document.s3_key, document.file_name, document.content_type, PRESIGNED_URL_SECONDS);
       return seeOther(url);
     }

@@ -13,6 +13,7 @@ export const handler = httpHandler({
   body: ConfirmBody,
   async run({ params, body, access, now }) {
     const { order, profile } = await activateHomeKitOrder(params.id, body.barcode, { access, now });
+    access.audit?.read(profile.id, `home kit order ${params.id}`);
     return ok(toHomeKitOrder(order, profile));
   },
 });

@@ -23,6 +23,7 @@ export const handler = httpHandler({
       attachKitTests(order, { panelIds: body.panel_ids }, now.toISOString()),
       getExistingProfile(order.profile_id),
     ]);
+    access.audit?.read(profile.id, `home kit order ${params.id}`);
     return ok(toHomeKitOrder(updated, profile));
   },
 });

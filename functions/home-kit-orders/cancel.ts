@@ -10,6 +10,7 @@ export const handler = httpHandler({
   params: IdParams,
   async run({ params, access, now }) {
     const { order, profile } = await cancelHomeKitOrder(params.id, { access, now });
+    access.audit?.read(profile.id, `home kit order ${params.id}`);
     return ok(toHomeKitOrder(order, profile));
   },
 });

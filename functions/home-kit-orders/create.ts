@@ -11,6 +11,7 @@ export const handler = httpHandler({
   body: CreateHomeKitOrderBody,
   async run({ body, access, now }) {
     const { order, profile } = await createHomeKitOrder(body, { access, now });
+    access.audit?.read(profile.id, `home kit order ${order.id}`);
     return created(toHomeKitOrder(order, profile));
   },
 });

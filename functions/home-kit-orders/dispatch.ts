@@ -11,6 +11,7 @@ export const handler = httpHandler({
   body: DispatchBody,
   async run({ params, body, access, now }) {
     const { order, profile } = await dispatchHomeKitOrder(params.id, body, { access, now });
+    access.audit?.read(profile.id, `home kit order ${params.id}`);
     return ok(toHomeKitOrder(order, profile));
   },
 });

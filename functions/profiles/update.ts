@@ -13,6 +13,7 @@ export const handler = httpHandler({
   async run({ params, body, access, now }) {
     if (body.date_of_birth !== undefined) assertPastDate('date_of_birth', body.date_of_birth, now);
     const profile = await updateProfile(params.id, body, now.toISOString(), [...access.profileGroups]);
+    access.audit?.read(profile.id, 'profile');
     return ok(toEmbeddedProfile(profile));
   },
 });

@@ -8,7 +8,8 @@
  *   rotate <key-id> [--grace 24h] [--expires-in …]   a new secret for the same key id, printed the same
  *          way; the old one works until the grace ends (default 24 h), then answers 401 "API key expired"
  *   list   one line per key id (status, created, expiry, last use, name, scopes, groups) — never a plaintext
- *   revoke <key-id>   every secret of the key (a key revoked already: says so, exit code 0)
+ *   revoke <key-id>   every secret of the key, those of a rotation racing it too (a key revoked already:
+ *          says so, exit code 0)
  *   --help
  *
  * Against the running local stack by default (found through its stack file, or the same variables as
@@ -124,7 +125,7 @@ async function main(argv: string[]): Promise<void> {
   // Loaded after the environment is set: shared/ reads its configuration once, at import.
   const { SCOPES, isScope } = await import('../../shared/auth/scopes');
   const { issueApiKey, isRevoked, lastUsedOn, MAX_GROUPS_PER_KEY, rotateApiKey } = await import('../../shared/auth/api-keys');
-  const { findApiKeyById, listApiKeys, revokeApiKey } = await import('../../shared/store/api-keys');
+  const { listApiKeys, revokeApiKey } = await import('../../shared/store/api-keys');
   const { profileGroupExists } = await import('../../shared/store/profiles');
   const { listActiveLocations } = await import('../../shared/store/locations');
 
@@ -216,18 +217,13 @@ async function main(argv: string[]): Promise<void> {
     case 'revoke': {
       const [keyId, extra] = rest;
       if (!keyId || extra) throw new UsageError('revoke takes exactly one key id');
-      const key = await findApiKeyById(keyId);
-      if (!key) {
+      const revocation = await revokeApiKey(keyId);
+      if (!revocation) {
         console.error(`No key with id ${keyId}`);
         process.exitCode = 1;
         return;
       }
-      if (isRevoked(key)) {
-        console.log(`${keyId} was already revoked; nothing changed.`);
-        return;
-      }
-      await revokeApiKey(keyId);
-      console.log(`Revoked ${keyId}. Cached lookups expire within 60 s.`);
+      console.log(revocation === 'already revoked' ? `${keyId} was already revoked; nothing changed.` : `Revoked ${keyId}. Cached lookups expire within 60 s.`);
       return;
     }
     default:

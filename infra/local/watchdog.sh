@@ -7,13 +7,16 @@
 # even SIGKILL, which no handler of its own would see. SIGTERM, SIGINT and SIGHUP to this script stop
 # COMMAND too. Exits with COMMAND's status (127: COMMAND not found).
 
-# Set before COMMAND starts, so that no signal can end this script with COMMAND left running.
+# Set before COMMAND starts, so that no signal can end this script with COMMAND left running; a signal
+# that comes before COMMAND has a pid is remembered and acted on as soon as it has one.
 command_pid=
-trap '[ -n "$command_pid" ] && kill "$command_pid" 2>/dev/null' TERM INT HUP
+stop_requested=
+trap 'stop_requested=1; [ -n "$command_pid" ] && kill "$command_pid" 2>/dev/null' TERM INT HUP
 
 exec 3<&0 </dev/null
 "$@" 3<&- &
 command_pid=$!
+[ -n "$stop_requested" ] && kill "$command_pid" 2>/dev/null
 
 # Reads nothing (the starter never writes) until end of file, then stops COMMAND.
 (

@@ -9,7 +9,16 @@ import { Conflict, NotAuthenticated } from '../errors';
 import { logger } from '../logger';
 import { MISSING_KEY_MESSAGE } from './api-key-header';
 import { DAY_MS, DEFAULT_KEY_LIFETIME_DAYS, isExpired, KEY_EXPIRED_MESSAGE, replacedSecretExpiry, utcDay } from './api-key-lifetime';
-import { type ApiKeyRecord, findApiKeyByHash, findApiKeyById, putApiKey, recordApiKeyUse, replaceApiKeySecret, type ApiKey } from '../store/api-keys';
+import {
+  type ApiKey,
+  type ApiKeyRecord,
+  findApiKeyByHash,
+  findApiKeyById,
+  findApiKeyToRotate,
+  putApiKey,
+  recordApiKeyUse,
+  replaceApiKeySecret,
+} from '../store/api-keys';
 import type { AccessContext } from './access';
 import type { Scope } from './scopes';
 
@@ -73,8 +82,9 @@ const cacheById = new Map<string, { key: ApiKey | undefined; fetchedAt: number }
 
 /**
  * The access context of a key by its public id, for work done on the key's behalf without a request (a
- * webhook delivery): undefined once the key is revoked, expired (its current secret) or gone. Cached like
- * a request's lookup.
+ * webhook delivery): undefined once the key's revocation has begun, its current secret expired, or no key
+ * has that id. Read consistently through the key id's own item, so a rotation a moment ago never makes
+ * the key look absent; then cached like a request's lookup.
  */
 export async function accessOfKeyId(keyId: string, nowMs: number = Date.now()): Promise<AccessContext | undefined> {
   const cached = cacheById.get(keyId);
@@ -83,7 +93,7 @@ export async function accessOfKeyId(keyId: string, nowMs: number = Date.now()): 
     key = await findApiKeyById(keyId);
     cacheById.set(keyId, { key, fetchedAt: nowMs });
   }
-  if (!key || key.current.revoked || isExpired(key.current.key_expires_at, nowMs)) return undefined;
+  if (!key || key.revoked || key.current.revoked || isExpired(key.current.key_expires_at, nowMs)) return undefined;
   return toAccessContext(key.current);
 }
 
@@ -131,7 +141,10 @@ export async function issueApiKey(
   return { keyId, plaintext, expiresAt };
 }
 
-/** A key is revoked once every secret of it is: revoking again finishes a revocation interrupted midway. */
+/**
+ * A key is revoked once every secret of it is (as `list` shows it): until then, revoking again finishes a
+ * revocation interrupted midway.
+ */
 export function isRevoked(key: ApiKey): boolean {
   return [key.current, ...key.replaced].every((secret) => secret.revoked);
 }
@@ -153,7 +166,8 @@ export interface Rotation {
  * Issues a new secret for the same key id — its webhooks, audit entries and history stay its own — with
  * the key's scopes and groups and a fresh expiry: rotating is how a key is renewed. The replaced secret
  * works until the grace ends (never past its own expiry), then answers 401 "API key expired".
- * Undefined when no key has that id; Conflict when it is revoked or another rotation won.
+ * Undefined when no key has that id; Conflict when its revocation has begun (before the rotation read the
+ * key, or before its transaction) or another rotation won.
  */
 export async function rotateApiKey(
   keyId: string,
@@ -161,9 +175,9 @@ export async function rotateApiKey(
   now: Date,
   plaintext: string = newPlaintext(),
 ): Promise<{ plaintext: string; expiresAt: string | null; replacedExpiresAt: string } | undefined> {
-  const key = await findApiKeyById(keyId);
+  const key = await findApiKeyToRotate(keyId);
   if (!key) return undefined;
-  if (key.current.revoked) throw new Conflict(`${keyId} is revoked; a revoked key cannot be rotated, create a new one`);
+  if (key.revoked || key.current.revoked) throw new Conflict(`${keyId} is revoked; a revoked key cannot be rotated, create a new one`);
   const expiresAt = expiryOf(rotation.expiresAt, now);
   const replacedExpiresAt = replacedSecretExpiry(key.current.key_expires_at, now, rotation.graceMs);
   const next: ApiKeyRecord = { ...key.current, sha256: hashApiKey(plaintext), key_expires_at: expiresAt, last_used_on: null, replaced_at: null };

@@ -71,6 +71,9 @@ const PAGE = {
 const CHANGED_MEANWHILE = 'a concurrent request changed the resource meanwhile: retry';
 /** The routes that show a person's data record each read first (README "Privacy", shared/http/audit.ts). */
 const READ_NOT_RECORDED = 'the read could not be recorded in the access log, so nothing is shown: retry';
+/** The changes that answer the person record that answer as a read; the change is made before (README "Privacy"). */
+const CHANGE_NOT_SHOWN =
+  'the change was made, but its answer could not be recorded in the access log, so nothing is shown: read the resource, do not repeat the change';
 
 export const operations = {
   health: {
@@ -123,7 +126,7 @@ export const operations = {
     summary: 'Update a profile',
     description: 'Partial update: only the fields sent change; null clears an optional field.',
     responses: { 200: { description: 'The full updated profile including created_at and updated_at.', schema: EmbeddedProfile } },
-    errors: { 404: 'profile not found', 409: 'the profile was erased' },
+    errors: { 404: 'profile not found', 409: 'the profile was erased', 503: CHANGE_NOT_SHOWN },
   },
   eraseProfile: {
     tag: 'Profiles',
@@ -136,7 +139,7 @@ export const operations = {
       'changed (409) and no appointment or kit order can be made for it (409). Idempotent: a retry after a failure finishes the ' +
       'erasure; erasing an erased profile changes nothing and answers 200 with empty lists.',
     responses: { 200: { description: 'The erased profile and what this call changed.', schema: ProfileErasure } },
-    errors: { 404: 'profile not found' },
+    errors: { 404: 'profile not found', 503: 'the profile is erased, but an appointment or kit order kept changing meanwhile: retry to finish' },
   },
   exportProfile: {
     tag: 'Profiles',
@@ -147,7 +150,7 @@ export const operations = {
       'them) and lab report files (`documents`: id, file name, `download_url`), and every home kit order with its history. The ' +
       '`format` ("lab-api.profile-export") and `version` (1) at the top name the shape: within a version fields may be added; a change ' +
       'that removes, renames or redefines one makes a new version. Needs both PROFILES_VIEW and RESULTS_VIEW. The document must fit ' +
-      'in one API response (6 MB, about 1,000 typical appointments); a larger one is refused with 413 rather than cut short.',
+      'in one API response (6 MB, about 2,000 appointments with 4 results each); a larger one is refused with 413 rather than cut short.',
     responses: { 200: { description: 'The export, version 1.', schema: ProfileExport } },
     errors: {
       404: 'profile not found',
@@ -190,7 +193,7 @@ export const operations = {
     responses: {
       201: { description: 'The appointment, the profile embedded without timestamps.', schema: CreatedAppointment, example: examples.createdAppointment },
     },
-    errors: { 404: 'profile or location not found (a location also when inactive)', 409: 'the profile was erased' },
+    errors: { 404: 'profile or location not found (a location also when inactive)', 409: 'the profile was erased', 503: CHANGE_NOT_SHOWN },
     requestExample: examples.createAppointmentBody,
   },
   getAppointment: {
@@ -209,6 +212,7 @@ export const operations = {
     errors: {
       404: 'appointment, or location not found or inactive',
       409: 'blood draw already confirmed, or appointment cancelled; or ' + CHANGED_MEANWHILE,
+      503: CHANGE_NOT_SHOWN,
     },
   },
   attachAppointmentPanels: {
@@ -242,7 +246,11 @@ export const operations = {
     summary: 'Cancel an appointment',
     description: 'Cancels a scheduled appointment with a reason.',
     responses: { 200: { description: 'The cancelled appointment.', schema: Appointment } },
-    errors: { 404: 'appointment not found', 409: 'the appointment is not scheduled (already cancelled, or the draw confirmed); or ' + CHANGED_MEANWHILE },
+    errors: {
+      404: 'appointment not found',
+      409: 'the appointment is not scheduled (already cancelled, or the draw confirmed); or ' + CHANGED_MEANWHILE,
+      503: CHANGE_NOT_SHOWN,
+    },
   },
   pickupAppointments: {
     tag: 'Appointments',
@@ -407,7 +415,7 @@ export const operations = {
     responses: {
       201: { description: 'The order: status pending, updated_at null, no tests yet.', schema: HomeKitOrder },
     },
-    errors: { 404: 'profile, or the delivery location, not found', 409: 'the profile was erased' },
+    errors: { 404: 'profile, or the delivery location, not found', 409: 'the profile was erased', 503: CHANGE_NOT_SHOWN },
     requestExample: examples.createHomeKitOrderBody,
   },
   listHomeKitOrderHistory: {
@@ -433,28 +441,28 @@ export const operations = {
     summary: 'Cancel a home kit order',
     description: 'Sets the status of a pending or dispatched order to cancelled.',
     responses: { 200: { description: 'The cancelled order with embedded profile.', schema: HomeKitOrder } },
-    errors: { 404: 'order not found', 409: 'the order is activated or already cancelled; or ' + CHANGED_MEANWHILE },
+    errors: { 404: 'order not found', 409: 'the order is activated or already cancelled; or ' + CHANGED_MEANWHILE, 503: CHANGE_NOT_SHOWN },
   },
   attachHomeKitOrderPanels: {
     tag: 'Home kit orders',
     summary: 'Attach panels to a home kit order',
     description: 'Adds panels while the order is pending (at most 90 tests per kit).',
     responses: { 200: { description: 'The order.', schema: HomeKitOrder } },
-    errors: { 404: 'order or one or more panels not found', 409: 'the order is no longer pending; or ' + CHANGED_MEANWHILE },
+    errors: { 404: 'order or one or more panels not found', 409: 'the order is no longer pending; or ' + CHANGED_MEANWHILE, 503: CHANGE_NOT_SHOWN },
   },
   attachHomeKitOrderBiomarkers: {
     tag: 'Home kit orders',
     summary: 'Attach individual biomarkers to a home kit order',
     description: 'Adds biomarkers while the order is pending (at most 90 tests per kit).',
     responses: { 200: { description: 'The order.', schema: HomeKitOrder } },
-    errors: { 404: 'order or one or more biomarkers not found', 409: 'the order is no longer pending; or ' + CHANGED_MEANWHILE },
+    errors: { 404: 'order or one or more biomarkers not found', 409: 'the order is no longer pending; or ' + CHANGED_MEANWHILE, 503: CHANGE_NOT_SHOWN },
   },
   dispatchHomeKitOrder: {
     tag: 'Home kit orders',
     summary: 'Dispatch a home kit',
     description: 'Records that the kit left the warehouse, with its tracking number.',
     responses: { 200: { description: 'The dispatched order.', schema: HomeKitOrder } },
-    errors: { 404: 'order not found', 409: 'the order is not pending, or has no tests; or ' + CHANGED_MEANWHILE },
+    errors: { 404: 'order not found', 409: 'the order is not pending, or has no tests; or ' + CHANGED_MEANWHILE, 503: CHANGE_NOT_SHOWN },
   },
   activateHomeKitOrder: {
     tag: 'Home kit orders',
@@ -465,6 +473,7 @@ export const operations = {
     errors: {
       404: 'order not found',
       409: 'the kit is not dispatched, is activated with another barcode, or the barcode is used by another sample; or ' + CHANGED_MEANWHILE,
+      503: CHANGE_NOT_SHOWN,
     },
   },
   listProfileHomeKitOrders: {

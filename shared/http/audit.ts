@@ -1,43 +1,29 @@
 /**
  * The access log's edge (README "Privacy"): every keyed request gets its own read collector in its access
- * context; the handler or use case says what it showed (`access.audit?.read(profileId, resource)`) right after
- * its access check passed; once the handler has succeeded, and before the answer leaves, this middleware
- * writes one entry per read and waits for DynamoDB to take it.
+ * context; the handler or use case says what it showed (`access.audit?.read(profileId, resource)`) once its
+ * access check passed (a change: once it is made, with its answer); once the handler has succeeded, and
+ * before the answer leaves, this middleware writes one entry per read and waits for DynamoDB to take it.
+ * Which routes may read is one list (shared/http/audited-routes.ts).
  *
- * - A read whose request fails (404, 403, 400, 500) records nothing: `after` runs only on success.
- * - A read that succeeded is never answered without its entry: when the write fails, the request answers
- *   503 and shows nothing (the client retries; a record of a read nobody received is the lesser harm than
- *   a read nobody can see).
+ * - A request that fails (404, 403, 400, 500) records nothing: `after` runs only on success.
+ * - An answer that shows a person is never sent without its entry: when the write fails, the request
+ *   answers 503 and shows nothing (a record of a read nobody received is the lesser harm than a read nobody
+ *   can see). A read is simply retried; a change (PATCH, cancel, a create…) is made by then and stays made,
+ *   so its 503 says to read the resource rather than repeat the change.
  */
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import type { ReadAudit } from '../auth/access';
-import { config, now } from '../config';
+import { config } from '../config';
 import { Unavailable } from '../errors';
 import { logger } from '../logger';
-import type { RouteName } from '../routes';
+import { type RouteName, routes } from '../routes';
 import { type AccessLogEntry, recordReads } from '../store/access-log';
+import { ReadCollector } from './audited-routes';
 import type { LabContext } from './middlewares';
 
-interface Read {
-  profileId: string;
-  resource: string;
-}
-
-/** One request's reads, each once, in the order they were said. Pure: it only remembers. */
-export class ReadCollector implements ReadAudit {
-  readonly #reads: Read[] = [];
-
-  read(profileId: string, resource: string): void {
-    if (!this.#reads.some((seen) => seen.profileId === profileId && seen.resource === resource)) this.#reads.push({ profileId, resource });
-  }
-
-  get reads(): readonly Read[] {
-    return this.#reads;
-  }
-}
-
 export const READ_NOT_RECORDED = 'This read could not be recorded in the access log, so nothing is shown; retry the request';
+export const CHANGE_NOT_SHOWN =
+  'The change was made, but its answer could not be recorded in the access log, so nothing is shown; read the resource rather than repeat the change';
 
 /**
  * Registered after the key and scope checks (shared/http/handler.ts): `before` gives the request an access
@@ -45,16 +31,18 @@ export const READ_NOT_RECORDED = 'This read could not be recorded in the access 
  * changed); `after` writes what the collector holds when the answer is a success (2xx, or a 303 to a file).
  */
 export function auditReads(route: RouteName): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, LabContext> {
+  const notRecorded = routes[route].method === 'GET' ? READ_NOT_RECORDED : CHANGE_NOT_SHOWN;
   return {
     before: ({ context }) => {
       if (!context.access) throw new Error('auditReads runs after authenticateApiKey');
-      context.access = { ...context.access, audit: new ReadCollector() };
+      context.access = { ...context.access, audit: new ReadCollector(route) };
     },
     after: async ({ event, context, response }) => {
       const audit = context.access?.audit;
       const reads = audit instanceof ReadCollector ? audit.reads : [];
       if (reads.length === 0 || !context.access || !response || response.statusCode >= 400) return;
-      const at = now().toISOString();
+      // Real time, never LAB_CLOCK (as key expiry): under a fixed clock every entry would tie, in order and expiry.
+      const at = new Date().toISOString();
       const common = {
         at,
         key_id: context.access.keyId,
@@ -67,8 +55,8 @@ export function auditReads(route: RouteName): MiddlewareObj<APIGatewayProxyEvent
         await recordReads(entries, config.auditRetentionDays);
       } catch (error) {
         // By name only: an AWS message may quote the item, and the answer below tells the client what happened.
-        logger.error('Access log entry not written; the read is refused', { errorName: (error as Error | undefined)?.name ?? typeof error });
-        throw new Unavailable(READ_NOT_RECORDED);
+        logger.error('Access log entry not written; the answer is refused', { errorName: (error as Error | undefined)?.name ?? typeof error });
+        throw new Unavailable(notRecorded);
       }
     },
   };

@@ -33,6 +33,8 @@ const DAY_SECONDS = 86_400;
 /**
  * Writes the entries of one request, each with its expiry (`retentionDays` after `at`, in epoch seconds
  * as DynamoDB TTL reads it). A request usually reads one thing: one PutItem; several run in parallel.
+ * Each put only adds: an entry that exists is never replaced (IAM lets the recording functions put into
+ * ACCESS# partitions, but cannot require this condition; our code always sends it).
  */
 export async function recordReads(entries: readonly AccessLogEntry[], retentionDays: number): Promise<void> {
   await Promise.all(
@@ -45,6 +47,7 @@ export async function recordReads(entries: readonly AccessLogEntry[], retentionD
             ...entry,
             [TTL_ATTRIBUTE]: Math.floor(Date.parse(entry.at) / 1000) + retentionDays * DAY_SECONDS,
           },
+          ConditionExpression: 'attribute_not_exists(PK)',
         }),
       ),
     ),

@@ -1,15 +1,26 @@
 /**
  * API keys. Only the SHA-256 of a key's secret is stored; the plaintext is shown once when it is issued.
  * A key id has one item per secret: a rotation adds the new secret's item and marks the current one
- * `replaced_at`, with an expiry that ends its grace period. Revoking a key revokes every secret of its id.
+ * `replaced_at`, with an expiry that ends its grace period. Beside them, the key id has an item of its own
+ * (KEYID#<key id>) holding `revoked` and the hashes of all its secrets: GSI1 is eventually consistent, so
+ * it cannot say which secrets a key has right after a rotation, nor order a rotation and a revocation.
+ * A rotation appends to that item on condition it is not revoked; a revocation marks it revoked first and
+ * then revokes every secret it lists, so no secret added by a rotation escapes a revocation.
  *
  * Access patterns:
  * - the secret of a request, by its hash ...... GetItem     PK=APIKEY#<sha256>
  * - its last use, at most once a day .......... UpdateItem  PK=APIKEY#<sha256>, conditional on the day
  * - all keys, for the keys CLI ................ Query       GSI1 APIKEYS / begins_with APIKEY#
- * - one key's secrets by its public id ........ Query       GSI1 APIKEYS / APIKEY#<key id>
- * - rotate .................................... TransactWrite: Put the new secret, Update the current one
- * - revoke .................................... UpdateItem of each secret of the key id
+ * - one key by its public id .................. GetItem     PK=KEYID#<key id>, then BatchGetItem of the
+ *                                                           secrets it lists, both consistent
+ * - issue ..................................... TransactWrite: Put the secret, Put the key id's item
+ * - rotate .................................... TransactWrite: Put the new secret, Update the current one,
+ *                                                           append to the key id's item if not revoked
+ * - revoke .................................... UpdateItem of the key id's item, then of each secret it lists
+ *
+ * Keys issued before key ids had an item have their secrets only. Reading one by its id falls back to
+ * GSI1 (nothing changed them for long, so the index shows them whole); the first rotate or revoke of one
+ * writes its item from the index first, and from then on it is a key like any other.
  *
  * The expiry is `key_expires_at`, an ISO instant, and not `expires_at`: that is the table's TTL attribute,
  * and an expired key must stay (to answer "API key expired" and to be listed), not be deleted.
@@ -20,7 +31,7 @@ import { Conflict } from '../errors';
 import { dynamo, tableName } from './client';
 import { isConditionFailure } from './conditions';
 import { API_KEY_LAST_USE_ATTRIBUTE, GSI1, index, keys } from './keys';
-import { listByIndexPrefix, queryAll } from './query';
+import { batchGetAll, listByIndexPrefix, queryAll } from './query';
 import { named, TransactionCancelled, transactWrite } from './transactions';
 
 /** One secret of a key: the key's name, scopes and groups are copied onto each of its secrets. */
@@ -45,6 +56,12 @@ export interface ApiKeyRecord {
 
 /** A key id with its secrets: the current one and those rotations replaced, newest first. */
 export interface ApiKey {
+  /**
+   * A revocation of the key has begun: it cannot be rotated and sends no webhooks, even while a
+   * revocation cut short has left a secret to revoke. Its own item says so; a key read from the index
+   * (a list, or a key issued before key ids had an item) is revoked when its current secret is.
+   */
+  revoked: boolean;
   current: ApiKeyRecord;
   replaced: ApiKeyRecord[];
 }
@@ -56,6 +73,15 @@ interface ApiKeyItem extends Omit<ApiKeyRecord, 'key_expires_at' | 'last_used_on
   key_expires_at?: string | null;
   last_used_on?: string;
   replaced_at?: string;
+}
+
+/** The key id's own item: the one place that says, read consistently, which secrets a key has. */
+interface KeyIdItem {
+  key_id: string;
+  revoked: boolean;
+  current_sha256: string;
+  /** Every secret the key id ever had, oldest first; appended to by rotations, never shortened. */
+  sha256s: string[];
 }
 
 function toRecord(item: ApiKeyItem): ApiKeyRecord {
@@ -90,6 +116,8 @@ function toItem(record: ApiKeyRecord): Record<string, unknown> {
   };
 }
 
+const newestReplacedFirst = (a: ApiKeyRecord, b: ApiKeyRecord) => (b.replaced_at ?? '').localeCompare(a.replaced_at ?? '');
+
 /**
  * Groups the secrets of each key id, in the order the ids came. A key id has exactly one current secret:
  * a rotation adds the new one and marks the old one replaced in one transaction.
@@ -99,8 +127,8 @@ function toApiKeys(records: ApiKeyRecord[]): ApiKey[] {
   for (const record of records) byId.set(record.key_id, [...(byId.get(record.key_id) ?? []), record]);
   return [...byId.values()].flatMap((secrets) => {
     const current = secrets.find((secret) => secret.replaced_at === null);
-    const replaced = secrets.filter((secret) => secret !== current).sort((a, b) => (b.replaced_at ?? '').localeCompare(a.replaced_at ?? ''));
-    return current ? [{ current, replaced }] : [];
+    const replaced = secrets.filter((secret) => secret !== current).sort(newestReplacedFirst);
+    return current ? [{ revoked: current.revoked, current, replaced }] : [];
   });
 }
 
@@ -109,22 +137,41 @@ export async function findApiKeyByHash(sha256: string): Promise<ApiKeyRecord | u
   return Item ? toRecord(Item as ApiKeyItem) : undefined;
 }
 
-/** Stores a secret; storing the same hash again replaces it (the local stack re-registers DEV_API_KEY). */
+/**
+ * Stores a new key: its first secret and its key id's item, together. Storing the same hash again replaces
+ * the secret (the local stack re-registers DEV_API_KEY under a new key id); the earlier key id's item then
+ * lists a hash that is no longer its own, which every reader of it skips.
+ */
 export async function putApiKey(record: ApiKeyRecord): Promise<void> {
-  await dynamo.send(new PutCommand({ TableName: tableName, Item: toItem(record) }));
+  const item: KeyIdItem = { key_id: record.key_id, revoked: record.revoked, current_sha256: record.sha256, sha256s: [record.sha256] };
+  await transactWrite([
+    named('secret', { Put: { TableName: tableName, Item: toItem(record) } }),
+    named('key', { Put: { TableName: tableName, Item: { ...keys.apiKeyId(record.key_id), ...item }, ConditionExpression: 'attribute_not_exists(PK)' } }),
+  ]);
 }
 
-/** Every key, one entry per key id. */
+/** Every key, one entry per key id (GSI1: a rotation or revocation shows within a second). */
 export async function listApiKeys(): Promise<ApiKey[]> {
   return toApiKeys((await listByIndexPrefix<ApiKeyItem>(index.apiKeys)).map(toRecord));
 }
 
-/** A key by its public id (GSI1: eventually consistent, a revocation or rotation shows within a second). */
-export async function findApiKeyById(keyId: string): Promise<ApiKey | undefined> {
-  return toApiKeys(await secretsOf(keyId))[0];
+async function keyIdItem(keyId: string): Promise<KeyIdItem | undefined> {
+  const { Item } = await dynamo.send(new GetCommand({ TableName: tableName, Key: keys.apiKeyId(keyId), ConsistentRead: true }));
+  return Item as KeyIdItem | undefined;
 }
 
-async function secretsOf(keyId: string): Promise<ApiKeyRecord[]> {
+/** The secrets a key id's item lists, read consistently; a hash re-issued under another key id is not its. */
+async function keyListedBy(item: KeyIdItem): Promise<ApiKey | undefined> {
+  const secrets = (await batchGetAll(item.sha256s.map(keys.apiKey)))
+    .map((found) => toRecord(found as unknown as ApiKeyItem))
+    .filter((secret) => secret.key_id === item.key_id);
+  const current = secrets.find((secret) => secret.sha256 === item.current_sha256);
+  if (!current) return undefined;
+  return { revoked: item.revoked, current, replaced: secrets.filter((secret) => secret !== current).sort(newestReplacedFirst) };
+}
+
+/** The secrets of a key id as GSI1 shows them: for keys issued before key ids had an item. */
+async function secretsInIndex(keyId: string): Promise<ApiKeyRecord[]> {
   const { GSI1PK, GSI1SK } = index.apiKey(keyId);
   const items = await queryAll({
     TableName: tableName,
@@ -136,34 +183,96 @@ async function secretsOf(keyId: string): Promise<ApiKeyRecord[]> {
 }
 
 /**
- * Marks every secret of a key revoked. Returns false when no key has that id. Each update is idempotent:
- * after a failure midway, revoking again completes it.
+ * A key by its public id, read consistently: a rotation or revocation a moment ago shows. Undefined when
+ * no key has that id. Reads only, so the webhook functions need no write for it (a key issued before key
+ * ids had an item is read from the index).
  */
-export async function revokeApiKey(keyId: string): Promise<boolean> {
-  const secrets = await secretsOf(keyId);
-  if (secrets.length === 0) return false;
-  await Promise.all(
-    secrets
-      .filter((secret) => !secret.revoked)
-      .map((secret) =>
-        dynamo.send(
-          new UpdateCommand({
-            TableName: tableName,
-            Key: keys.apiKey(secret.sha256),
-            UpdateExpression: 'SET revoked = :true',
-            ConditionExpression: 'attribute_exists(PK)',
-            ExpressionAttributeValues: { ':true': true },
-          }),
-        ),
-      ),
-  );
-  return true;
+export async function findApiKeyById(keyId: string): Promise<ApiKey | undefined> {
+  const item = await keyIdItem(keyId);
+  return item ? keyListedBy(item) : toApiKeys(await secretsInIndex(keyId))[0];
 }
 
 /**
- * Puts a key's new secret and ends the current one's life at `replacedExpiresAt`, in one transaction, on
- * condition that the current secret is neither revoked nor replaced already: of two concurrent
- * rotations one wins and the other is a Conflict, and a key revoked meanwhile gets no new secret.
+ * The key id's item, written first from the index for a key issued before key ids had one: rotate and
+ * revoke serialise on it. Undefined when no key has that id. Two callers at once write it once: the loser
+ * of the conditional put reads the winner's.
+ */
+async function writableKeyIdItem(keyId: string): Promise<KeyIdItem | undefined> {
+  const existing = await keyIdItem(keyId);
+  if (existing) return existing;
+  const key = toApiKeys(await secretsInIndex(keyId))[0];
+  if (!key) return undefined;
+  const item: KeyIdItem = {
+    key_id: keyId,
+    // Only a revocation sets the flag: one cut short may have revoked some secrets and not the others.
+    revoked: [key.current, ...key.replaced].some((secret) => secret.revoked),
+    current_sha256: key.current.sha256,
+    sha256s: [...key.replaced.map((secret) => secret.sha256).reverse(), key.current.sha256],
+  };
+  try {
+    await dynamo.send(new PutCommand({ TableName: tableName, Item: { ...keys.apiKeyId(keyId), ...item }, ConditionExpression: 'attribute_not_exists(PK)' }));
+    return item;
+  } catch (error) {
+    if (isConditionFailure(error)) return keyIdItem(keyId);
+    throw error;
+  }
+}
+
+/** A key by its public id, as rotate reads it: like findApiKeyById, its item written first if missing. */
+export async function findApiKeyToRotate(keyId: string): Promise<ApiKey | undefined> {
+  const item = await writableKeyIdItem(keyId);
+  return item && keyListedBy(item);
+}
+
+/** Revoking a key: undefined when no key has that id; "already revoked" when nothing was left to revoke. */
+export type Revocation = 'revoked' | 'already revoked';
+
+/**
+ * Marks the key id revoked, then every secret its item lists. The item's list, read in the same write
+ * that set the flag, is final: a rotation appends only while the key is not revoked. Idempotent: after a
+ * failure midway, revoking again completes it.
+ */
+export async function revokeApiKey(keyId: string): Promise<Revocation | undefined> {
+  if (!(await writableKeyIdItem(keyId))) return undefined;
+  const { Attributes } = await dynamo.send(
+    new UpdateCommand({
+      TableName: tableName,
+      Key: keys.apiKeyId(keyId),
+      UpdateExpression: 'SET revoked = :true',
+      ConditionExpression: 'attribute_exists(PK)',
+      ExpressionAttributeValues: { ':true': true },
+      ReturnValues: 'ALL_OLD',
+    }),
+  );
+  const before = Attributes as KeyIdItem;
+  const revokedNow = await Promise.all(before.sha256s.map((sha256) => revokeSecret(keyId, sha256)));
+  return !before.revoked || revokedNow.some(Boolean) ? 'revoked' : 'already revoked';
+}
+
+/** Revokes one secret of the key; false when it was revoked already or is no longer the key's (re-issued). */
+async function revokeSecret(keyId: string, sha256: string): Promise<boolean> {
+  try {
+    await dynamo.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: keys.apiKey(sha256),
+        UpdateExpression: 'SET revoked = :true',
+        ConditionExpression: 'key_id = :keyId AND revoked = :false',
+        ExpressionAttributeValues: { ':true': true, ':false': false, ':keyId': keyId },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    throw error;
+  }
+}
+
+/**
+ * Puts a key's new secret, ends the current one's life at `replacedExpiresAt` and appends the new hash to
+ * the key id's item, in one transaction, on condition that the key id is not revoked and `current` is still
+ * its current secret: of two concurrent rotations one wins and the other is a Conflict, and a key whose
+ * revocation began meanwhile gets no new secret. The key id's item must exist (findApiKeyToRotate).
  */
 export async function replaceApiKeySecret(current: ApiKeyRecord, next: ApiKeyRecord, replacedAt: string, replacedExpiresAt: string): Promise<void> {
   try {
@@ -180,9 +289,18 @@ export async function replaceApiKeySecret(current: ApiKeyRecord, next: ApiKeyRec
           ExpressionAttributeValues: { ':at': replacedAt, ':expires': replacedExpiresAt, ':false': false },
         },
       }),
+      named('key', {
+        Update: {
+          TableName: tableName,
+          Key: keys.apiKeyId(current.key_id),
+          UpdateExpression: 'SET current_sha256 = :next, sha256s = list_append(sha256s, :appended)',
+          ConditionExpression: 'revoked = :false AND current_sha256 = :current',
+          ExpressionAttributeValues: { ':next': next.sha256, ':appended': [next.sha256], ':current': current.sha256, ':false': false },
+        },
+      }),
     ]);
   } catch (error) {
-    if (error instanceof TransactionCancelled && error.failed('current')) {
+    if (error instanceof TransactionCancelled && (error.failed('key') || error.failed('current'))) {
       throw new Conflict(`${current.key_id} was revoked or rotated meanwhile; list the keys and try again`);
     }
     throw error;

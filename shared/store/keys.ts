@@ -41,13 +41,27 @@ const HISTORY_SEQ_DIGITS = 6;
 export const API_KEY_PARTITION_PREFIX = 'APIKEY#';
 export const API_KEY_LAST_USE_ATTRIBUTE = 'last_used_on';
 
+export const PROFILE_LINK_PREFIX = 'LINK#';
+export type ProfileLinkKind = 'APPT' | 'KIT';
+
 export const keys = {
   profile: (id: string): ItemKey => ({ PK: `PROFILE#${id}`, SK: 'PROFILE' }),
   profileGroup: (slug: string): ItemKey => ({ PK: `GROUP#${slug}`, SK: 'GROUP' }),
+  /**
+   * "This appointment or kit order was made for this person", in the profile's own partition: erasure
+   * reads these consistently, where GSI1 may not show yet a booking made a moment before.
+   */
+  profileLink: (profileId: string, kind: ProfileLinkKind, id: string): ItemKey => ({ PK: `PROFILE#${profileId}`, SK: `${PROFILE_LINK_PREFIX}${kind}#${id}` }),
   location: (id: string): ItemKey => ({ PK: `LOCATION#${id}`, SK: 'LOCATION' }),
   panel: (id: string): ItemKey => ({ PK: `PANEL#${id}`, SK: 'PANEL' }),
   biomarker: (id: number): ItemKey => ({ PK: `BIOMARKER#${id}`, SK: 'BIOMARKER' }),
   apiKey: (sha256: string): ItemKey => ({ PK: `${API_KEY_PARTITION_PREFIX}${sha256}`, SK: 'APIKEY' }),
+  /**
+   * A key id's own item: whether it is revoked and the hashes of its secrets. Read consistently, unlike
+   * GSI1, it is what rotate and revoke serialise on. Outside APIKEY#, so the reading functions, which may
+   * update a secret's day of last use, cannot touch it.
+   */
+  apiKeyId: (keyId: string): ItemKey => ({ PK: `KEYID#${keyId}`, SK: 'APIKEY' }),
   appointment: (id: string): ItemKey => ({ PK: `APPT#${id}`, SK: appointmentSk.appointment }),
   /** Panel and biomarker links live in the appointment's partition: one Query reads the aggregate. */
   appointmentPanel: (id: string, panelId: string): ItemKey => ({ PK: `APPT#${id}`, SK: `${appointmentSk.panel}${panelId}` }),

@@ -12,8 +12,8 @@ import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { Conflict, NotPermitted, NotFound } from '../errors';
 import { dynamo, tableName } from './client';
 import { isConditionFailure } from './conditions';
-import { keys } from './keys';
-import { withoutKeys } from './query';
+import { keys, PROFILE_LINK_PREFIX, type ProfileLinkKind } from './keys';
+import { queryAll, withoutKeys } from './query';
 import { named, TransactionCancelled, transactWrite } from './transactions';
 import { setAttributes } from './update-expression';
 
@@ -174,6 +174,26 @@ export async function eraseProfileIdentifiers(id: string, at: string): Promise<P
     if (!profile) throw new NotFound(PROFILE_NOT_FOUND);
     return profile;
   }
+}
+
+/** The link a new appointment or kit order writes in its creating transaction (keys.profileLink). */
+export const profileLink = (profileId: string, kind: ProfileLinkKind, id: string) =>
+  named('profile link', { Put: { TableName: tableName, Item: { ...keys.profileLink(profileId, kind, id), created_for: profileId } } });
+
+/** The ids of every appointment and kit order linked to a person, read consistently (records made before links existed are not among them). */
+export async function linkedToProfile(profileId: string): Promise<Record<ProfileLinkKind, string[]>> {
+  const items = await queryAll({
+    TableName: tableName,
+    KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+    ExpressionAttributeValues: { ':pk': keys.profile(profileId).PK, ':prefix': PROFILE_LINK_PREFIX },
+    ConsistentRead: true,
+  });
+  const linked: Record<ProfileLinkKind, string[]> = { APPT: [], KIT: [] };
+  for (const { SK } of items) {
+    const [, kind, id] = (SK as string).split('#');
+    if ((kind === 'APPT' || kind === 'KIT') && id) linked[kind].push(id);
+  }
+  return linked;
 }
 
 /** A transaction's check that a new appointment or kit order is for a person not erased meanwhile. */

@@ -5,7 +5,7 @@ import { apiActor } from '../domain/lifecycle';
 import { Conflict, NotFound } from '../errors';
 import { appointmentLifecycle, type AppointmentRecord, newAppointment } from '../store/appointments/records';
 import { getLocation, LOCATION_NOT_FOUND, locationIsActive } from '../store/locations';
-import { getProfile, PROFILE_ERASED, PROFILE_NOT_FOUND, profileNotErased, type ProfileRecord } from '../store/profiles';
+import { getProfile, PROFILE_ERASED, PROFILE_NOT_FOUND, profileLink, profileNotErased, type ProfileRecord } from '../store/profiles';
 import { TransactionCancelled } from '../store/transactions';
 import { commit } from './commit';
 import type { Caller } from './request';
@@ -36,8 +36,9 @@ export async function createAppointment(
   try {
     await commit({
       transitions: [{ lifecycle: appointmentLifecycle, before: null, after: appointment, actor: apiActor(access.keyId), at }],
-      // The location may have been deactivated, the person erased, since they were read.
-      items: [locationIsActive(location.id), profileNotErased(profile.id)],
+      // The location may have been deactivated, the person erased, since they were read; the link lets an
+      // erasure find the appointment at once.
+      items: [locationIsActive(location.id), profileNotErased(profile.id), profileLink(profile.id, 'APPT', appointment.id)],
       writtenAt: at,
     });
   } catch (error) {

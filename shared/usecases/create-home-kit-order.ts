@@ -6,7 +6,7 @@ import { apiActor } from '../domain/lifecycle';
 import { Conflict, NotFound } from '../errors';
 import { homeKitOrderLifecycle, type HomeKitOrderRecord } from '../store/home-kit-orders';
 import { getLocation, LOCATION_NOT_FOUND } from '../store/locations';
-import { getProfile, PROFILE_ERASED, PROFILE_NOT_FOUND, profileNotErased, type ProfileRecord } from '../store/profiles';
+import { getProfile, PROFILE_ERASED, PROFILE_NOT_FOUND, profileLink, profileNotErased, type ProfileRecord } from '../store/profiles';
 import { TransactionCancelled } from '../store/transactions';
 import { commit } from './commit';
 import type { Caller } from './request';
@@ -42,8 +42,8 @@ export async function createHomeKitOrder(
   try {
     await commit({
       transitions: [{ lifecycle: homeKitOrderLifecycle, before: null, after: order, actor: apiActor(access.keyId), at }],
-      // The person may have been erased since the profile was read.
-      items: [profileNotErased(profile.id)],
+      // The person may have been erased since the profile was read; the link lets an erasure find the order at once.
+      items: [profileNotErased(profile.id), profileLink(profile.id, 'KIT', order.id)],
       writtenAt: at,
     });
   } catch (error) {

@@ -16,12 +16,13 @@
 import { assertProfileGroupAccess } from '../auth/access';
 import { isCancellable as isCancellableAppointment } from '../domain/appointment';
 import { isCancellable as isCancellableOrder } from '../domain/home-kit-order';
-import { apiActor } from '../domain/lifecycle';
-import { NotFound } from '../errors';
+import { type Actor, apiActor } from '../domain/lifecycle';
+import { NotFound, Unavailable } from '../errors';
+import { getAppointment, getAppointments } from '../store/appointments/reads';
 import { appointmentLifecycle, type AppointmentRecord } from '../store/appointments/records';
-import { homeKitOrderLifecycle, type HomeKitOrderRecord, removeDeliveryAddress } from '../store/home-kit-orders';
+import { getHomeKitOrderOrThrow, homeKitOrderLifecycle, type HomeKitOrderRecord, removeDeliveryAddress } from '../store/home-kit-orders';
 import { index } from '../store/keys';
-import { eraseProfileIdentifiers, getProfile, PROFILE_NOT_FOUND, type ProfileRecord } from '../store/profiles';
+import { eraseProfileIdentifiers, getProfile, linkedToProfile, PROFILE_NOT_FOUND, type ProfileRecord } from '../store/profiles';
 import { listByIndexPrefix } from '../store/query';
 import { TransactionCancelled } from '../store/transactions';
 import { commit } from './commit';
@@ -40,58 +41,82 @@ export interface Erasure {
 
 const hasInlineAddress = (order: HomeKitOrderRecord) => order.delivery_address !== null && !('location_id' in order.delivery_address);
 
+/** What a client hears when an item kept changing under the erasure: the profile is erased, the retry finishes. */
+const BUSY = 'The profile is erased, but an appointment or kit order of it kept changing meanwhile; retry the erasure to finish it';
+
+/** Tries per item: a concurrent change (a confirm, a dispatch) makes the erasure read the item again and decide anew. */
+const MAX_ATTEMPTS = 3;
+
 export async function eraseProfile(id: string, { access, now }: Caller): Promise<Erasure> {
   const found = await getProfile(id);
   if (!found) throw new NotFound(PROFILE_NOT_FOUND);
   assertProfileGroupAccess(access, found.profile_group_slug, 'profile');
-  const at = now.toISOString();
-  const actor = apiActor(access.keyId);
-  const profile = found.erased_at ? found : await eraseProfileIdentifiers(id, at);
+  const change = { at: now.toISOString(), actor: apiActor(access.keyId) };
+  const profile = found.erased_at ? found : await eraseProfileIdentifiers(id, change.at);
 
-  const [appointments, orders] = await Promise.all([
+  // GSI1 lists the person's records, but may not show yet one booked a moment before the erasure: the links
+  // in the profile's partition, read consistently, name those too (and GSI1 the records older than links).
+  const [listedAppointments, listedOrders, linked] = await Promise.all([
     listByIndexPrefix<AppointmentRecord>(index.appointmentsOfProfile(id)),
     listByIndexPrefix<HomeKitOrderRecord>(index.homeKitOrdersOfProfile(id)),
+    linkedToProfile(id),
   ]);
+  const appointments = [...listedAppointments, ...(await getAppointments(unlisted(linked.APPT, listedAppointments)))];
+  const orders = [...listedOrders, ...(await Promise.all(unlisted(linked.KIT, listedOrders).map(getHomeKitOrderOrThrow)))];
 
-  const cancelledAppointmentIds: string[] = [];
-  for (const appointment of appointments.filter((a) => isCancellableAppointment(a.status))) {
-    const after: AppointmentRecord = { ...appointment, status: 'cancelled', cancellation_reason: ERASURE_REASON, updated_at: at };
-    if (
-      await cancelled(() =>
-        commit({ transitions: [{ lifecycle: appointmentLifecycle, before: appointment, after, actor, at, reason: ERASURE_REASON }], writtenAt: at }),
-      )
-    ) {
-      cancelledAppointmentIds.push(appointment.id);
-    }
+  const erasure: Erasure = { profile, cancelledAppointmentIds: [], cancelledHomeKitOrderIds: [], erasedAddressOrderIds: [] };
+  for (const appointment of appointments) {
+    if (await cancelAppointment(appointment, change)) erasure.cancelledAppointmentIds.push(appointment.id);
   }
-
-  const cancelledHomeKitOrderIds: string[] = [];
-  const erasedAddressOrderIds: string[] = [];
   for (const order of orders) {
-    const addressGoes = hasInlineAddress(order);
-    if (isCancellableOrder(order.status)) {
-      const after: HomeKitOrderRecord = { ...order, status: 'cancelled', updated_at: at, ...(addressGoes ? { delivery_address: null } : {}) };
-      if (
-        await cancelled(() =>
-          commit({ transitions: [{ lifecycle: homeKitOrderLifecycle, before: order, after, actor, at, reason: ERASURE_REASON }], writtenAt: at }),
-        )
-      ) {
-        cancelledHomeKitOrderIds.push(order.id);
-        if (addressGoes) erasedAddressOrderIds.push(order.id);
-        continue;
-      }
-    }
-    // Not cancellable (activated, cancelled), or its status changed under us: only the copy of the address goes.
-    if (addressGoes && (await removeDeliveryAddress(order.id, at))) erasedAddressOrderIds.push(order.id);
+    const outcome = await finishOrder(order, change);
+    if (outcome.cancelled) erasure.cancelledHomeKitOrderIds.push(order.id);
+    if (outcome.addressErased) erasure.erasedAddressOrderIds.push(order.id);
   }
-  return { profile, cancelledAppointmentIds, cancelledHomeKitOrderIds, erasedAddressOrderIds };
+  return erasure;
+}
+
+interface Change {
+  at: string;
+  actor: Actor;
+}
+
+const unlisted = (ids: string[], listed: { id: string }[]) => ids.filter((linkedId) => !listed.some((record) => record.id === linkedId));
+
+/**
+ * Cancels the appointment if it is scheduled; false when it is not (or no longer). A concurrent change
+ * (a confirm), or a record listed from a stale index, makes it read the appointment again and decide anew.
+ */
+async function cancelAppointment(listed: AppointmentRecord, { at, actor }: Change): Promise<boolean> {
+  let appointment: AppointmentRecord | undefined = listed;
+  for (let attempt = 1; appointment && isCancellableAppointment(appointment.status); attempt += 1) {
+    if (attempt > MAX_ATTEMPTS) throw new Unavailable(BUSY);
+    const after: AppointmentRecord = { ...appointment, status: 'cancelled', cancellation_reason: ERASURE_REASON, updated_at: at };
+    const transition = { lifecycle: appointmentLifecycle, before: appointment, after, actor, at, reason: ERASURE_REASON };
+    if (await committed(() => commit({ transitions: [transition], writtenAt: at }))) return true;
+    appointment = await getAppointment(appointment.id);
+  }
+  return false;
 }
 
 /**
- * Runs a cancellation; false when a concurrent change won (a draw was confirmed, a kit activated meanwhile):
- * that item is no longer cancellable, and the erasure goes on with the rest.
+ * Cancels the order if it still can be, its inline address removed in the same transaction; an order that
+ * can no longer be cancelled (activated, cancelled) loses only its inline address. Re-read as above.
  */
-async function cancelled(write: () => Promise<void>): Promise<boolean> {
+async function finishOrder(listed: HomeKitOrderRecord, { at, actor }: Change): Promise<{ cancelled: boolean; addressErased: boolean }> {
+  let order = listed;
+  for (let attempt = 1; isCancellableOrder(order.status); attempt += 1) {
+    if (attempt > MAX_ATTEMPTS) throw new Unavailable(BUSY);
+    const after: HomeKitOrderRecord = { ...order, status: 'cancelled', updated_at: at, ...(hasInlineAddress(order) ? { delivery_address: null } : {}) };
+    const transition = { lifecycle: homeKitOrderLifecycle, before: order, after, actor, at, reason: ERASURE_REASON };
+    if (await committed(() => commit({ transitions: [transition], writtenAt: at }))) return { cancelled: true, addressErased: hasInlineAddress(order) };
+    order = await getHomeKitOrderOrThrow(order.id);
+  }
+  return { cancelled: false, addressErased: hasInlineAddress(order) && (await removeDeliveryAddress(order.id, at)) };
+}
+
+/** Runs a transition; false when a condition failed because a concurrent change won. */
+async function committed(write: () => Promise<void>): Promise<boolean> {
   try {
     await write();
     return true;

@@ -17,10 +17,11 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ApiFunction, copyPackageFiles, LAMBDA_BUNDLE, POWERTOOLS_ENVIRONMENT, REPO_ROOT, servesPages } from '../../infra/api-function';
 import { ACCESS_LOG_FIELDS, API_KEY_HEADER, MISSING_KEY_MESSAGE } from '../../infra/lab-api-stack';
 import { METRICS_PER_ALARM, OUTBOX_RELAYED_LOG, OUTBOX_RELAYED_METRIC, WEBHOOKS_DISABLED_METRIC } from '../../infra/monitoring';
-import { FUNCTION_SIZES, type FunctionClass, PACKAGE_FILES, READ_AUDITORS, routeClassOf, WEBHOOK_SENDERS } from '../../infra/route-classes';
+import { FUNCTION_SIZES, type FunctionClass, PACKAGE_FILES, routeClassOf, WEBHOOK_SENDERS } from '../../infra/route-classes';
 import { DEFAULT_THROTTLE } from '../../infra/settings';
 import { WEBHOOK_DISABLED_LOG } from '../../shared/domain/webhook';
 import { EVENT_SOURCE } from '../../shared/events/event-source';
+import { AUDITED_ROUTES } from '../../shared/http/audited-routes';
 import { type RouteName, routeEntries, routes } from '../../shared/routes';
 import { tableDefinition, TTL_ATTRIBUTE } from '../../shared/store/table';
 import { WEBHOOK_EVENT_TYPES } from '../../shared/webhooks/event-types';
@@ -103,7 +104,7 @@ describe('the LabApi stack (prod): functions', () => {
         ...POWERTOOLS_ENVIRONMENT,
         NODE_OPTIONS: '--enable-source-maps',
         ...(paged && { CURSOR_SECRET: expect.anything() }),
-        ...(READ_AUDITORS.has(construct.functionClass) && { AUDIT_RETENTION_DAYS: '730' }),
+        ...(construct instanceof ApiFunction && AUDITED_ROUTES.has(construct.routeName) && { AUDIT_RETENTION_DAYS: '730' }),
       });
     }
     expect(POWERTOOLS_ENVIRONMENT).toMatchObject({ POWERTOOLS_LOGGER_LOG_EVENT: 'false', POWERTOOLS_TRACER_CAPTURE_RESPONSE: 'false' });
@@ -216,32 +217,36 @@ describe('the LabApi stack (prod): least privilege', () => {
     }
   });
 
-  it("lets reading routes GetItem, Query and BatchGetItem the table (and its indexes), put access-log entries and record a key's last use, nothing else", () => {
+  it("lets reading routes GetItem, Query and BatchGetItem the table (and its indexes), record a key's last use and, those that show a person, put access-log entries; nothing else", () => {
     const [tableId] = prod.onlyOfType('AWS::DynamoDB::Table');
     for (const [name] of [...routesOfClass('read'), ...routesOfClass('document'), ...routesOfClass('report')]) {
       const { role } = functionOf(name);
-      expect(prod.allowedActions(role, 'dynamodb:'), name).toEqual([...TABLE_READS, 'dynamodb:PutItem', 'dynamodb:UpdateItem'].sort());
+      const puts = AUDITED_ROUTES.has(name) ? ['dynamodb:PutItem'] : [];
+      expect(prod.allowedActions(role, 'dynamodb:'), name).toEqual([...TABLE_READS, ...puts, 'dynamodb:UpdateItem'].sort());
       const tableStatement = prod.statementsOf(role).find((s) => str(s.Action).includes('dynamodb:GetItem'))!;
       expect(str(tableStatement.Resource)).toContain(`"${tableId}"`);
       expect(str(tableStatement.Resource)).toContain('/index/GSI1');
     }
   });
 
-  it('lets every keyed GET route put items only into the access-log partitions (ACCESS#<profile id>) of the table, not its indexes', () => {
+  it('gives the right to put access-log entries (ACCESS#<profile id>, the table only) to exactly the routes that record reads', () => {
     const [tableId] = prod.onlyOfType('AWS::DynamoDB::Table');
-    const readers = routeEntries.filter(([name, route]) => route.method === 'GET' && routeClassOf(name, route) !== 'static');
-    expect(readers.length).toBeGreaterThan(0);
-    for (const [name] of readers) {
-      const puts = prod.statementsOf(functionOf(name).role).filter((s) => str(s.Action).includes('dynamodb:PutItem'));
-      expect(puts, name).toEqual([
-        {
-          Effect: 'Allow',
-          Action: 'dynamodb:PutItem',
-          Resource: { 'Fn::GetAtt': [tableId, 'Arn'] },
-          Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['ACCESS#*'] } },
-        },
-      ]);
-    }
+    const auditStatement = {
+      Effect: 'Allow',
+      Action: 'dynamodb:PutItem',
+      Resource: { 'Fn::GetAtt': [tableId, 'Arn'] },
+      Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['ACCESS#*'] } },
+    };
+    const accessLogPuts = (name: RouteName) => prod.statementsOf(functionOf(name).role).filter((s) => str(s.Condition).includes('ACCESS#'));
+    const holders = routeEntries.map(([name]) => name).filter((name) => accessLogPuts(name).length > 0);
+    expect(holders.sort()).toEqual([...AUDITED_ROUTES].sort());
+    for (const name of holders) expect(accessLogPuts(name), name).toEqual([auditStatement]);
+  });
+
+  it('lets no reading route that does not record reads put anything (locations, the catalog, shipments, webhooks, the access log itself)', () => {
+    const readers = routeEntries.filter(([name, route]) => route.method === 'GET' && routeClassOf(name, route) !== 'static' && !AUDITED_ROUTES.has(name));
+    expect(readers.map(([name]) => name)).toContain('listProfileAccessLog');
+    for (const [name] of readers) expect(prod.allowedActions(functionOf(name).role, 'dynamodb:'), name).not.toContain('dynamodb:PutItem');
   });
 
   it("lets reading routes update only an API key's day of last use (APIKEY#<sha256>, last_used_on), nothing else of a key", () => {
@@ -263,7 +268,8 @@ describe('the LabApi stack (prod): least privilege', () => {
   });
 
   it('lets writing routes and results-ingest also put, update, delete and condition-check items; the relay only queries and deletes', () => {
-    for (const [name] of routesOfClass('write')) expect(prod.allowedActions(functionOf(name).role, 'dynamodb:'), name).toEqual(TABLE_WRITES);
+    // Once each: a writing route that records reads also holds the access-log put, which its class's PutItem covers.
+    for (const [name] of routesOfClass('write')) expect([...new Set(prod.allowedActions(functionOf(name).role, 'dynamodb:'))], name).toEqual(TABLE_WRITES);
     expect(prod.allowedActions(functionOf('ingest').role, 'dynamodb:')).toEqual(TABLE_WRITES);
     expect(prod.allowedActions(functionOf('relay').role, 'dynamodb:')).toEqual(['dynamodb:DeleteItem', 'dynamodb:Query']);
   });
@@ -280,6 +286,8 @@ describe('the LabApi stack (prod): least privilege', () => {
       const tableStatement = prod.statementsOf(role).find((s) => str(s.Action).includes('dynamodb:'))!;
       expect(str(tableStatement.Resource), cls).toContain(`"${tableId}"`);
       expect(str(tableStatement.Resource), cls).toContain('/index/GSI2');
+      // Reading a key by its id (shared/store/api-keys.ts) gets KEYID#<id>, then its secrets' APIKEY# items.
+      expect(tableStatement.Condition, cls).toBeUndefined();
       expect(prod.allowedActions(role, 's3:'), cls).toEqual([]);
       expect(prod.allowedActions(role, 'events:'), cls).toEqual([]);
     }
@@ -324,7 +332,11 @@ describe('the LabApi stack (prod): least privilege', () => {
         .statementsOf(functionOf(route).role)
         .filter((s) => str(s.Action).includes('s3:'))
         .map((s) => ({ actions: [s.Action].flat().sort(), on: str(s.Resource).match(/"\/(\w+)\/\*"|"Arn"\]\}$/)?.[1] ?? 'bucket' }));
-    expect(s3Of('getDocument')).toEqual([{ actions: ['s3:GetObject'], on: 'documents' }]);
+    // ListBucket: a deleted file is then a 404 from S3 (HeadObject, GetObject), not a 403 (README "Privacy").
+    expect(s3Of('getDocument')).toEqual([
+      { actions: ['s3:GetObject'], on: 'documents' },
+      { actions: ['s3:ListBucket'], on: 'bucket' },
+    ]);
     expect(s3Of('ingest')).toEqual([
       { actions: ['s3:DeleteObject', 's3:GetObject', 's3:GetObjectTagging'], on: 'incoming' },
       { actions: ['s3:GetObject', 's3:PutObject', 's3:PutObjectTagging'], on: 'documents' },

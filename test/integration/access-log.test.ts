@@ -1,19 +1,33 @@
 /**
- * The access log (README "Privacy"): every successful read of a person's data writes one entry before the
- * answer leaves, a refused or failed read writes none, a read whose entry cannot be written answers 503, and
+ * The access log (README "Privacy"): every successful answer that shows a person's data — a read, or a
+ * change that answers the person — writes one entry before the answer leaves, a refused or failed request
+ * writes none, an answer whose entry cannot be written is a 503 that shows nothing, and
  * GET /profiles/{id}/access-log lists the entries newest first. Entries are asserted as stored.
+ *
+ * The whole file runs with a fixed clock (LAB_CLOCK, an hour behind), the worst case for the log: every
+ * entry would tie if `at` followed it. Entries must carry the real time of the read.
  */
+import { randomBytes, randomUUID } from 'node:crypto';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { s3 } from '../../shared/documents/s3';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+
+vi.hoisted(() => {
+  process.env.LAB_CLOCK = new Date(Date.now() - 3_600_000).toISOString();
+});
+
+import { deleteObject, s3 } from '../../shared/documents/s3';
+import { AUDITED_ROUTES } from '../../shared/http/audited-routes';
+import type { RouteName } from '../../shared/routes';
+import { recordReads } from '../../shared/store/access-log';
 import { dynamo, tableName } from '../../shared/store/client';
+import { getDocument } from '../../shared/store/documents';
 import { accessLogOf } from '../../shared/store/keys';
 import { TTL_ATTRIBUTE } from '../../shared/store/table';
-import { useApi } from '../support/api';
+import { type ApiResponse, useApi } from '../support/api';
 import { mockEventBridge } from '../support/event-bridge';
 import { apiKey, apiKeyWithId, BERLIN_MITTE, seedDemoData, UNKNOWN_ID } from '../support/fixtures';
 import { clinical, deliver, report, uploadIncoming } from '../support/lab';
-import { confirmDraw, createProfile, scheduleAppointment } from '../support/scenario';
+import { confirmDraw, createProfile, ESSENTIALS_PANEL, inDays, newBarcode, scheduleAppointment } from '../support/scenario';
 
 const api = useApi();
 mockEventBridge();
@@ -45,25 +59,65 @@ async function entriesAddedBy(profileId: string, read: () => Promise<unknown>): 
 
 const ok = (status: number) => expect(status).toBeLessThan(300);
 
-/** A person with a drawn appointment, one reported result and a lab report file, and a kit order. */
-async function person() {
-  const profileId = await createProfile(api, key);
+/** Above the 4 MiB a document route answers itself: it answers 303 to a presigned URL. */
+const LARGE_FILE_BYTES = 4 * 1024 * 1024 + 1;
+
+/** A drawn appointment of the profile with one reported result and a lab report file of `bytes`. */
+async function reportedAppointment(profileId: string, bytes: Buffer): Promise<{ appointmentId: string; documentId: string }> {
   const appointmentId = await scheduleAppointment(api, key, { profileId });
   await confirmDraw(api, key, appointmentId);
-  const incoming = await uploadIncoming(Buffer.from('%PDF-1.7 access log'));
+  const incoming = await uploadIncoming(bytes);
   await deliver(
     report(appointmentId, { clinical_results: [clinical(1, 5)], documents: [{ s3_key: incoming, file_name: 'r.pdf', content_type: 'application/pdf' }] }),
   );
   const documentId = (await api.get(`/api/v1/appointments/${appointmentId}/results`, key)).body.documents[0].id as string;
+  return { appointmentId, documentId };
+}
+
+/** A pending kit order of the profile, delivered to a test location. */
+async function kitOrder(profileId: string): Promise<string> {
   const kit = await api.post('/api/v1/home-kit-orders', { profile_id: profileId, delivery_address: { location_id: BERLIN_MITTE } }, key);
   expect(kit.status).toBe(201);
-  return { profileId, appointmentId, documentId, kitId: kit.body.id as string };
+  return kit.body.id as string;
+}
+
+/** A kit order with a panel, in the mail. */
+async function dispatchedKitOrder(profileId: string): Promise<string> {
+  const kitId = await kitOrder(profileId);
+  ok((await api.post(`/api/v1/home-kit-orders/${kitId}/panels`, { panel_ids: [ESSENTIALS_PANEL] }, key)).status);
+  ok((await api.post(`/api/v1/home-kit-orders/${kitId}/dispatch`, { tracking_number: 'TRACK-0001' }, key)).status);
+  return kitId;
+}
+
+/** A person with a drawn appointment, one reported result and a lab report file, and a pending kit order. */
+async function person() {
+  const profileId = await createProfile(api, key);
+  const reported = await reportedAppointment(profileId, Buffer.from('%PDF-1.7 access log'));
+  return { profileId, ...reported, kitId: await kitOrder(profileId) };
 }
 
 type Person = Awaited<ReturnType<typeof person>>;
 
-/** Every read of a person's data: its route name, path and what the entry says was shown. */
-const READS: { route: string; path: (p: Person) => string; resource: (p: Person) => string }[] = [
+/** A request that shows a person's data: its route, what it needs made first, and what its entry says was shown. */
+interface Shows {
+  route: RouteName;
+  /** Named when one route is listed twice (the document route: inline, and a 303 above 4 MiB). */
+  case?: string;
+  /** What the request uses up or needs of its own (an appointment to cancel, a kit to dispatch), made beforehand. */
+  arrange?: (p: Person) => Promise<Person>;
+  method?: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  path: (p: Person) => string;
+  body?: (p: Person) => unknown;
+  resource: (p: Person, answer: ApiResponse) => string;
+}
+
+const send = ({ method = 'GET', path, body }: Shows, p: Person) => api.request(method, path(p), { key, body: body?.(p) });
+const withScheduledAppointment = async (p: Person) => ({ ...p, appointmentId: await scheduleAppointment(api, key, { profileId: p.profileId }) });
+
+const named = (list: Shows[]) => list.map((shows) => ({ ...shows, name: shows.case ? `${shows.route}, ${shows.case},` : shows.route }));
+
+/** Every request that shows a person's data (the routes of shared/http/audited-routes.ts). */
+const SHOWS = named([
   { route: 'getProfile', path: (p) => `/api/v1/profiles/${p.profileId}`, resource: () => 'profile' },
   { route: 'exportProfile', path: (p) => `/api/v1/profiles/${p.profileId}/export`, resource: () => 'profile export' },
   { route: 'listProfileAppointments', path: (p) => `/api/v1/profiles/${p.profileId}/appointments`, resource: () => 'profile appointments' },
@@ -86,29 +140,121 @@ const READS: { route: string; path: (p: Person) => string; resource: (p: Person)
     resource: (p) => `appointment ${p.appointmentId} results report`,
   },
   { route: 'getDocument', path: (p) => `/api/v1/documents/${p.documentId}`, resource: (p) => `document ${p.documentId}` },
+  {
+    route: 'getDocument',
+    case: 'above 4 MiB (303)',
+    // The client (fetch) follows the 303 to the presigned URL: the entry is written before the 303 leaves.
+    arrange: async (p) => ({ ...p, ...(await reportedAppointment(p.profileId, randomBytes(LARGE_FILE_BYTES))) }),
+    path: (p) => `/api/v1/documents/${p.documentId}`,
+    resource: (p) => `document ${p.documentId}`,
+  },
   { route: 'getHomeKitOrder', path: (p) => `/api/v1/home-kit-orders/${p.kitId}`, resource: (p) => `home kit order ${p.kitId}` },
   { route: 'listHomeKitOrderHistory', path: (p) => `/api/v1/home-kit-orders/${p.kitId}/history`, resource: (p) => `home kit order ${p.kitId} history` },
-];
+  // Changes that answer the person.
+  { route: 'updateProfile', method: 'PATCH', path: (p) => `/api/v1/profiles/${p.profileId}`, body: () => ({ weight: 70 }), resource: () => 'profile' },
+  {
+    route: 'createAppointment',
+    method: 'POST',
+    path: () => '/api/v1/appointments',
+    body: (p) => ({ profile_id: p.profileId, location_id: BERLIN_MITTE, scheduled_at: inDays(7) }),
+    resource: (_, answer) => `appointment ${answer.body.id}`,
+  },
+  {
+    route: 'updateAppointment',
+    arrange: withScheduledAppointment,
+    method: 'PATCH',
+    path: (p) => `/api/v1/appointments/${p.appointmentId}`,
+    body: () => ({ scheduled_at: inDays(8) }),
+    resource: (p) => `appointment ${p.appointmentId}`,
+  },
+  {
+    route: 'cancelAppointment',
+    arrange: withScheduledAppointment,
+    method: 'POST',
+    path: (p) => `/api/v1/appointments/${p.appointmentId}/cancel`,
+    body: () => ({ cancellation_reason: 'The patient asked to' }),
+    resource: (p) => `appointment ${p.appointmentId}`,
+  },
+  {
+    route: 'createHomeKitOrder',
+    method: 'POST',
+    path: () => '/api/v1/home-kit-orders',
+    body: (p) => ({ profile_id: p.profileId, delivery_address: { location_id: BERLIN_MITTE } }),
+    resource: (_, answer) => `home kit order ${answer.body.id}`,
+  },
+  {
+    route: 'attachHomeKitOrderPanels',
+    method: 'POST',
+    path: (p) => `/api/v1/home-kit-orders/${p.kitId}/panels`,
+    body: () => ({ panel_ids: [ESSENTIALS_PANEL] }),
+    resource: (p) => `home kit order ${p.kitId}`,
+  },
+  {
+    route: 'attachHomeKitOrderBiomarkers',
+    method: 'POST',
+    path: (p) => `/api/v1/home-kit-orders/${p.kitId}/biomarkers`,
+    body: () => ({ biomarker_ids: [3] }),
+    resource: (p) => `home kit order ${p.kitId}`,
+  },
+  {
+    route: 'dispatchHomeKitOrder',
+    arrange: async (p) => {
+      const kitId = await kitOrder(p.profileId);
+      ok((await api.post(`/api/v1/home-kit-orders/${kitId}/panels`, { panel_ids: [ESSENTIALS_PANEL] }, key)).status);
+      return { ...p, kitId };
+    },
+    method: 'POST',
+    path: (p) => `/api/v1/home-kit-orders/${p.kitId}/dispatch`,
+    body: () => ({ tracking_number: 'TRACK-0002' }),
+    resource: (p) => `home kit order ${p.kitId}`,
+  },
+  {
+    route: 'activateHomeKitOrder',
+    arrange: async (p) => ({ ...p, kitId: await dispatchedKitOrder(p.profileId) }),
+    method: 'POST',
+    path: (p) => `/api/v1/home-kit-orders/${p.kitId}/activate`,
+    body: () => ({ barcode: newBarcode() }),
+    resource: (p) => `home kit order ${p.kitId}`,
+  },
+  {
+    route: 'cancelHomeKitOrder',
+    arrange: async (p) => ({ ...p, kitId: await kitOrder(p.profileId) }),
+    method: 'DELETE',
+    path: (p) => `/api/v1/home-kit-orders/${p.kitId}`,
+    resource: (p) => `home kit order ${p.kitId}`,
+  },
+]);
 
-describe('every successful read of a person’s data', () => {
+describe('the requests that show a person', () => {
+  it('are every route that records reads, and no other', () => {
+    expect([...new Set(SHOWS.map((shows) => shows.route))].sort()).toEqual([...AUDITED_ROUTES].sort());
+  });
+});
+
+describe('every successful answer that shows a person’s data', () => {
   let subject: Person;
   beforeAll(async () => {
     subject = await person();
   });
 
-  it.each(READS)('$route writes exactly one access-log entry naming what it showed, and no field value', async ({ route, path, resource }) => {
-    const added = await entriesAddedBy(subject.profileId, async () => ok((await api.get(path(subject), key)).status));
+  it.each(SHOWS)('$name writes exactly one access-log entry naming what it showed, and no field value', async (shows) => {
+    const target = shows.arrange ? await shows.arrange(subject) : subject;
+    let answer: ApiResponse | undefined;
+    const added = await entriesAddedBy(target.profileId, async () => {
+      answer = await send(shows, target);
+      ok(answer.status);
+    });
     expect(added).toHaveLength(1);
     const { PK, SK, [TTL_ATTRIBUTE]: expiresAt, ...entry } = added[0]!;
-    expect(PK).toBe(`ACCESS#${subject.profileId}`);
+    expect(PK).toBe(`ACCESS#${target.profileId}`);
     expect(typeof SK).toBe('string');
     expect(typeof expiresAt).toBe('number');
     expect(entry).toEqual({
       at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
       key_id: keyId,
-      route,
-      resource: resource(subject),
-      profile_id: subject.profileId,
+      route: shows.route,
+      resource: shows.resource(target, answer!),
+      profile_id: target.profileId,
       request_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
       source_ip: expect.stringMatching(/127\.0\.0\.1|::1/),
     });
@@ -150,9 +296,11 @@ describe('a read that does not succeed', () => {
   });
 
   it('writes no entry when the read fails after its access check (500: the file could not be read)', async () => {
+    let failed = 0;
     const failGetObject = (next: (args: unknown) => Promise<unknown>) => async (args: unknown) => {
-      // The only S3 call of GET /documents/{id} for a small file: reading the object.
+      // The only S3 call of GET /documents/{id} for a small file: reading the object, after the access check.
       if ((args as { input?: { Key?: unknown } }).input?.Key !== undefined) {
+        failed += 1;
         throw Object.assign(new Error('injected: S3 unavailable'), { name: 'ServiceUnavailable', $fault: 'server' });
       }
       return next(args);
@@ -162,10 +310,48 @@ describe('a read that does not succeed', () => {
       const added = await entriesAddedBy(subject.profileId, async () =>
         expect((await api.get(`/api/v1/documents/${subject.documentId}`, key)).status).toBe(500),
       );
+      expect(failed).toBeGreaterThan(0);
       expect(added).toEqual([]);
     } finally {
       s3.middlewareStack.remove('failGetObject');
     }
+  });
+
+  it('writes no entry when the request fails after its handler showed the person (500: its Idempotency-Key record cannot be saved)', async () => {
+    // The handler ran to its answer, so it said what it showed; only then does saving the create's record fail.
+    let failed = 0;
+    const failIdempotencySave = (next: (args: unknown) => Promise<unknown>, context: { commandName?: string }) => async (args: unknown) => {
+      const pk = (args as { input?: { Key?: { PK?: unknown } } }).input?.Key?.PK;
+      const partition = typeof pk === 'string' ? pk : (pk as { S?: string } | undefined)?.S;
+      if (context.commandName === 'UpdateItemCommand' && partition === 'IDEMPOTENCY') {
+        failed += 1;
+        throw Object.assign(new Error('injected: service unavailable'), { name: 'InternalServerError', $fault: 'server' });
+      }
+      return next(args);
+    };
+    dynamo.middlewareStack.add(failIdempotencySave as never, { step: 'initialize', name: 'failIdempotencySave' });
+    try {
+      const added = await entriesAddedBy(subject.profileId, async () => {
+        const res = await api.request('POST', '/api/v1/home-kit-orders', {
+          key,
+          headers: { 'Idempotency-Key': randomUUID() },
+          body: { profile_id: subject.profileId, delivery_address: { location_id: BERLIN_MITTE } },
+        });
+        expect(res.status).toBe(500);
+      });
+      expect(failed).toBeGreaterThan(0);
+      expect(added).toEqual([]);
+    } finally {
+      dynamo.middlewareStack.remove('failIdempotencySave');
+    }
+  });
+
+  it('writes no entry for a document above 4 MiB whose file was deleted (404 after the access check)', async () => {
+    const { documentId } = await reportedAppointment(subject.profileId, randomBytes(LARGE_FILE_BYTES));
+    // What the bucket's lifecycle rule does after the retention period (README "Privacy").
+    await deleteObject((await getDocument(documentId))!.s3_key);
+    const added = await entriesAddedBy(subject.profileId, async () => expect((await api.get(`/api/v1/documents/${documentId}`, key)).status).toBe(404));
+    expect(added).toEqual([]);
   });
 });
 
@@ -185,16 +371,55 @@ async function withAccessLogDown<T>(run: () => Promise<T>): Promise<T> {
   }
 }
 
-describe('a read whose access-log entry cannot be written', () => {
+describe('an answer whose access-log entry cannot be written', () => {
   let subject: Person;
   beforeAll(async () => {
     subject = await person();
   });
 
-  it.each(READS)('$route answers 503 and shows nothing', async ({ path }) => {
-    const res = await withAccessLogDown(() => api.get(path(subject), key));
+  it.each(SHOWS)('$name answers 503 and shows nothing', async (shows) => {
+    const target = shows.arrange ? await shows.arrange(subject) : subject;
+    const res = await withAccessLogDown(() => send(shows, target));
     expect(res.status).toBe(503);
-    expect(res.body).toEqual({ error: 'This read could not be recorded in the access log, so nothing is shown; retry the request' });
+    expect(res.body).toEqual({
+      error:
+        (shows.method ?? 'GET') === 'GET'
+          ? 'This read could not be recorded in the access log, so nothing is shown; retry the request'
+          : 'The change was made, but its answer could not be recorded in the access log, so nothing is shown; read the resource rather than repeat the change',
+    });
+  });
+
+  it('leaves a change made: the appointment stays cancelled, and reading it is recorded', async () => {
+    const appointmentId = await scheduleAppointment(api, key, { profileId: subject.profileId });
+    const cancel = () => api.post(`/api/v1/appointments/${appointmentId}/cancel`, { cancellation_reason: 'The patient asked to' }, key);
+    expect((await withAccessLogDown(cancel)).status).toBe(503);
+    const added = await entriesAddedBy(subject.profileId, async () => {
+      const res = await api.get(`/api/v1/appointments/${appointmentId}`, key);
+      expect(res.body.status).toBe('cancelled');
+    });
+    expect(added.map((entry) => entry.resource)).toEqual([`appointment ${appointmentId}`]);
+  });
+});
+
+describe('an access-log entry as stored', () => {
+  it('is never replaced: a second put of the same entry is refused and the first stays', async () => {
+    const profileId = await createProfile(api, key);
+    const entry = {
+      at: new Date().toISOString(),
+      key_id: keyId,
+      route: 'getProfile',
+      resource: 'profile',
+      profile_id: profileId,
+      request_id: randomUUID(),
+      source_ip: '127.0.0.1',
+    };
+    await recordReads([entry], 730);
+    await expect(recordReads([{ ...entry, key_id: 'key_forged', resource: 'nothing' }], 730)).rejects.toMatchObject({
+      name: 'ConditionalCheckFailedException',
+    });
+    const stored = await storedEntries(profileId);
+    expect(stored).toHaveLength(1);
+    expect(stored[0]).toMatchObject({ key_id: keyId, resource: 'profile' });
   });
 });
 
@@ -228,6 +453,15 @@ describe('GET /api/v1/profiles/{id}/access-log', () => {
     const profileId = await createProfile(api, key);
     const added = await entriesAddedBy(profileId, async () => expect((await accessLog(profileId)).status).toBe(200));
     expect(added).toEqual([]);
+  });
+
+  it('stamps each entry with the real time of the read, not the fixed clock (LAB_CLOCK)', async () => {
+    const profileId = await createProfile(api, key);
+    const before = Date.now();
+    const [entry] = await entriesAddedBy(profileId, async () => ok((await api.get(`/api/v1/profiles/${profileId}`, key)).status));
+    const after = Date.now();
+    expect(Date.parse(entry!.at as string)).toBeGreaterThanOrEqual(before);
+    expect(Date.parse(entry!.at as string)).toBeLessThanOrEqual(after);
   });
 
   it('keeps each entry until its TTL attribute, the configured retention (730 days) after the read', async () => {

@@ -3,13 +3,14 @@
  * clock is a parameter (a grace period or the next day needs no waiting), and through HTTP for the answer
  * a client sees.
  */
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { randomBytes } from 'node:crypto';
+import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { accessOfKeyId, authenticate, hashApiKey, issueApiKey, type NewApiKey, rotateApiKey } from '../../shared/auth/api-keys';
 import { Conflict, NotAuthenticated } from '../../shared/errors';
 import { findApiKeyByHash, findApiKeyById, listApiKeys, replaceApiKeySecret, revokeApiKey } from '../../shared/store/api-keys';
 import { dynamo, tableName } from '../../shared/store/client';
-import { keys } from '../../shared/store/keys';
+import { GSI1, keys } from '../../shared/store/keys';
 import { useApi } from '../support/api';
 import { seedDemoData } from '../support/fixtures';
 
@@ -141,6 +142,127 @@ describe('a rotation', () => {
     await revokeApiKey(keyId);
     await expect(authenticate(oldKey, now)).rejects.toEqual(invalid);
     await expect(authenticate(newKey, now)).rejects.toEqual(invalid);
+  });
+});
+
+type Middleware = (next: (args: Args) => Promise<Output>) => (args: Args) => Promise<Output>;
+interface Args {
+  input: { Key?: { PK?: string }; UpdateExpression?: string; TransactItems?: unknown[]; IndexName?: string };
+}
+interface Output {
+  output: { Items?: { sha256?: string }[] };
+}
+
+/** Runs `body` with a middleware on the shared DynamoDB client, the point where requests leave our code. */
+async function intercepted<T>(middleware: Middleware, body: () => Promise<T>): Promise<T> {
+  dynamo.middlewareStack.add(middleware as never, { step: 'initialize', name: 'interleave' });
+  try {
+    return await body();
+  } finally {
+    dynamo.middlewareStack.remove('interleave');
+  }
+}
+
+/** A revocation's write of one secret's flag: by then it has read which secrets the key has. */
+const isSecretRevocation = ({ input }: Args) => Boolean(input.Key?.PK?.startsWith('APIKEY#') && input.UpdateExpression?.includes('revoked'));
+
+/** GSI1 as it may answer for a moment after a rotation: without the new secret, the old one already replaced. */
+const withoutFromIndex =
+  (sha256: string): Middleware =>
+  (next) =>
+  async (args) => {
+    const result = await next(args);
+    if (args.input.IndexName === GSI1 && result.output.Items) {
+      result.output.Items = result.output.Items.filter((item) => item.sha256 !== sha256);
+    }
+    return result;
+  };
+
+/** Leaves a key as keys were stored before key ids had an item: its secrets only. */
+const asIssuedBeforeKeyIdItems = (keyId: string) => dynamo.send(new DeleteCommand({ TableName: tableName, Key: keys.apiKeyId(keyId) }));
+
+const newPlaintext = () => `lab_${randomBytes(32).toString('base64url')}`;
+
+describe('a revocation and a rotation at once', () => {
+  it('leave no working secret when the rotation commits after the revocation read the secrets', async () => {
+    const now = Date.now();
+    const { keyId } = await issue(now);
+    const newKey = newPlaintext();
+    let rotation: Promise<unknown> | undefined;
+    const rotateFirst: Middleware = (next) => async (args) => {
+      if (!rotation && isSecretRevocation(args)) {
+        rotation = rotateApiKey(keyId, { graceMs: DAY }, new Date(now), newKey).catch(() => undefined);
+        await rotation;
+      }
+      return next(args);
+    };
+    await intercepted(rotateFirst, () => revokeApiKey(keyId));
+    await expect(authenticate(newKey, now)).rejects.toEqual(invalid);
+  });
+
+  it('refuse the rotation whose transaction meets a revocation begun after the rotation read the key', async () => {
+    const now = Date.now();
+    const { keyId } = await issue(now);
+    let revocation: Promise<unknown> | undefined;
+    let reached!: () => void;
+    const revocationReachedSecrets = new Promise<void>((resolve) => (reached = resolve));
+    let release!: () => void;
+    const secretsHeld = new Promise<void>((resolve) => (release = resolve));
+    // The revocation starts when the rotation is about to write, and is held before it revokes any secret.
+    const revokeBetween: Middleware = (next) => async (args) => {
+      if (isSecretRevocation(args)) {
+        reached();
+        await secretsHeld;
+      } else if (args.input.TransactItems && !revocation) {
+        revocation = revokeApiKey(keyId);
+        await Promise.race([revocationReachedSecrets, revocation]);
+      }
+      return next(args);
+    };
+    await intercepted(revokeBetween, async () => {
+      try {
+        await expect(rotateApiKey(keyId, { graceMs: DAY }, new Date(now))).rejects.toBeInstanceOf(Conflict);
+      } finally {
+        release();
+        await revocation;
+      }
+    });
+  });
+});
+
+describe('right after a rotation, while the index does not show the new secret yet', () => {
+  it('a revocation revokes the old and the new secret', async () => {
+    const now = Date.now();
+    const { keyId, oldKey, newKey } = await rotated(now, DAY);
+    await intercepted(withoutFromIndex(hashApiKey(newKey)), () => revokeApiKey(keyId));
+    const stored = await Promise.all([oldKey, newKey].map(async (plaintext) => (await findApiKeyByHash(hashApiKey(plaintext)))?.revoked));
+    expect(stored).toEqual([true, true]);
+  });
+
+  it("the key's access for webhook deliveries is found", async () => {
+    const now = Date.now();
+    const { keyId, newKey } = await rotated(now, DAY);
+    const access = await intercepted(withoutFromIndex(hashApiKey(newKey)), () => accessOfKeyId(keyId, now));
+    expect(access?.keyId).toBe(keyId);
+  });
+
+  it('a revocation of a key issued before key ids had an item of their own revokes both secrets', async () => {
+    const now = Date.now();
+    const { keyId, plaintext: oldKey } = await issue(now);
+    await asIssuedBeforeKeyIdItems(keyId);
+    const newKey = (await rotateApiKey(keyId, { graceMs: DAY }, new Date(now)))?.plaintext as string;
+    await intercepted(withoutFromIndex(hashApiKey(newKey)), () => revokeApiKey(keyId));
+    const stored = await Promise.all([oldKey, newKey].map(async (plaintext) => (await findApiKeyByHash(hashApiKey(plaintext)))?.revoked));
+    expect(stored).toEqual([true, true]);
+  });
+});
+
+describe('a key issued before key ids had an item of their own', () => {
+  it('keeps its access for webhook deliveries, read from the index', async () => {
+    const now = Date.now();
+    const { keyId } = await issue(now);
+    await asIssuedBeforeKeyIdItems(keyId);
+    expect((await accessOfKeyId(keyId, now))?.keyId).toBe(keyId);
   });
 });
 

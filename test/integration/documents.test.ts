@@ -79,6 +79,14 @@ describe('GET /api/v1/documents/{id}', () => {
     expect(res.body).toEqual({ error: 'The file of this document was deleted after its retention period' });
   });
 
+  it('answers 404 saying so, not a 303 to a missing file, for a document above 4 MiB whose file the retention rule deleted', async () => {
+    const { documentId } = await reportedDocument(Buffer.concat([Buffer.from('%PDF-1.7\n'), randomBytes(4 * 1024 * 1024)]));
+    await deleteObject((await getDocument(documentId))?.s3_key as string);
+    const res = await api.get(`/api/v1/documents/${documentId}`, key);
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ error: 'The file of this document was deleted after its retention period' });
+  });
+
   it('answers 404 for an unknown document', async () => {
     const res = await api.get(`/api/v1/documents/${UNKNOWN_ID}`, key);
     expect(res.status).toBe(404);

@@ -6,7 +6,8 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { dynamo, tableName } from '../../shared/store/client';
-import { keys } from '../../shared/store/keys';
+import { GSI1, keys } from '../../shared/store/keys';
+import { eraseProfileIdentifiers } from '../../shared/store/profiles';
 import { useApi } from '../support/api';
 import { mockEventBridge } from '../support/event-bridge';
 import { apiKey, BERLIN_MITTE, seedDemoData, UNKNOWN_ID } from '../support/fixtures';
@@ -69,6 +70,42 @@ async function storedItem(key: { PK: string; SK: string }) {
   const { Item } = await dynamo.send(new GetCommand({ TableName: tableName, Key: key, ConsistentRead: true }));
   return Item as Record<string, unknown>;
 }
+
+type Handler = (args: unknown) => Promise<unknown>;
+type Middleware = (next: Handler) => Handler;
+
+/** Runs `body` with `middleware` on the DynamoDB client: a fault at the SDK edge, never in our code. */
+async function withMiddleware<T>(middleware: Middleware, body: () => Promise<T>): Promise<T> {
+  dynamo.middlewareStack.add(middleware as never, { step: 'initialize', name: 'erasureFault' });
+  try {
+    return await body();
+  } finally {
+    dynamo.middlewareStack.remove('erasureFault');
+  }
+}
+
+const isIndexQuery = (args: unknown) => (args as { input: { IndexName?: string } }).input.IndexName === GSI1;
+type QueryOutput = { output: { Items?: Record<string, unknown>[] } };
+
+/** GSI1 answers as if it had not caught up with the record `id` yet. */
+const hideFromIndex =
+  (id: string): Middleware =>
+  (next) =>
+  async (args) => {
+    const result = (await next(args)) as QueryOutput;
+    if (isIndexQuery(args) && result.output.Items) result.output.Items = result.output.Items.filter((item) => item.id !== id);
+    return result;
+  };
+
+/** GSI1 answers the record `id` with an older status. */
+const staleIndexStatus =
+  (id: string, status: string): Middleware =>
+  (next) =>
+  async (args) => {
+    const result = (await next(args)) as QueryOutput;
+    if (isIndexQuery(args)) result.output.Items = result.output.Items?.map((item) => (item.id === id ? { ...item, status } : item));
+    return result;
+  };
 
 const IDENTIFIERS = { first_name: null, last_name: null, handle: null, email: null, phone: null, sex: null, date_of_birth: null, height: null, weight: null };
 
@@ -223,6 +260,45 @@ describe('POST /api/v1/profiles/{id}/erase', () => {
     const retried = await erase(id);
     expect(retried.status).toBe(200);
     expect(await statuses()).toEqual(['cancelled', 'cancelled']);
+  });
+
+  it('cancels an appointment booked a moment before, which the index does not show yet', async () => {
+    const id = await newPerson();
+    const hidden = await scheduleAppointment(api, key, { profileId: id });
+    // DynamoDB Local updates GSI1 at once; in AWS it lags: the fault at the SDK edge is a GSI1 answer without it.
+    await withMiddleware(hideFromIndex(hidden), async () => {
+      const res = await erase(id);
+      expect(res.body.cancelled_appointment_ids).toEqual([hidden]);
+    });
+    expect((await storedItem(keys.appointment(hidden))).status).toBe('cancelled');
+  });
+
+  it('cancels a kit order the index still shows as pending although it was dispatched', async () => {
+    const id = await newPerson();
+    const orderId = await kitOrder(id, 'dispatched');
+    await withMiddleware(staleIndexStatus(orderId, 'pending'), async () => {
+      const res = await erase(id);
+      expect(res.body.cancelled_home_kit_order_ids).toEqual([orderId]);
+    });
+    expect(await storedItem(keys.homeKitOrder(orderId))).toMatchObject({ status: 'cancelled', delivery_address: null });
+  });
+
+  it('answers 409 to a booking whose person is erased between its check and its write', async () => {
+    const id = await newPerson();
+    let erased = false;
+    // The erasure lands while the booking is on its way: right before the booking's transaction.
+    const eraseFirst = (next: Handler) => async (args: unknown) => {
+      if (!erased && (args as { input: { TransactItems?: unknown[] } }).input.TransactItems) {
+        erased = true;
+        await eraseProfileIdentifiers(id, new Date().toISOString());
+      }
+      return next(args);
+    };
+    const res = await withMiddleware(eraseFirst, () =>
+      api.post('/api/v1/appointments', { profile_id: id, location_id: BERLIN_MITTE, scheduled_at: inDays(7) }, key),
+    );
+    expect(res.status).toBe(409);
+    expect((await api.get(`/api/v1/profiles/${id}/appointments`, key)).body).toEqual([]);
   });
 
   it('writes one history entry per cancellation, even when retried', async () => {
