@@ -5,9 +5,9 @@
  * the season (CET/CEST). `now` is always passed in.
  */
 import { InvalidInput } from '../errors';
-import { isCalendarDate } from './calendar';
+import { BERLIN_TIME_ZONE, berlinDateTime, isCalendarDate } from './calendar';
 
-export const PICKUP_TIME_ZONE = 'Europe/Berlin';
+export const PICKUP_TIME_ZONE = BERLIN_TIME_ZONE;
 export const EARLIEST_PICKUP = '09:00';
 export const LATEST_PICKUP = '17:00';
 export const MIN_WINDOW_MINUTES = 120;
@@ -19,22 +19,6 @@ export interface PickupWindow {
   pickup_date: string;
   pickup_time_from: string;
   pickup_time_till: string;
-}
-
-const berlinClock = new Intl.DateTimeFormat('en-CA', {
-  timeZone: PICKUP_TIME_ZONE,
-  year: 'numeric',
-  month: '2-digit',
-  day: '2-digit',
-  hour: '2-digit',
-  minute: '2-digit',
-  hourCycle: 'h23',
-});
-
-/** The Berlin calendar date and wall-clock time of an instant. */
-export function berlinDateTime(instant: Date): { date: string; time: string } {
-  const parts = Object.fromEntries(berlinClock.formatToParts(instant).map((p) => [p.type, p.value]));
-  return { date: `${parts.year}-${parts.month}-${parts.day}`, time: `${parts.hour}:${parts.minute}` };
 }
 
 export const isClockTime = (value: string) => /^([01]\d|2[0-3]):[0-5]\d$/.test(value);

@@ -9,6 +9,7 @@
  * genetic findings are sentences. Rows flow onto as many pages as they need, each page numbered.
  */
 import { PDFDocument, rgb, type PDFPage } from '@cantoo/pdf-lib';
+import { berlinDateTime } from '../domain/calendar';
 import type { ValueOperator } from '../domain/results';
 import { embedReportText, type ReportText, type TextStyle } from './fonts';
 
@@ -91,8 +92,6 @@ const COLOR = {
   pendingInk: rgb(0.55, 0.35, 0.02),
 };
 
-/** The service's lab and clinics keep Berlin time, as its couriers do: instants are printed in it. */
-const REPORT_TIME_ZONE = 'Europe/Berlin';
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 const OPERATOR_SIGN: Record<ValueOperator, string> = { eq: '', lt: '<', le: '≤', gt: '>', ge: '≥' };
 
@@ -480,24 +479,18 @@ function formatNumber(value: number): string {
   return String(Number(value.toPrecision(12)));
 }
 
-const berlinClock = new Intl.DateTimeFormat('en-CA', {
-  timeZone: REPORT_TIME_ZONE,
-  year: 'numeric',
-  month: '2-digit',
-  day: '2-digit',
-  hour: '2-digit',
-  minute: '2-digit',
-  hourCycle: 'h23',
-});
-
-/** A calendar date as written ("1985-03-14"), or an instant's Berlin date and time; null when unreadable. */
+/**
+ * A calendar date as written ("1985-03-14"), or an instant's Berlin date and time (the lab and clinics keep
+ * Berlin time, as its couriers do); null when unreadable.
+ */
 function dateParts(value: string): { year: string; month: number; day: number; time: string | null } | null {
   const date = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
   if (date) return { year: date[1] as string, month: Number(date[2]), day: Number(date[3]), time: null };
   const instant = new Date(value);
   if (Number.isNaN(instant.getTime())) return null;
-  const parts = Object.fromEntries(berlinClock.formatToParts(instant).map((part) => [part.type, part.value]));
-  return { year: parts.year ?? '', month: Number(parts.month), day: Number(parts.day), time: `${parts.hour}:${parts.minute}` };
+  const berlin = berlinDateTime(instant);
+  const [year = '', month, day] = berlin.date.split('-');
+  return { year, month: Number(month), day: Number(day), time: berlin.time };
 }
 
 /** "14 Mar 1985": month names, unlike 03/14 or 14/03, read the same in every country. A date we cannot read is shown as given. */

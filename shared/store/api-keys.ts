@@ -29,7 +29,7 @@ import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Scope } from '../auth/scopes';
 import { Conflict } from '../errors';
 import { dynamo, tableName } from './client';
-import { isConditionFailure } from './conditions';
+import { isConditionFailure, writtenIf } from './conditions';
 import { API_KEY_LAST_USE_ATTRIBUTE, GSI1, index, keys } from './keys';
 import { batchGetAll, listByIndexPrefix, queryAll } from './query';
 import { named, TransactionCancelled, transactWrite } from './transactions';
@@ -251,8 +251,8 @@ export async function revokeApiKey(keyId: string): Promise<Revocation | undefine
 
 /** Revokes one secret of the key; false when it was revoked already or is no longer the key's (re-issued). */
 async function revokeSecret(keyId: string, sha256: string): Promise<boolean> {
-  try {
-    await dynamo.send(
+  return writtenIf(
+    dynamo.send(
       new UpdateCommand({
         TableName: tableName,
         Key: keys.apiKey(sha256),
@@ -260,12 +260,8 @@ async function revokeSecret(keyId: string, sha256: string): Promise<boolean> {
         ConditionExpression: 'key_id = :keyId AND revoked = :false',
         ExpressionAttributeValues: { ':true': true, ':false': false, ':keyId': keyId },
       }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionFailure(error)) return false;
-    throw error;
-  }
+    ),
+  );
 }
 
 /**
@@ -315,8 +311,8 @@ const LAST_USE: typeof API_KEY_LAST_USE_ATTRIBUTE & keyof ApiKeyRecord = API_KEY
  * already (another container got there first). Answers whether this call wrote it.
  */
 export async function recordApiKeyUse(sha256: string, day: string): Promise<boolean> {
-  try {
-    await dynamo.send(
+  return writtenIf(
+    dynamo.send(
       new UpdateCommand({
         TableName: tableName,
         Key: keys.apiKey(sha256),
@@ -325,10 +321,6 @@ export async function recordApiKeyUse(sha256: string, day: string): Promise<bool
         ExpressionAttributeNames: { '#lastUse': LAST_USE },
         ExpressionAttributeValues: { ':day': day },
       }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionFailure(error)) return false;
-    throw error;
-  }
+    ),
+  );
 }

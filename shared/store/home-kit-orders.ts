@@ -16,7 +16,7 @@ import { assertAttachable, type HomeKitOrderStatus } from '../domain/home-kit-or
 import { Conflict, NotFound } from '../errors';
 import { homeKitOrderStatusChanged } from '../events/status-changed';
 import { dynamo, tableName } from './client';
-import { isConditionFailure } from './conditions';
+import { isConditionFailure, writtenIf } from './conditions';
 import { index, keys } from './keys';
 import { type Page, type PageRequest, pageByIndexPrefix } from './pages';
 import { withoutKeys } from './query';
@@ -113,8 +113,8 @@ async function updateOrder(
  * false when there was none left to remove.
  */
 export async function removeDeliveryAddress(id: string, at: string): Promise<boolean> {
-  try {
-    await dynamo.send(
+  return writtenIf(
+    dynamo.send(
       new UpdateCommand({
         TableName: tableName,
         Key: keys.homeKitOrder(id),
@@ -123,12 +123,8 @@ export async function removeDeliveryAddress(id: string, at: string): Promise<boo
         ConditionExpression: 'attribute_exists(PK) AND attribute_type(delivery_address, :map) AND attribute_not_exists(delivery_address.location_id)',
         ExpressionAttributeValues: { ':none': null, ':at': at, ':map': 'M' },
       }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionFailure(error)) return false;
-    throw error;
-  }
+    ),
+  );
 }
 
 export const ORDER_CHANGED_MEANWHILE = 'The order changed while this request was processed; retry it';

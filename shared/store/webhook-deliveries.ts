@@ -14,7 +14,7 @@ import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/li
 import { DELIVERY_RETENTION_MS, type DeliveryOutcome } from '../domain/webhook';
 import { Conflict } from '../errors';
 import { dynamo, tableName } from './client';
-import { isConditionFailure } from './conditions';
+import { isConditionFailure, writtenIf } from './conditions';
 import { deliveriesOf, GSI2, index, keys } from './keys';
 import { type Page, type PageRequest, pageOfPartition } from './pages';
 import { withoutKeys } from './query';
@@ -50,8 +50,8 @@ const expiryOf = (now: Date) => Math.floor((now.getTime() + DELIVERY_RETENTION_M
 
 export async function insertClaimedDelivery(delivery: DeliveryRecord, now: Date): Promise<boolean> {
   const expiresAt = expiryOf(now);
-  try {
-    await dynamo.send(
+  return writtenIf(
+    dynamo.send(
       new PutCommand({
         TableName: tableName,
         Item: {
@@ -62,12 +62,8 @@ export async function insertClaimedDelivery(delivery: DeliveryRecord, now: Date)
         },
         ConditionExpression: 'attribute_not_exists(PK)',
       }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionFailure(error)) return false;
-    throw error;
-  }
+    ),
+  );
 }
 
 export async function getDelivery(webhookId: string, id: string): Promise<DeliveryRecord | undefined> {

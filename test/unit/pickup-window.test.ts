@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { assertValidPickupWindow, berlinDateTime } from '../../shared/domain/pickup-window';
+import { berlinDateTime } from '../../shared/domain/calendar';
+import { assertValidPickupWindow } from '../../shared/domain/pickup-window';
 import { InvalidInput } from '../../shared/errors';
 
 const window = (pickup_date: string, pickup_time_from = '09:00', pickup_time_till = '11:00') => ({ pickup_date, pickup_time_from, pickup_time_till });
