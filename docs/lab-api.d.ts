@@ -1818,6 +1818,17 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description The database or the file store could not answer now (throttling, a conflicting transaction, a brief outage): retry after Retry-After seconds; a write of several steps (an erasure, a pickup of many) is finished by the retry. */
+        ServiceUnavailable: {
+            headers: {
+                /** @description Seconds to wait before repeating the request. */
+                "Retry-After": number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
     };
     parameters: never;
     requestBodies: never;
@@ -2005,6 +2016,7 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getProfile: {
@@ -2041,9 +2053,11 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
-            /** @description the read could not be recorded in the access log, so nothing is shown: retry */
+            /** @description the read could not be recorded in the access log, so nothing is shown: retry; or: The database or the file store could not answer now (throttling, a conflicting transaction, a brief outage): retry after Retry-After seconds; a write of several steps (an erasure, a pickup of many) is finished by the retry. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before repeating the request. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2101,9 +2115,11 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
-            /** @description the change was made, but its answer could not be recorded in the access log, so nothing is shown: read the resource, do not repeat the change */
+            /** @description the change was made, but its answer could not be recorded in the access log, so nothing is shown: read the resource, do not repeat the change; or: The database or the file store could not answer now (throttling, a conflicting transaction, a brief outage): retry after Retry-After seconds; a write of several steps (an erasure, a pickup of many) is finished by the retry. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before repeating the request. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2146,9 +2162,11 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
-            /** @description the profile is erased, but an appointment or kit order kept changing meanwhile: retry to finish */
+            /** @description the profile is erased, but an appointment or kit order kept changing meanwhile: retry to finish; or: The database or the file store could not answer now (throttling, a conflicting transaction, a brief outage): retry after Retry-After seconds; a write of several steps (an erasure, a pickup of many) is finished by the retry. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before repeating the request. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2200,9 +2218,11 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
-            /** @description the read could not be recorded in the access log, so nothing is shown: retry */
+            /** @description the read could not be recorded in the access log, so nothing is shown: retry; or: The database or the file store could not answer now (throttling, a conflicting transaction, a brief outage): retry after Retry-After seconds; a write of several steps (an erasure, a pickup of many) is finished by the retry. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before repeating the request. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2234,6 +2254,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getLocation: {
@@ -2270,6 +2291,7 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listPanels: {
@@ -2295,6 +2317,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listBiomarkers: {
@@ -2320,6 +2343,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createAppointment: {
@@ -2405,9 +2429,11 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
-            /** @description the change was made, but its answer could not be recorded in the access log, so nothing is shown: read the resource, do not repeat the change */
+            /** @description the change was made, but its answer could not be recorded in the access log, so nothing is shown: read the resource, do not repeat the change; or: The database or the file store could not answer now (throttling, a conflicting transaction, a brief outage): retry after Retry-After seconds; a write of several steps (an erasure, a pickup of many) is finished by the retry. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before repeating the request. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2450,9 +2476,11 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
-            /** @description the read could not be recorded in the access log, so nothing is shown: retry */
+            /** @description the read could not be recorded in the access log, so nothing is shown: retry; or: The database or the file store could not answer now (throttling, a conflicting transaction, a brief outage): retry after Retry-After seconds; a write of several steps (an erasure, a pickup of many) is finished by the retry. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before repeating the request. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2510,9 +2538,11 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
-            /** @description the change was made, but its answer could not be recorded in the access log, so nothing is shown: read the resource, do not repeat the change */
+            /** @description the change was made, but its answer could not be recorded in the access log, so nothing is shown: read the resource, do not repeat the change; or: The database or the file store could not answer now (throttling, a conflicting transaction, a brief outage): retry after Retry-After seconds; a write of several steps (an erasure, a pickup of many) is finished by the retry. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before repeating the request. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2570,6 +2600,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     attachAppointmentBiomarkers: {
@@ -2621,6 +2652,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     confirmAppointment: {
@@ -2677,6 +2709,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     cancelAppointment: {
@@ -2715,7 +2748,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description the appointment is not scheduled (already cancelled, or the draw confirmed); or a concurrent request changed the resource meanwhile: retry */
+            /** @description the appointment is not scheduled (already cancelled, or the draw confirmed) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2728,9 +2761,11 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
-            /** @description the change was made, but its answer could not be recorded in the access log, so nothing is shown: read the resource, do not repeat the change */
+            /** @description the change was made, but its answer could not be recorded in the access log, so nothing is shown: read the resource, do not repeat the change; or the resource kept changing under concurrent requests: retry; or: The database or the file store could not answer now (throttling, a conflicting transaction, a brief outage): retry after Retry-After seconds; a write of several steps (an erasure, a pickup of many) is finished by the retry. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before repeating the request. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2794,6 +2829,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listProfileAppointments: {
@@ -2837,9 +2873,11 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
-            /** @description the read could not be recorded in the access log, so nothing is shown: retry */
+            /** @description the read could not be recorded in the access log, so nothing is shown: retry; or: The database or the file store could not answer now (throttling, a conflicting transaction, a brief outage): retry after Retry-After seconds; a write of several steps (an erasure, a pickup of many) is finished by the retry. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before repeating the request. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2908,9 +2946,11 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
-            /** @description the read could not be recorded in the access log, so nothing is shown: retry */
+            /** @description the read could not be recorded in the access log, so nothing is shown: retry; or: The database or the file store could not answer now (throttling, a conflicting transaction, a brief outage): retry after Retry-After seconds; a write of several steps (an erasure, a pickup of many) is finished by the retry. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before repeating the request. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3010,9 +3050,11 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
-            /** @description the read could not be recorded in the access log, so nothing is shown: retry */
+            /** @description the read could not be recorded in the access log, so nothing is shown: retry; or: The database or the file store could not answer now (throttling, a conflicting transaction, a brief outage): retry after Retry-After seconds; a write of several steps (an erasure, a pickup of many) is finished by the retry. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before repeating the request. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3055,9 +3097,11 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
-            /** @description the read could not be recorded in the access log, so nothing is shown: retry */
+            /** @description the read could not be recorded in the access log, so nothing is shown: retry; or: The database or the file store could not answer now (throttling, a conflicting transaction, a brief outage): retry after Retry-After seconds; a write of several steps (an erasure, a pickup of many) is finished by the retry. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before repeating the request. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3102,9 +3146,11 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
-            /** @description the read could not be recorded in the access log, so nothing is shown: retry */
+            /** @description the read could not be recorded in the access log, so nothing is shown: retry; or: The database or the file store could not answer now (throttling, a conflicting transaction, a brief outage): retry after Retry-After seconds; a write of several steps (an erasure, a pickup of many) is finished by the retry. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before repeating the request. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3163,9 +3209,11 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
-            /** @description the read could not be recorded in the access log, so nothing is shown: retry */
+            /** @description the read could not be recorded in the access log, so nothing is shown: retry; or: The database or the file store could not answer now (throttling, a conflicting transaction, a brief outage): retry after Retry-After seconds; a write of several steps (an erasure, a pickup of many) is finished by the retry. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before repeating the request. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3204,6 +3252,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createShipment: {
@@ -3299,9 +3348,11 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
-            /** @description no free shipment reference was found (practically never): retry the request */
+            /** @description no free shipment reference was found (practically never): retry the request; or: The database or the file store could not answer now (throttling, a conflicting transaction, a brief outage): retry after Retry-After seconds; a write of several steps (an erasure, a pickup of many) is finished by the retry. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before repeating the request. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3345,6 +3396,7 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     cancelShipment: {
@@ -3380,7 +3432,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description already picked up, delivered or cancelled; or a concurrent request changed the resource meanwhile: retry */
+            /** @description already picked up, delivered or cancelled */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3391,6 +3443,17 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            /** @description the resource kept changing under concurrent requests: retry; or: The database or the file store could not answer now (throttling, a conflicting transaction, a brief outage): retry after Retry-After seconds; a write of several steps (an erasure, a pickup of many) is finished by the retry. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before repeating the request. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     updateShipment: {
@@ -3443,6 +3506,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listShipmentHistory: {
@@ -3506,6 +3570,7 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateShipmentStatus: {
@@ -3558,6 +3623,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createHomeKitOrder: {
@@ -3626,9 +3692,11 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
-            /** @description the change was made, but its answer could not be recorded in the access log, so nothing is shown: read the resource, do not repeat the change */
+            /** @description the change was made, but its answer could not be recorded in the access log, so nothing is shown: read the resource, do not repeat the change; or: The database or the file store could not answer now (throttling, a conflicting transaction, a brief outage): retry after Retry-After seconds; a write of several steps (an erasure, a pickup of many) is finished by the retry. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before repeating the request. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3671,9 +3739,11 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
-            /** @description the read could not be recorded in the access log, so nothing is shown: retry */
+            /** @description the read could not be recorded in the access log, so nothing is shown: retry; or: The database or the file store could not answer now (throttling, a conflicting transaction, a brief outage): retry after Retry-After seconds; a write of several steps (an erasure, a pickup of many) is finished by the retry. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before repeating the request. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3714,7 +3784,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description the order is activated or already cancelled; or a concurrent request changed the resource meanwhile: retry */
+            /** @description the order is activated or already cancelled */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3725,9 +3795,11 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
-            /** @description the change was made, but its answer could not be recorded in the access log, so nothing is shown: read the resource, do not repeat the change */
+            /** @description the change was made, but its answer could not be recorded in the access log, so nothing is shown: read the resource, do not repeat the change; or the resource kept changing under concurrent requests: retry; or: The database or the file store could not answer now (throttling, a conflicting transaction, a brief outage): retry after Retry-After seconds; a write of several steps (an erasure, a pickup of many) is finished by the retry. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before repeating the request. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3785,9 +3857,11 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
-            /** @description the change was made, but its answer could not be recorded in the access log, so nothing is shown: read the resource, do not repeat the change */
+            /** @description the change was made, but its answer could not be recorded in the access log, so nothing is shown: read the resource, do not repeat the change; or: The database or the file store could not answer now (throttling, a conflicting transaction, a brief outage): retry after Retry-After seconds; a write of several steps (an erasure, a pickup of many) is finished by the retry. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before repeating the request. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3845,9 +3919,11 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
-            /** @description the change was made, but its answer could not be recorded in the access log, so nothing is shown: read the resource, do not repeat the change */
+            /** @description the change was made, but its answer could not be recorded in the access log, so nothing is shown: read the resource, do not repeat the change; or: The database or the file store could not answer now (throttling, a conflicting transaction, a brief outage): retry after Retry-After seconds; a write of several steps (an erasure, a pickup of many) is finished by the retry. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before repeating the request. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3892,7 +3968,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description the order is not pending, or has no tests; or a concurrent request changed the resource meanwhile: retry */
+            /** @description the order is not pending, or has no tests */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3905,9 +3981,11 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
-            /** @description the change was made, but its answer could not be recorded in the access log, so nothing is shown: read the resource, do not repeat the change */
+            /** @description the change was made, but its answer could not be recorded in the access log, so nothing is shown: read the resource, do not repeat the change; or the resource kept changing under concurrent requests: retry; or: The database or the file store could not answer now (throttling, a conflicting transaction, a brief outage): retry after Retry-After seconds; a write of several steps (an erasure, a pickup of many) is finished by the retry. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before repeating the request. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3965,9 +4043,11 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
-            /** @description the change was made, but its answer could not be recorded in the access log, so nothing is shown: read the resource, do not repeat the change */
+            /** @description the change was made, but its answer could not be recorded in the access log, so nothing is shown: read the resource, do not repeat the change; or: The database or the file store could not answer now (throttling, a conflicting transaction, a brief outage): retry after Retry-After seconds; a write of several steps (an erasure, a pickup of many) is finished by the retry. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before repeating the request. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4036,9 +4116,11 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
-            /** @description the read could not be recorded in the access log, so nothing is shown: retry */
+            /** @description the read could not be recorded in the access log, so nothing is shown: retry; or: The database or the file store could not answer now (throttling, a conflicting transaction, a brief outage): retry after Retry-After seconds; a write of several steps (an erasure, a pickup of many) is finished by the retry. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before repeating the request. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4085,6 +4167,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createWebhook: {
@@ -4156,6 +4239,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getWebhook: {
@@ -4207,6 +4291,7 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteWebhook: {
@@ -4252,6 +4337,7 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateWebhook: {
@@ -4334,6 +4420,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     rotateWebhookSecret: {
@@ -4396,6 +4483,7 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     sendTestWebhook: {
@@ -4471,6 +4559,7 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listWebhookDeliveries: {
@@ -4544,6 +4633,7 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     retryWebhookDelivery: {
@@ -4620,6 +4710,7 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listProfileHomeKitOrders: {
@@ -4663,9 +4754,11 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
-            /** @description the read could not be recorded in the access log, so nothing is shown: retry */
+            /** @description the read could not be recorded in the access log, so nothing is shown: retry; or: The database or the file store could not answer now (throttling, a conflicting transaction, a brief outage): retry after Retry-After seconds; a write of several steps (an erasure, a pickup of many) is finished by the retry. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before repeating the request. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4733,6 +4826,7 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
 }

@@ -119,11 +119,14 @@ export class LabFunction extends Construct {
   readonly function: NodejsFunction;
   readonly functionClass: FunctionClass;
   readonly logGroup: LogGroup;
+  /** The module it bundles, relative to the repository root: the bundle benchmark lists the stack's functions by it. */
+  readonly handlerFile: string;
 
   constructor(scope: Construct, id: string, props: LabFunctionProps) {
     super(scope, id);
     const { functionClass, stage, table, bucket, bus } = props;
     this.functionClass = functionClass;
+    this.handlerFile = props.handlerFile;
     // Created here rather than by Lambda on first invocation, so that retention applies from the start.
     this.logGroup = new LogGroup(this, 'Logs', {
       retention: stage === 'prod' ? RetentionDays.ONE_YEAR : RetentionDays.ONE_MONTH,
@@ -254,8 +257,10 @@ function s3Statements(functionClass: FunctionClass, bucket: Bucket): PolicyState
         actions: ['s3:GetObject', 's3:GetObjectTagging', 's3:DeleteObject'],
         resources: [objects(INCOMING_PREFIX_PATTERN)],
       }),
+      // DeleteObject: a copy filed for a report that then failed is deleted again (ingest-lab-report.ts
+      // discardCopies); the bucket is versioned, so a deleted file stays recoverable for 30 days.
       new PolicyStatement({
-        actions: ['s3:GetObject', 's3:PutObject', 's3:PutObjectTagging'],
+        actions: ['s3:GetObject', 's3:PutObject', 's3:PutObjectTagging', 's3:DeleteObject'],
         resources: [objects(DOCUMENTS_PREFIX_PATTERN)],
       }),
       // Without ListBucket, HeadObject of a missing key answers 403 instead of 404, and ingest could not

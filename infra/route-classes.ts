@@ -73,8 +73,10 @@ export const TABLE_ACTIONS: Record<FunctionClass, readonly string[]> = {
   write: WRITE_ACTIONS,
   'webhook-sender': WRITE_ACTIONS,
   ingest: WRITE_ACTIONS,
-  // What relayOutbox calls: Query GSI2 for pending entries, DeleteItem once published.
-  relay: ['dynamodb:Query', 'dynamodb:DeleteItem'],
+  // What relayOutbox calls: Query GSI2 for pending entries, GetItem to read each again (GSI2 lags),
+  // DeleteItem once published, UpdateItem to keep only the events EventBridge did not take when it took
+  // some (shared/store/outbox.ts currentOutboxEntry, keepUnpublished).
+  relay: ['dynamodb:Query', 'dynamodb:GetItem', 'dynamodb:DeleteItem', 'dynamodb:UpdateItem'],
   'webhook-dispatch': WEBHOOK_DELIVERY_ACTIONS,
   'webhook-retries': WEBHOOK_DELIVERY_ACTIONS,
 };

@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import * as v from 'valibot';
 import { NotFound } from '../../shared/errors';
-import { httpHandler } from '../../shared/http/handler';
+import { publicHttpHandler } from '../../shared/http/stack';
 import type { BinaryBody, Reply } from '../../shared/http/responses';
 import { gzipWhenAccepted, staticFile } from '../../shared/http/static-responses';
 
@@ -49,7 +49,7 @@ const NO_SUCH_ASSET = `No such file; the docs page uses ${[...ASSETS.keys()].joi
 /** Read once per container: the same files answer every request. */
 const replies = new Map<string, Reply<200, BinaryBody>>();
 
-export const handler = httpHandler({
+export const handler = publicHttpHandler({
   route: 'getDocsAsset',
   params: v.object({ file: v.string() }),
   async run({ params }) {

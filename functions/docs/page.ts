@@ -1,5 +1,5 @@
 // GET /docs — no key: the docs page, Swagger UI rendering /api/v1/openapi.json; every file comes from this API.
-import { httpHandler } from '../../shared/http/handler';
+import { publicHttpHandler } from '../../shared/http/stack';
 import { htmlPage } from '../../shared/http/static-responses';
 
 /**
@@ -43,7 +43,7 @@ export const CONTENT_SECURITY_POLICY = [
 
 const FIVE_MINUTES = 300;
 
-export const handler = httpHandler({
+export const handler = publicHttpHandler({
   route: 'getDocsPage',
   async run() {
     return htmlPage(PAGE, CONTENT_SECURITY_POLICY, FIVE_MINUTES);

@@ -1,8 +1,8 @@
 // GET /health — no key: tells a load balancer or a developer that the function answers.
-import { httpHandler } from '../../shared/http/handler';
+import { publicHttpHandler } from '../../shared/http/stack';
 import { ok } from '../../shared/http/responses';
 
-export const handler = httpHandler({
+export const handler = publicHttpHandler({
   route: 'health',
   async run() {
     return ok({ status: 'ok' });

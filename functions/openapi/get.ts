@@ -1,12 +1,12 @@
 // GET /api/v1/openapi.json — no key: the API's contract (docs/openapi.json, generated from the code's schemas).
 import document from '../../docs/openapi.json' with { type: 'json' };
-import { httpHandler } from '../../shared/http/handler';
+import { publicHttpHandler } from '../../shared/http/stack';
 import { json } from '../../shared/http/responses';
 import { cacheFor, serversOfRequest } from '../../shared/http/static-responses';
 
 const FIVE_MINUTES = 300;
 
-export const handler = httpHandler({
+export const handler = publicHttpHandler({
   route: 'getOpenApiDocument',
   async run() {
     // Vary: the `servers` entry depends on the address the request was sent to.

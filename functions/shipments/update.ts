@@ -21,6 +21,6 @@ export const handler = httpHandler({
       pickup_time_till: body.pickup_time_till ?? shipment.pickup_time_till,
     };
     assertValidPickupWindow(window, now);
-    return ok(toShipment(await changePickupWindow(params.id, window, now.toISOString())));
+    return ok(toShipment(await changePickupWindow(shipment, window, now.toISOString())));
   },
 });

@@ -75,8 +75,14 @@ function convert(schema: GenericSchema, config: ConversionConfig): Json {
   return rest;
 }
 
-const errorResponse = (description: string) => ({
+/** A 503 always says when to try again (shared/http/middlewares.ts sets it on every 503). */
+const RETRY_AFTER = {
+  'Retry-After': { description: 'Seconds to wait before repeating the request.', required: true, schema: { type: 'integer', minimum: 1 } },
+};
+
+const errorResponse = (description: string, status?: number) => ({
   description,
+  ...(status === 503 ? { headers: RETRY_AFTER } : {}),
   content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
 });
 
@@ -91,13 +97,22 @@ const GENERIC_ERRORS = {
   415: ['UnsupportedMediaType', 'The body is not application/json (charset utf-8, if given).'],
   422: ['IdempotencyKeyReused', 'This Idempotency-Key was already used for a different request.'],
   500: ['ServerError', 'An unexpected error, logged with the request id.'],
+  503: [
+    'ServiceUnavailable',
+    'The database or the file store could not answer now (throttling, a conflicting transaction, a brief outage): retry after Retry-After seconds; ' +
+      'a write of several steps (an erasure, a pickup of many) is finished by the retry.',
+  ],
 } as const;
 
-/** Which generic errors a route can answer: from its inputs, its scopes and its Idempotency-Key support. */
+/**
+ * Which generic errors a route can answer: from its inputs, its scopes and its Idempotency-Key support. A
+ * keyed route reads DynamoDB (the key's lookup, at least), so it can answer 503 too; the keyless ones
+ * (health, this document, the docs page) touch no AWS service.
+ */
 function genericStatuses(route: Route, contract: HandlerContract): (keyof typeof GENERIC_ERRORS)[] {
   const statuses: (keyof typeof GENERIC_ERRORS)[] = [];
   statuses.push(400); // every route refuses a query parameter it does not take
-  if (route.scopes.length > 0) statuses.push(401, 403);
+  if (route.scopes.length > 0) statuses.push(401, 403, 503);
   if (contract.idempotent) statuses.push(409, 422);
   if (contract.body) statuses.push(413, 415);
   statuses.push(429, 500);
@@ -108,10 +123,10 @@ function genericStatuses(route: Route, contract: HandlerContract): (keyof typeof
 function errorResponses(route: Route, contract: HandlerContract, doc: OperationDoc): Json {
   const answers: Json = {};
   const own: Record<string, string> = doc.errors ?? {};
-  for (const [status, when] of Object.entries(own)) answers[status] = errorResponse(when);
+  for (const [status, when] of Object.entries(own)) answers[status] = errorResponse(when, Number(status));
   for (const status of genericStatuses(route, contract)) {
     const [name, description] = GENERIC_ERRORS[status];
-    answers[status] = own[status] ? errorResponse(`${own[status]}; or: ${description}`) : { $ref: `#/components/responses/${name}` };
+    answers[status] = own[status] ? errorResponse(`${own[status]}; or: ${description}`, status) : { $ref: `#/components/responses/${name}` };
   }
   return answers;
 }
@@ -286,7 +301,7 @@ export async function openApiDocument(): Promise<Json> {
         },
       },
       schemas,
-      responses: Object.fromEntries(Object.values(GENERIC_ERRORS).map(([name, description]) => [name, errorResponse(description)])),
+      responses: Object.fromEntries(Object.entries(GENERIC_ERRORS).map(([status, [name, description]]) => [name, errorResponse(description, Number(status))])),
     },
   };
 }

@@ -96,16 +96,18 @@ async function readBody(req: IncomingMessage): Promise<Buffer | 'too-large'> {
 }
 
 function toEvent(req: IncomingMessage, url: URL, match: CompiledRoute, params: string[], body: Buffer): APIGatewayProxyEvent {
-  const headers: Record<string, string> = {};
-  const multiValueHeaders: Record<string, string[]> = {};
+  // Maps without a prototype: a parameter or header named `constructor`, `toString` or `__proto__` must be a
+  // key like any other (as in the JSON event API Gateway sends), not reach Object.prototype (a 500 before).
+  const headers: Record<string, string> = Object.create(null);
+  const multiValueHeaders: Record<string, string[]> = Object.create(null);
   for (const [name, value] of Object.entries(req.headers)) {
     if (value === undefined) continue;
     const values = Array.isArray(value) ? value : [value];
     headers[name] = values.join(',');
     multiValueHeaders[name] = values;
   }
-  const query: Record<string, string> = {};
-  const multiQuery: Record<string, string[]> = {};
+  const query: Record<string, string> = Object.create(null);
+  const multiQuery: Record<string, string[]> = Object.create(null);
   for (const [name, value] of url.searchParams) {
     query[name] = value;
     (multiQuery[name] ??= []).push(value);

@@ -7,8 +7,9 @@
  * the tests check them: every response the suites receive is validated against the document
  * (test/support/contract.ts), an undocumented status or field included.
  *
- * Only successes and route-specific errors are listed: 400, 401, 403, 415, the idempotency refusals and 500
- * follow from the route's inputs, scopes and Idempotency-Key support (the generator adds them).
+ * Only successes and route-specific errors are listed: 400, 401, 403, 415, the idempotency refusals, 500 and
+ * 503 (with Retry-After: DynamoDB or S3 could not answer now, on every keyed route) follow from the route's
+ * inputs, scopes and Idempotency-Key support (the generator adds them).
  */
 import * as v from 'valibot';
 import type { RouteName } from '../routes';
@@ -69,6 +70,8 @@ const PAGE = {
   },
 } as const;
 const CHANGED_MEANWHILE = 'a concurrent request changed the resource meanwhile: retry';
+/** A cancel or dispatch that lost a race decides again on the new state; this is when that kept losing (shared/usecases/decide-again.ts). */
+const KEPT_CHANGING = 'the resource kept changing under concurrent requests: retry';
 /** The routes that show a person's data record each read first (README "Privacy", shared/http/audit.ts). */
 const READ_NOT_RECORDED = 'the read could not be recorded in the access log, so nothing is shown: retry';
 /** The changes that answer the person record that answer as a read; the change is made before (README "Privacy"). */
@@ -248,8 +251,8 @@ export const operations = {
     responses: { 200: { description: 'The cancelled appointment.', schema: Appointment } },
     errors: {
       404: 'appointment not found',
-      409: 'the appointment is not scheduled (already cancelled, or the draw confirmed); or ' + CHANGED_MEANWHILE,
-      503: CHANGE_NOT_SHOWN,
+      409: 'the appointment is not scheduled (already cancelled, or the draw confirmed)',
+      503: CHANGE_NOT_SHOWN + '; or ' + KEPT_CHANGING,
     },
   },
   pickupAppointments: {
@@ -397,7 +400,7 @@ export const operations = {
     summary: 'Cancel a shipment',
     description: 'Cancels a shipment before pickup.',
     responses: { 200: { description: 'The shipment with status cancelled.', schema: Shipment } },
-    errors: { 404: 'shipment not found', 409: 'already picked up, delivered or cancelled; or ' + CHANGED_MEANWHILE },
+    errors: { 404: 'shipment not found', 409: 'already picked up, delivered or cancelled', 503: KEPT_CHANGING },
   },
   updateShipmentStatus: {
     tag: 'Shipments',
@@ -441,7 +444,7 @@ export const operations = {
     summary: 'Cancel a home kit order',
     description: 'Sets the status of a pending or dispatched order to cancelled.',
     responses: { 200: { description: 'The cancelled order with embedded profile.', schema: HomeKitOrder } },
-    errors: { 404: 'order not found', 409: 'the order is activated or already cancelled; or ' + CHANGED_MEANWHILE, 503: CHANGE_NOT_SHOWN },
+    errors: { 404: 'order not found', 409: 'the order is activated or already cancelled', 503: CHANGE_NOT_SHOWN + '; or ' + KEPT_CHANGING },
   },
   attachHomeKitOrderPanels: {
     tag: 'Home kit orders',
@@ -462,7 +465,7 @@ export const operations = {
     summary: 'Dispatch a home kit',
     description: 'Records that the kit left the warehouse, with its tracking number.',
     responses: { 200: { description: 'The dispatched order.', schema: HomeKitOrder } },
-    errors: { 404: 'order not found', 409: 'the order is not pending, or has no tests; or ' + CHANGED_MEANWHILE, 503: CHANGE_NOT_SHOWN },
+    errors: { 404: 'order not found', 409: 'the order is not pending, or has no tests', 503: CHANGE_NOT_SHOWN + '; or ' + KEPT_CHANGING },
   },
   activateHomeKitOrder: {
     tag: 'Home kit orders',

@@ -13,6 +13,7 @@ import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dyn
 import { makeHandlerIdempotent } from '@aws-lambda-powertools/idempotency/middleware';
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import { logger } from '../logger';
 import { TTL_ATTRIBUTE } from '../store/table';
 import type { LabContext } from './middlewares';
 import { REPLAYED_HEADER } from './responses';
@@ -42,10 +43,12 @@ const idempotencyConfig = new IdempotencyConfig({
 type LabMiddleware = MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, LabContext>;
 
 /**
- * Powertools' middleware, with one guard: its onError deletes the idempotency record, also when its own
+ * Powertools' middleware, with two guards. Its onError deletes the idempotency record, also when its own
  * `before` refused the request (key reused with another body, or still in progress) — which would drop
- * the FIRST request's record and let a retry create twice. Only a request that took the record may
- * release it.
+ * the FIRST request's record and let a retry create twice: only a request that took the record may
+ * release it. And a record that cannot be completed after the create succeeded does not turn the
+ * create's answer into an error (see `after`: the guard against a second create then holds only while
+ * the record is "in progress").
  */
 export function idempotentCreate(): LabMiddleware {
   const inner = makeHandlerIdempotent({ persistenceStore, config: idempotencyConfig }) as LabMiddleware;
@@ -62,7 +65,22 @@ export function idempotentCreate(): LabMiddleware {
       request.response = { ...replay, headers: { ...replay.headers, [REPLAYED_HEADER]: 'true' } };
       return request.response;
     },
-    after: (request) => inner.after?.(request),
+    after: async (request) => {
+      try {
+        await inner.after?.(request);
+      } catch (error) {
+        // The create is written and its answer ready; only its record could not be completed (the SDK has
+        // retried already). Answering an error now would make the client retry, and (the record then
+        // released) create a second time. So the answer goes out. The record stays "in progress" only until
+        // Powertools lets it expire: after the function's remaining time (the Lambda timeout in AWS, 30 s in
+        // the local server). A retry within that window gets 409; one after it would create again — but the
+        // client has its 201 and no reason to retry.
+        logger.warn('Idempotency record not completed; the create is answered anyway', {
+          errorName: error instanceof Error ? error.name : typeof error,
+          causeName: error instanceof Error && error.cause instanceof Error ? error.cause.name : undefined,
+        });
+      }
+    },
     onError: async (request) => {
       if (holdsRecord.has(request)) await inner.onError?.(request);
     },

@@ -1,5 +1,6 @@
 /**
- * The middlewares of the one Middy stack (composed in shared/http/handler.ts). Each does one thing;
+ * The middlewares of the one Middy stack (composed in shared/http/stack.ts; the key stage's are in
+ * shared/http/api-key.ts, so that a public function does not bundle the key lookup). Each does one thing;
  * the order they run in is the spec's order of checks: key (401) → scope (403) → input (400) → handler.
  */
 import type { MiddlewareObj, Request } from '@middy/core';
@@ -7,12 +8,10 @@ import httpErrorHandler from '@middy/http-error-handler';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import * as v from 'valibot';
 import type { GenericSchema } from 'valibot';
-import { type AccessContext, assertAllScopes, assertAnyScope } from '../auth/access';
-import { authenticate } from '../auth/api-keys';
-import type { Route } from '../routes';
+import type { AccessContext } from '../auth/access';
 import { logger } from '../logger';
 import { InvalidInput } from '../errors';
-import { HttpError, statusOf } from './errors';
+import { HttpError, isTryAgainLater, RETRY_AFTER_SECONDS, statusOf, TRY_AGAIN_LATER } from './errors';
 import { baseHeaders } from './responses';
 import { isJsonObject, parseOrBadRequest } from './validation';
 
@@ -25,12 +24,15 @@ export interface LabContext extends Context {
 type LabRequest = Request<APIGatewayProxyEvent, APIGatewayProxyResult, Error, LabContext>;
 type LabMiddleware = MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, LabContext>;
 
-/** What an error answers: `{ "error": message }`, JSON no cache may keep. */
+/**
+ * What an error answers: `{ "error": message }`, JSON no cache may keep. A 503 says when to try again
+ * (`Retry-After`, in seconds), whichever failure it stands for.
+ */
 const httpError = (statusCode: number, message: string) => ({
   statusCode,
   expose: true,
   message: JSON.stringify({ error: message }),
-  headers: { ...baseHeaders },
+  headers: { ...baseHeaders, ...(statusCode === 503 ? { 'Retry-After': String(RETRY_AFTER_SECONDS) } : {}) },
 });
 
 const INTERNAL_ERROR = 'Internal server error';
@@ -44,8 +46,10 @@ const IDEMPOTENCY_ERRORS: Record<string, HttpError> = {
 /**
  * Our mapping, in front of @middy/http-error-handler: every error becomes the HTTP error it answers
  * (shared/http/errors.ts says which status a transport-neutral error is), with `{ "error": message }`
- * as its body. Unknown errors become 500 "Internal server error" and are logged by name and stack only:
- * an AWS error message may quote stored values, and those can be patient data.
+ * as its body. A failure of AWS that may pass (throttling, a transaction conflict, a fault of the service, a
+ * network error: shared/http/errors.ts isTryAgainLater) becomes 503 with Retry-After, logged by name only.
+ * Other unknown errors become 500 "Internal server error" and are logged by name and stack only: an AWS
+ * error message may quote stored values, and those can be patient data.
  */
 export function errorResponses(): LabMiddleware {
   return {
@@ -56,7 +60,14 @@ export function errorResponses(): LabMiddleware {
       let mapped: ReturnType<typeof httpError>;
       if (status !== undefined && error) mapped = httpError(status, error.message);
       else if (idempotencyRefusal) mapped = httpError(idempotencyRefusal.statusCode, idempotencyRefusal.message);
-      else {
+      else if (isTryAgainLater(error)) {
+        // Names only (a wrapper's, e.g. Powertools Idempotency's, and its cause's): never a message.
+        logger.warn('AWS could not answer now; answered 503', {
+          errorName: error?.name ?? typeof error,
+          causeName: error?.cause instanceof Error ? error.cause.name : undefined,
+        });
+        mapped = httpError(503, TRY_AGAIN_LATER);
+      } else {
         logger.error('Unhandled error', {
           errorName: error?.name ?? typeof error,
           stack: error?.stack?.split('\n').slice(1).join('\n'),
@@ -95,24 +106,6 @@ export function accessLog(routeName: string) {
         api_request_id: event?.requestContext?.requestId,
         function_request_id: context?.awsRequestId,
       });
-    },
-  };
-}
-
-export function authenticateApiKey(): LabMiddleware {
-  return {
-    before: async (request) => {
-      request.context.access = await authenticate(request.event.headers?.['x-api-key']);
-    },
-  };
-}
-
-export function requireScopes(route: Route): LabMiddleware {
-  const assertScopes = route.allScopes ? assertAllScopes : assertAnyScope;
-  return {
-    before: ({ context }) => {
-      if (!context.access) throw new Error('requireScopes runs after authenticateApiKey');
-      assertScopes(context.access, route.scopes);
     },
   };
 }

@@ -1,6 +1,7 @@
 /** Reads: every page of a Query (lists are bounded by tenant, so a list costs what it returns), batches of keys. */
 import { BatchGetCommand, type BatchGetCommandOutput, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { dynamo, tableName } from './client';
+import { Unavailable } from '../errors';
 import { GSI1, type ItemKey } from './keys';
 
 export async function queryAll(input: QueryCommandInput): Promise<Record<string, unknown>[]> {
@@ -21,14 +22,25 @@ export function withoutKeys<T>(item: Record<string, unknown>): T {
 }
 
 /**
- * BatchGetItem of up to any number of keys (100 per call, DynamoDB's limit), retrying unprocessed keys.
- * Answers the items found, in no particular order.
+ * Calls of one BatchGetItem page before its unprocessed keys give up: DynamoDB leaves keys unprocessed
+ * when throttled, and a throttling that lasts must end the request (503), not loop until Lambda's timeout.
+ * With the backoff below the last try starts about 1.5 s after the first.
+ */
+const BATCH_GET_ATTEMPTS = 6;
+
+/** What a batch read that DynamoDB kept throttling throws (the HTTP edge answers Unavailable with 503). */
+export const ITEMS_NOT_READ = 'The database is busy and did not return every item; retry the request';
+
+/**
+ * BatchGetItem of up to any number of keys (100 per call, DynamoDB's limit), retrying unprocessed keys
+ * with backoff, at most BATCH_GET_ATTEMPTS calls per page. Answers the items found, in no particular order.
  */
 export async function batchGetAll(keyList: ItemKey[]): Promise<Record<string, unknown>[]> {
   const found: Record<string, unknown>[] = [];
   for (let i = 0; i < keyList.length; i += 100) {
     let pending: Record<string, unknown>[] | undefined = keyList.slice(i, i + 100).map((key) => ({ ...key }));
     for (let attempt = 0; pending && pending.length > 0; attempt += 1) {
+      if (attempt >= BATCH_GET_ATTEMPTS) throw new Unavailable(ITEMS_NOT_READ);
       if (attempt > 0) await new Promise((r) => setTimeout(r, Math.min(1000, 25 * 2 ** attempt)));
       const result: BatchGetCommandOutput = await dynamo.send(new BatchGetCommand({ RequestItems: { [tableName]: { Keys: pending, ConsistentRead: true } } }));
       found.push(...(result.Responses?.[tableName] ?? []));

@@ -8,7 +8,7 @@
  *                                              reference already taken fails it, never overwrites
  * - shipments of a location group ........... Query          GSI1 LOCGROUP#<slug> / SHIPMENT#<created_at>#<ref>, descending, paged
  * - the appointments a shipment carries ..... Query          GSI1 SHIPMENT#<ref> / APPT#<id>
- * - change the window ....................... UpdateItem     (status = pending)
+ * - change the window ....................... UpdateItem     (status = pending, the window as read)
  */
 import { randomInt } from 'node:crypto';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
@@ -95,18 +95,36 @@ export async function appointmentsOfShipment(reference: string): Promise<{ appoi
   return listByIndexPrefix(index.appointmentsOfShipment(reference));
 }
 
-/** A conditional update of a pending shipment; a racing change answers the 409 its new status calls for. */
-async function updatePending(reference: string, attributes: Record<string, unknown>, action: string): Promise<ShipmentRecord> {
+/**
+ * A conditional update of a pending shipment; a racing change answers the 409 its new status calls for.
+ * `asRead`: attributes the change was decided from (a PATCH merges into the window it read), re-checked
+ * at the write, so that a PATCH landing meanwhile is never silently undone.
+ */
+async function updatePending(
+  reference: string,
+  attributes: Record<string, unknown>,
+  action: string,
+  asRead: Record<string, unknown> = {},
+): Promise<ShipmentRecord> {
   const update = setAttributes(attributes);
+  const read = Object.entries(asRead);
   try {
     const { Attributes } = await dynamo.send(
       new UpdateCommand({
         TableName: tableName,
         Key: keys.shipment(reference),
         ...update,
-        ConditionExpression: '#status = :pending',
-        ExpressionAttributeNames: { ...update.ExpressionAttributeNames, '#status': 'status' },
-        ExpressionAttributeValues: { ...update.ExpressionAttributeValues, ':pending': 'pending' },
+        ConditionExpression: ['#status = :pending', ...read.map((_, i) => `#read${i} = :read${i}`)].join(' AND '),
+        ExpressionAttributeNames: {
+          ...update.ExpressionAttributeNames,
+          '#status': 'status',
+          ...Object.fromEntries(read.map(([name], i) => [`#read${i}`, name])),
+        },
+        ExpressionAttributeValues: {
+          ...update.ExpressionAttributeValues,
+          ':pending': 'pending',
+          ...Object.fromEntries(read.map(([, value], i) => [`:read${i}`, value])),
+        },
         ReturnValues: 'ALL_NEW',
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       }),
@@ -121,6 +139,12 @@ async function updatePending(reference: string, attributes: Record<string, unkno
   }
 }
 
-export const changePickupWindow = (reference: string, window: PickupWindow, at: string) => updatePending(reference, { ...window, updated_at: at }, 'modified');
+/** The merged window replaces the one it was merged into (`read`), or 409 when another change landed first. */
+export const changePickupWindow = (read: ShipmentRecord, window: PickupWindow, at: string) =>
+  updatePending(read.id, { ...window, updated_at: at }, 'modified', {
+    pickup_date: read.pickup_date,
+    pickup_time_from: read.pickup_time_from,
+    pickup_time_till: read.pickup_time_till,
+  });
 
 export const SHIPMENT_CHANGED_MEANWHILE = 'The shipment changed while this request was processed; retry it';

@@ -1,7 +1,10 @@
 /**
- * TransactWriteItems with named items and the two failure kinds told apart: a precondition that failed
- * (read by the name of its item, never by position) and a conflict with a concurrent transaction on the
- * same items, which is retried here with jitter — the loser of a race then sees the winner's state.
+ * TransactWriteItems with named items and the failure kinds told apart: a precondition that failed
+ * (read by the name of its item, never by position); a conflict with a concurrent transaction on the
+ * same items, which is retried here with jitter — the loser of a race then sees the winner's state; and a
+ * cancellation for no failed condition at all (throttling of an item, a conflict that outlasted the
+ * retries), which is DynamoDB's "not now", thrown as it came (the HTTP edge answers it 503), never
+ * mistaken for a lost race.
  */
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from './client';
@@ -46,7 +49,7 @@ export async function transactWrite(items: NamedItem[]): Promise<void> {
       if (!codes) throw error;
       const conflicted = codes.includes('TransactionConflict');
       if (!conflicted || attempt >= MAX_ATTEMPTS) {
-        if (conflicted) throw error;
+        if (!codes.includes('ConditionalCheckFailed')) throw error;
         throw new TransactionCancelled(names, codes);
       }
       await new Promise((r) => setTimeout(r, Math.random() * 20 * 2 ** attempt));

@@ -65,6 +65,23 @@ const changedAttributes = (before: object, after: object) =>
 /** The record as a transition leaves it: its new state, one more history entry. */
 export const recorded = <R extends Stateful>(before: R | null, after: R): R => ({ ...after, history_seq: (before?.history_seq ?? 0) + 1 });
 
+/**
+ * Joins the placeholder maps (ExpressionAttributeNames or ExpressionAttributeValues) of the parts of one
+ * expression. Two parts using one placeholder name would silently lose one of the values (a condition's
+ * `:from` replacing the status check's), so a collision throws instead: a bug of ours, found by any test
+ * that runs the write.
+ */
+export function joinPlaceholders<V>(...maps: (Record<string, V> | undefined)[]): Record<string, V> {
+  const joined: Record<string, V> = {};
+  for (const map of maps) {
+    for (const [name, value] of Object.entries(map ?? {})) {
+      if (Object.hasOwn(joined, name)) throw new Error(`Placeholder ${name} is used twice in one expression`);
+      joined[name] = value;
+    }
+  }
+  return joined;
+}
+
 function stateItem<R extends Stateful>(t: Transition<R>, after: R): NamedItem {
   const name = t.name ?? 'state';
   if (!t.before) {
@@ -79,8 +96,8 @@ function stateItem<R extends Stateful>(t: Transition<R>, after: R): NamedItem {
       Key: t.lifecycle.key(t.before),
       ...update,
       ConditionExpression: ['#status = :from', ...(t.condition ? [`(${t.condition.expression})`] : [])].join(' AND '),
-      ExpressionAttributeNames: { ...update.ExpressionAttributeNames, '#status': 'status', ...t.condition?.names },
-      ExpressionAttributeValues: { ...update.ExpressionAttributeValues, ':from': t.before.status, ...t.condition?.values },
+      ExpressionAttributeNames: joinPlaceholders(update.ExpressionAttributeNames, { '#status': 'status' }, t.condition?.names),
+      ExpressionAttributeValues: joinPlaceholders(update.ExpressionAttributeValues, { ':from': t.before.status }, t.condition?.values),
     },
   });
 }

@@ -1,16 +1,36 @@
-/** Cancels a scheduled appointment with a reason (kept in its history, never in an event). */
+/**
+ * Cancels a scheduled appointment with a reason (kept in its history, never in an event). The write is
+ * conditional on the appointment as read (its tests, location and time: the answer shows them); a racing
+ * attach or PATCH makes it read the appointment again and decide again (shared/usecases/decide-again.ts),
+ * a racing confirm or cancel answers 409.
+ */
 import { assertProfileResourceAccess } from '../auth/access';
 import { assertCancellable } from '../domain/appointment';
 import { apiActor } from '../domain/lifecycle';
-import { Conflict } from '../errors';
 import { getAppointmentAggregateOrThrow } from '../store/appointments/reads';
 import { type AppointmentAggregate, appointmentLifecycle, type AppointmentRecord } from '../store/appointments/records';
-import { CHANGED_MEANWHILE } from '../store/appointments/writes';
+import { testsAndLocationAsRead } from '../store/appointments/writes';
 import { getExistingProfile, type ProfileRecord } from '../store/profiles';
-import { TransactionCancelled } from '../store/transactions';
-import { recorded } from '../store/transitions';
+import { type Condition, joinPlaceholders, recorded } from '../store/transitions';
 import { commit } from './commit';
+import { decideAgainOnRace } from './decide-again';
 import type { Caller } from './request';
+
+function asRead(appointment: AppointmentRecord): Condition {
+  const testsAndLocation = testsAndLocationAsRead(appointment);
+  return {
+    expression: `${testsAndLocation.expression} AND scheduled_at = :readScheduledAt`,
+    values: joinPlaceholders(testsAndLocation.values, { ':readScheduledAt': appointment.scheduled_at }),
+  };
+}
+
+async function writeCancel(aggregate: AppointmentAggregate, reason: string, actorKeyId: string, at: string): Promise<AppointmentAggregate> {
+  const { appointment } = aggregate;
+  const after: AppointmentRecord = { ...appointment, status: 'cancelled', cancellation_reason: reason, updated_at: at };
+  const transition = { lifecycle: appointmentLifecycle, before: appointment, after, actor: apiActor(actorKeyId), at, reason, condition: asRead(appointment) };
+  await commit({ transitions: [transition], writtenAt: at });
+  return { ...aggregate, appointment: recorded(appointment, after) };
+}
 
 export async function cancelAppointment(
   id: string,
@@ -18,20 +38,16 @@ export async function cancelAppointment(
   { access, now }: Caller,
 ): Promise<{ aggregate: AppointmentAggregate; profile: ProfileRecord }> {
   const aggregate = await getAppointmentAggregateOrThrow(id);
-  const { appointment } = aggregate;
-  assertProfileResourceAccess(access, appointment, 'appointment');
-  assertCancellable(appointment.status);
+  assertProfileResourceAccess(access, aggregate.appointment, 'appointment');
+  assertCancellable(aggregate.appointment.status);
   const at = now.toISOString();
-  const after: AppointmentRecord = { ...appointment, status: 'cancelled', cancellation_reason: reason, updated_at: at };
-  const write = commit({
-    transitions: [{ lifecycle: appointmentLifecycle, before: appointment, after, actor: apiActor(access.keyId), at, reason }],
-    writtenAt: at,
-  }).catch(async (error: unknown) => {
-    if (!(error instanceof TransactionCancelled)) throw error;
-    // A racing request changed it first: answer the conflict its new status calls for.
-    assertCancellable((await getAppointmentAggregateOrThrow(id)).appointment.status);
-    throw new Conflict(CHANGED_MEANWHILE);
+  const write = decideAgainOnRace({
+    read: aggregate,
+    reread: () => getAppointmentAggregateOrThrow(id),
+    assertAllowed: (current) => assertCancellable(current.appointment.status),
+    write: (current) => writeCancel(current, reason, access.keyId, at),
+    what: 'appointment',
   });
-  const [, profile] = await Promise.all([write, getExistingProfile(appointment.profile_id)]);
-  return { aggregate: { ...aggregate, appointment: recorded(appointment, after) }, profile };
+  const [cancelled, profile] = await Promise.all([write, getExistingProfile(aggregate.appointment.profile_id)]);
+  return { aggregate: cancelled, profile };
 }

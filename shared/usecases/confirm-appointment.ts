@@ -9,7 +9,7 @@ import { apiActor } from '../domain/lifecycle';
 import { Conflict } from '../errors';
 import { getAppointmentAggregateOrThrow } from '../store/appointments/reads';
 import { appointmentLifecycle } from '../store/appointments/records';
-import { BARCODE_USED, barcodeClaim, CHANGED_MEANWHILE } from '../store/appointments/writes';
+import { BARCODE_USED, barcodeClaim, CHANGED_MEANWHILE, testsAndLocationAsRead } from '../store/appointments/writes';
 import { TransactionCancelled } from '../store/transactions';
 import { commit } from './commit';
 import { labOrderFor } from './lab-order';
@@ -24,7 +24,10 @@ export async function confirmAppointment(id: string, barcode: string, { access, 
   const tests = { panelIds: panels.map((link) => link.panel_id), biomarkerIds: biomarkers.map((link) => link.biomarker_id) };
   try {
     await commit({
-      transitions: [{ lifecycle: appointmentLifecycle, before: appointment, after, actor: apiActor(access.keyId), at }],
+      transitions: [
+        // The lab order below lists the tests and location read here: a racing attach or relocation must not slip past it.
+        { lifecycle: appointmentLifecycle, before: appointment, after, actor: apiActor(access.keyId), at, condition: testsAndLocationAsRead(appointment) },
+      ],
       items: [barcodeClaim(barcode, { appointment_id: id }, at)],
       events: [await labOrderFor(after, barcode, tests, at)],
       writtenAt: at,

@@ -3,11 +3,16 @@
  * its completion when every planned result is in (the transition in_transit|blood_drawn → completed, by
  * the lab, with LabResultsAvailable) — one transaction per report (the event schema bounds a report to
  * fit in one), so nothing is half-stored and a retry is harmless.
+ *
+ * Its files too: every upload is checked before any is copied to `documents/`, a copy made for a report
+ * that then fails is deleted again, and the uploads in `incoming/` (named by the lab, often after the
+ * patient) are deleted once the report is stored — also when a retry finds it stored already.
  */
 import { createHash } from 'node:crypto';
 import { LAB } from '../domain/lifecycle';
 import { missingResults, type ReportOrder, supersedes } from '../domain/results';
 import { copyObject, deleteObject, objectSize } from '../documents/s3';
+import { logger } from '../logger';
 import { labResultsAvailable } from '../events/lab-results-available';
 import type { LabResultsReportedDetail } from '../events/lab-results-reported';
 import { getAppointmentAggregate } from '../store/appointments/reads';
@@ -28,7 +33,8 @@ export class ReportRejected extends Error {
 async function appointmentIdOf(detail: LabResultsReportedDetail): Promise<string> {
   if (detail.appointment_id) return detail.appointment_id;
   const id = await appointmentIdOfBarcode(detail.barcode as string);
-  if (!id) throw new ReportRejected(`no appointment has barcode ${detail.barcode}`);
+  // Not the barcode itself: this message is logged, and a barcode links the logs to a person's sample.
+  if (!id) throw new ReportRejected('no appointment has the barcode of the report');
   return id;
 }
 
@@ -65,8 +71,11 @@ function supersedingPuts(
   });
 }
 
-/** The report's items, completion included when it brings the last planned result; S3 keys to delete after. */
-async function prepare(detail: LabResultsReportedDetail, aggregate: AppointmentAggregate, now: Date): Promise<{ changes: Changes; incomingKeys: string[] }> {
+/**
+ * The report's items, completion included when it brings the last planned result. Copies each upload to
+ * its final key (unless an earlier attempt did), adding each key it copies to `copied`.
+ */
+async function prepare(detail: LabResultsReportedDetail, aggregate: AppointmentAggregate, now: Date, copied: string[]): Promise<Changes> {
   const { appointment } = aggregate;
   const at = now.toISOString();
 
@@ -77,14 +86,22 @@ async function prepare(detail: LabResultsReportedDetail, aggregate: AppointmentA
     ...supersedingPuts(detail.genetic_results, genetic, (id) => keys.geneticResult(appointment.id, id), detail),
   ];
 
-  const incomingKeys: string[] = [];
-  for (const document of detail.documents) {
+  // Every file checked before any is copied: a report refused for its second file leaves nothing under documents/.
+  const files = [];
+  for (const [index, document] of detail.documents.entries()) {
     const id = documentId(detail.event_id, document.s3_key);
     const finalKey = `documents/${appointment.id}/${id}.pdf`;
-    const size = (await objectSize(document.s3_key)) ?? (await objectSize(finalKey));
-    if (size === undefined) throw new ReportRejected(`document ${document.s3_key} was not uploaded`);
-    if (!(await objectSize(finalKey))) await copyObject(document.s3_key, finalKey, document.content_type);
-    incomingKeys.push(document.s3_key);
+    const filedSize = await objectSize(finalKey);
+    const size = (await objectSize(document.s3_key)) ?? filedSize;
+    // By position, not by key: the lab names its uploads, often after the patient (the report in the DLQ has the key).
+    if (size === undefined) throw new ReportRejected(`documents[${index}] was not uploaded`);
+    files.push({ document, id, finalKey, size, filed: filedSize !== undefined });
+  }
+  for (const { document, id, finalKey, size, filed } of files) {
+    if (!filed) {
+      await copyObject(document.s3_key, finalKey, document.content_type);
+      copied.push(finalKey);
+    }
     const record: DocumentRecord = {
       id,
       appointment_id: appointment.id,
@@ -120,7 +137,32 @@ async function prepare(detail: LabResultsReportedDetail, aggregate: AppointmentA
     events: completes ? [labResultsAvailable(appointment, at)] : [],
     writtenAt: at,
   };
-  return { changes, incomingKeys };
+  return changes;
+}
+
+/** The report is stored: its uploads in incoming/ are no longer needed (a failure here throws: EventBridge retries). */
+async function deleteUploads(detail: LabResultsReportedDetail): Promise<void> {
+  await Promise.all(detail.documents.map((document) => deleteObject(document.s3_key)));
+}
+
+/**
+ * The report failed after copying files to documents/: delete those copies, unless the report is stored
+ * after all (a commit whose answer was lost, or a concurrent delivery of the same event that used them).
+ * Best effort: the ingest's own error is what is thrown; a copy left behind is found again by the retry.
+ */
+async function discardCopies(eventId: string, copied: string[]): Promise<void> {
+  if (copied.length === 0) return;
+  try {
+    if (await reportStored(eventId)) return;
+    await Promise.all(copied.map((key) => deleteObject(key)));
+  } catch (error) {
+    // Counts and names only: keys can name the appointment.
+    logger.warn('copies of a failed lab report not deleted; its retry will use them', {
+      event_id: eventId,
+      copies: copied.length,
+      errorName: error instanceof Error ? error.name : typeof error,
+    });
+  }
 }
 
 /**
@@ -128,10 +170,27 @@ async function prepare(detail: LabResultsReportedDetail, aggregate: AppointmentA
  * can never be stored (unknown appointment or biomarker, no sample drawn, missing file).
  */
 export async function ingestLabReport(detail: LabResultsReportedDetail, now: Date): Promise<'stored' | 'duplicate'> {
-  if (await reportStored(detail.event_id)) return 'duplicate';
+  // A retry after the uploads' delete failed, or a late duplicate: the uploads may still be there.
+  if (await reportStored(detail.event_id)) {
+    await deleteUploads(detail);
+    return 'duplicate';
+  }
   const appointmentId = await appointmentIdOf(detail);
   await assertKnownBiomarkers(detail);
 
+  const copied: string[] = [];
+  let outcome: 'stored' | 'duplicate';
+  try {
+    outcome = await storeReport(detail, appointmentId, now, copied);
+  } catch (error) {
+    await discardCopies(detail.event_id, copied);
+    throw error;
+  }
+  await deleteUploads(detail);
+  return outcome;
+}
+
+async function storeReport(detail: LabResultsReportedDetail, appointmentId: string, now: Date, copied: string[]): Promise<'stored' | 'duplicate'> {
   for (let attempt = 1; ; attempt += 1) {
     const aggregate = await getAppointmentAggregate(appointmentId);
     if (!aggregate) throw new ReportRejected(`unknown appointment ${appointmentId}`);
@@ -139,7 +198,7 @@ export async function ingestLabReport(detail: LabResultsReportedDetail, now: Dat
     if (status === 'scheduled' || status === 'cancelled') {
       throw new ReportRejected(`appointment ${appointmentId} is ${status}: no sample was drawn`);
     }
-    const { changes, incomingKeys } = await prepare(detail, aggregate, now);
+    const changes = await prepare(detail, aggregate, now, copied);
     try {
       // At most 60 + 20 results, 2 × 5 documents, the marker and the completion (state, history, outbox): ≤ 94 items.
       await commit(changes);
@@ -149,7 +208,6 @@ export async function ingestLabReport(detail: LabResultsReportedDetail, now: Dat
       if (attempt >= 3) throw error;
       continue; // a concurrent report changed the results we compared with: read again
     }
-    await Promise.all(incomingKeys.map((key) => deleteObject(key)));
     return 'stored';
   }
 }

@@ -267,11 +267,16 @@ describe('the LabApi stack (prod): least privilege', () => {
     }
   });
 
-  it('lets writing routes and results-ingest also put, update, delete and condition-check items; the relay only queries and deletes', () => {
+  it('lets writing routes and results-ingest also put, update, delete and condition-check items; the relay only queries, reads again, deletes and updates', () => {
     // Once each: a writing route that records reads also holds the access-log put, which its class's PutItem covers.
     for (const [name] of routesOfClass('write')) expect([...new Set(prod.allowedActions(functionOf(name).role, 'dynamodb:'))], name).toEqual(TABLE_WRITES);
     expect(prod.allowedActions(functionOf('ingest').role, 'dynamodb:')).toEqual(TABLE_WRITES);
-    expect(prod.allowedActions(functionOf('relay').role, 'dynamodb:')).toEqual(['dynamodb:DeleteItem', 'dynamodb:Query']);
+    expect(prod.allowedActions(functionOf('relay').role, 'dynamodb:')).toEqual([
+      'dynamodb:DeleteItem',
+      'dynamodb:GetItem',
+      'dynamodb:Query',
+      'dynamodb:UpdateItem',
+    ]);
   });
 
   it('lets the webhook routes that send within the request do what a writing route does to the table', () => {
@@ -339,7 +344,7 @@ describe('the LabApi stack (prod): least privilege', () => {
     ]);
     expect(s3Of('ingest')).toEqual([
       { actions: ['s3:DeleteObject', 's3:GetObject', 's3:GetObjectTagging'], on: 'incoming' },
-      { actions: ['s3:GetObject', 's3:PutObject', 's3:PutObjectTagging'], on: 'documents' },
+      { actions: ['s3:DeleteObject', 's3:GetObject', 's3:PutObject', 's3:PutObjectTagging'], on: 'documents' },
       { actions: ['s3:ListBucket'], on: 'bucket' },
     ]);
   });

@@ -295,20 +295,21 @@ describe('a read that does not succeed', () => {
     expect(added).toEqual([]);
   });
 
-  it('writes no entry when the read fails after its access check (500: the file could not be read)', async () => {
+  it('writes no entry when the read fails after its access check (503: the file could not be read)', async () => {
     let failed = 0;
     const failGetObject = (next: (args: unknown) => Promise<unknown>) => async (args: unknown) => {
       // The only S3 call of GET /documents/{id} for a small file: reading the object, after the access check.
       if ((args as { input?: { Key?: unknown } }).input?.Key !== undefined) {
         failed += 1;
-        throw Object.assign(new Error('injected: S3 unavailable'), { name: 'ServiceUnavailable', $fault: 'server' });
+        // As the SDK throws it once its retries gave up (`$metadata` set: shared/http/errors.ts isTryAgainLater).
+        throw Object.assign(new Error('injected: S3 unavailable'), { name: 'ServiceUnavailable', $fault: 'server', $metadata: { httpStatusCode: 503 } });
       }
       return next(args);
     };
     s3.middlewareStack.add(failGetObject as never, { step: 'initialize', name: 'failGetObject' });
     try {
       const added = await entriesAddedBy(subject.profileId, async () =>
-        expect((await api.get(`/api/v1/documents/${subject.documentId}`, key)).status).toBe(500),
+        expect((await api.get(`/api/v1/documents/${subject.documentId}`, key)).status).toBe(503),
       );
       expect(failed).toBeGreaterThan(0);
       expect(added).toEqual([]);
@@ -317,30 +318,33 @@ describe('a read that does not succeed', () => {
     }
   });
 
-  it('writes no entry when the request fails after its handler showed the person (500: its Idempotency-Key record cannot be saved)', async () => {
-    // The handler ran to its answer, so it said what it showed; only then does saving the create's record fail.
+  it('writes its entry when only completing the Idempotency-Key record fails (201: the create is answered, showing the person)', async () => {
+    // The create is written and its answer ready; only then does completing its record (an UpdateItem) fail.
+    // shared/http/idempotency.ts answers the create anyway (an error would make the client create twice), so
+    // the answer shows the person and its entry is written.
     let failed = 0;
     const failIdempotencySave = (next: (args: unknown) => Promise<unknown>, context: { commandName?: string }) => async (args: unknown) => {
       const pk = (args as { input?: { Key?: { PK?: unknown } } }).input?.Key?.PK;
       const partition = typeof pk === 'string' ? pk : (pk as { S?: string } | undefined)?.S;
       if (context.commandName === 'UpdateItemCommand' && partition === 'IDEMPOTENCY') {
         failed += 1;
-        throw Object.assign(new Error('injected: service unavailable'), { name: 'InternalServerError', $fault: 'server' });
+        throw Object.assign(new Error('injected: service unavailable'), { name: 'InternalServerError', $fault: 'server', $metadata: { httpStatusCode: 500 } });
       }
       return next(args);
     };
     dynamo.middlewareStack.add(failIdempotencySave as never, { step: 'initialize', name: 'failIdempotencySave' });
     try {
+      let created: ApiResponse | undefined;
       const added = await entriesAddedBy(subject.profileId, async () => {
-        const res = await api.request('POST', '/api/v1/home-kit-orders', {
+        created = await api.request('POST', '/api/v1/home-kit-orders', {
           key,
           headers: { 'Idempotency-Key': randomUUID() },
           body: { profile_id: subject.profileId, delivery_address: { location_id: BERLIN_MITTE } },
         });
-        expect(res.status).toBe(500);
+        expect(created.status).toBe(201);
       });
       expect(failed).toBeGreaterThan(0);
-      expect(added).toEqual([]);
+      expect(added.map((entry) => [entry.route, entry.resource])).toEqual([['createHomeKitOrder', `home kit order ${created!.body.id}`]]);
     } finally {
       dynamo.middlewareStack.remove('failIdempotencySave');
     }

@@ -8,6 +8,7 @@ import { relayOutbox } from '../../shared/events/outbox';
 import { dynamo, tableName } from '../../shared/store/client';
 import { GSI2 } from '../../shared/store/keys';
 import { useApi } from '../support/api';
+import { type Middleware, withMiddleware } from '../support/aws-faults';
 import { mockEventBridge } from '../support/event-bridge';
 import { apiKey, BERLIN_MITTE, seedDemoData, UNKNOWN_ID } from '../support/fixtures';
 import { confirmDraw, createProfile, ESSENTIALS_PANEL, newBarcode, scheduleAppointment, storedAppointment, THYROID_PANEL } from '../support/scenario';
@@ -166,6 +167,65 @@ describe('the outbox when EventBridge fails', () => {
     eventBridge.client.resolves({ FailedEntryCount: 0, Entries: [] });
     await relayOutbox(new Date());
     expect(await pendingOutbox(id)).toHaveLength(1);
+  });
+});
+
+type Item = Record<string, unknown>;
+type QueryAnswer = { output: { Items?: Item[] } };
+
+/** The relay's Query of GSI2 answered through `rewrite`: DynamoDB Local updates GSI2 at once; in AWS it lags. */
+const outboxIndexAnswers =
+  (rewrite: (items: Item[]) => Item[]): Middleware =>
+  (next) =>
+  async (args) => {
+    const answer = (await next(args)) as QueryAnswer;
+    const input = (args as { input: { IndexName?: string; ExpressionAttributeValues?: Item } }).input;
+    if (input.IndexName === GSI2 && input.ExpressionAttributeValues?.[':pk'] === 'OUTBOX') answer.output.Items = rewrite(answer.output.Items ?? []);
+    return answer;
+  };
+
+const relayedFor = (appointmentId: string) =>
+  eventBridge
+    .entries()
+    .map((entry) => JSON.parse(entry.Detail as string) as Item)
+    .filter((detail) => detail.appointment_id === appointmentId);
+
+describe('the outbox relay when GSI2 has not caught up', () => {
+  it('publishes nothing for an entry the index still lists after it was published and deleted', async () => {
+    const id = await scheduleAppointment(api, key);
+    eventBridge.failNextPuts();
+    await confirm(id, newBarcode());
+    const [listed] = await pendingOutbox(id);
+    eventBridge.client.reset();
+    eventBridge.client.resolves({ FailedEntryCount: 0, Entries: [] });
+    await relayOutbox(new Date(Date.now() + 31_000));
+    expect(await pendingOutbox(id)).toEqual([]);
+    eventBridge.client.resetHistory();
+
+    await withMiddleware(
+      outboxIndexAnswers((items) => [...items, listed!]),
+      () => relayOutbox(new Date(Date.now() + 31_000)),
+    );
+    expect(relayedFor(id)).toEqual([]);
+  });
+
+  it('publishes only the events an entry holds now, not those the index still shows from before', async () => {
+    const id = await scheduleAppointment(api, key);
+    eventBridge.failNextPuts();
+    await confirm(id, newBarcode());
+    const [stored] = await pendingOutbox(id);
+    const events = stored!.events as { detail: Item }[];
+    // What the index would show before a partial publish left the entry with fewer events: one more, already put.
+    const alreadyPut = { ...events[0]!, event_id: 'already-put', detail: { ...events[0]!.detail, barcode: 'ALREADY-PUT' } };
+    eventBridge.client.reset();
+    eventBridge.client.resolves({ FailedEntryCount: 0, Entries: [] });
+
+    await withMiddleware(
+      outboxIndexAnswers((items) => items.map((item) => (item.PK === stored!.PK ? { ...item, events: [alreadyPut, ...events] } : item))),
+      () => relayOutbox(new Date(Date.now() + 31_000)),
+    );
+    expect(relayedFor(id)).toEqual(events.map((event) => event.detail));
+    expect(await pendingOutbox(id)).toEqual([]);
   });
 });
 

@@ -1,7 +1,8 @@
 /** Lab report files: ingest moves them from incoming/ to their final key; GET /api/v1/documents/{id} serves them. */
 import { createHash, randomBytes } from 'node:crypto';
+import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { deleteObject, objectSize } from '../../shared/documents/s3';
+import { deleteObject, objectSize, s3 } from '../../shared/documents/s3';
 import { getDocument } from '../../shared/store/documents';
 import { useApi } from '../support/api';
 import { assertDocumented } from '../support/contract';
@@ -108,9 +109,24 @@ describe('GET /api/v1/documents/{id}', () => {
     await confirmDraw(api, key, appointmentId);
     await expect(
       deliver(report(appointmentId, { documents: [{ s3_key: 'incoming/missing.pdf', file_name: 'x.pdf', content_type: 'application/pdf' }] })),
-    ).rejects.toThrow('document incoming/missing.pdf was not uploaded');
+    ).rejects.toThrow('documents[0] was not uploaded');
+  });
+
+  it('copies no file of a report whose second document was never uploaded, keeping the first upload in incoming/', async () => {
+    const appointmentId = await scheduleAppointment(api, key);
+    await confirmDraw(api, key, appointmentId);
+    const uploaded = await uploadIncoming(Buffer.from('%PDF-1.7 first'));
+    const documents = [uploaded, 'incoming/missing.pdf'].map((s3Key) => ({ s3_key: s3Key, file_name: 'x.pdf', content_type: 'application/pdf' }));
+    await expect(deliver(report(appointmentId, { documents }))).rejects.toThrow('documents[1] was not uploaded');
+    expect({ filed: await objectsUnder(`documents/${appointmentId}/`), kept: await objectsUnder(uploaded) }).toEqual({ filed: [], kept: [uploaded] });
   });
 });
+
+/** The keys the bucket holds under a prefix. */
+async function objectsUnder(prefix: string): Promise<string[]> {
+  const listed = await s3.send(new ListObjectsV2Command({ Bucket: process.env.DOCUMENTS_BUCKET, Prefix: prefix }));
+  return (listed.Contents ?? []).map((object) => object.Key as string).sort();
+}
 
 async function fetchRaw(path: string) {
   const response = await fetch(`${api.url()}${path}`, { headers: { 'x-api-key': key }, redirect: 'manual' });

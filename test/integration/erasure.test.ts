@@ -9,6 +9,7 @@ import { dynamo, tableName } from '../../shared/store/client';
 import { GSI1, keys } from '../../shared/store/keys';
 import { eraseProfileIdentifiers } from '../../shared/store/profiles';
 import { useApi } from '../support/api';
+import { type Handler, type Middleware, withMiddleware } from '../support/aws-faults';
 import { mockEventBridge } from '../support/event-bridge';
 import { apiKey, BERLIN_MITTE, seedDemoData, UNKNOWN_ID } from '../support/fixtures';
 import { clinical, deliver, report } from '../support/lab';
@@ -69,19 +70,6 @@ async function kitOrder(profileId: string, state: 'pending' | 'dispatched' | 'ac
 async function storedItem(key: { PK: string; SK: string }) {
   const { Item } = await dynamo.send(new GetCommand({ TableName: tableName, Key: key, ConsistentRead: true }));
   return Item as Record<string, unknown>;
-}
-
-type Handler = (args: unknown) => Promise<unknown>;
-type Middleware = (next: Handler) => Handler;
-
-/** Runs `body` with `middleware` on the DynamoDB client: a fault at the SDK edge, never in our code. */
-async function withMiddleware<T>(middleware: Middleware, body: () => Promise<T>): Promise<T> {
-  dynamo.middlewareStack.add(middleware as never, { step: 'initialize', name: 'erasureFault' });
-  try {
-    return await body();
-  } finally {
-    dynamo.middlewareStack.remove('erasureFault');
-  }
 }
 
 const isIndexQuery = (args: unknown) => (args as { input: { IndexName?: string } }).input.IndexName === GSI1;
@@ -239,12 +227,17 @@ describe('POST /api/v1/profiles/{id}/erase', () => {
       await scheduleAppointment(api, key, { profileId: id }),
       await scheduleAppointment(api, key, { profileId: id, scheduledAt: inDays(8) }),
     ];
-    // The fault at the SDK edge: the second cancellation's transaction fails as DynamoDB would when unavailable.
+    // The fault at the SDK edge: the second cancellation's transaction fails as DynamoDB would when unavailable,
+    // shaped as the SDK throws it once its retries gave up (`$metadata` set: shared/http/errors.ts isTryAgainLater).
     let transactions = 0;
     const failSecondTransaction = (next: (args: unknown) => Promise<unknown>) => async (args: unknown) => {
       const input = (args as { input: { TransactItems?: unknown[] } }).input;
       if (input.TransactItems && (transactions += 1) === 2)
-        throw Object.assign(new Error('injected: service unavailable'), { name: 'InternalServerError', $fault: 'server' });
+        throw Object.assign(new Error('injected: service unavailable'), {
+          name: 'InternalServerError',
+          $fault: 'server',
+          $metadata: { httpStatusCode: 500, attempts: 3 },
+        });
       return next(args);
     };
     dynamo.middlewareStack.add(failSecondTransaction as never, { step: 'initialize', name: 'failSecondTransaction' });
@@ -254,7 +247,7 @@ describe('POST /api/v1/profiles/{id}/erase', () => {
     } finally {
       dynamo.middlewareStack.remove('failSecondTransaction');
     }
-    expect(failed.status).toBe(500);
+    expect({ status: failed.status, retryAfter: failed.headers.get('retry-after') }).toEqual({ status: 503, retryAfter: '1' });
     const statuses = async () => Promise.all(appointmentIds.map(async (a) => (await storedItem(keys.appointment(a))).status));
     expect((await statuses()).sort()).toEqual(['cancelled', 'scheduled']);
     const retried = await erase(id);

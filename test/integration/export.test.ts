@@ -11,7 +11,7 @@ import { useApi } from '../support/api';
 import { mockEventBridge } from '../support/event-bridge';
 import { apiKey, BERLIN_MITTE, seedDemoData, UNKNOWN_ID } from '../support/fixtures';
 import { apoe, clinical, deliver, report, uploadIncoming } from '../support/lab';
-import { confirmDraw, createProfile, inDays, scheduleAppointment, THYROID_PANEL } from '../support/scenario';
+import { confirmDraw, createProfile, inDays, pickupDate, scheduleAppointment, THYROID_PANEL } from '../support/scenario';
 
 const api = useApi();
 mockEventBridge();
@@ -19,13 +19,6 @@ let key: string;
 
 const exportOf = (id: string, withKey = key) => api.get(`/api/v1/profiles/${id}/export`, withKey);
 const ids = (items: { id: string }[]) => items.map((item) => item.id);
-
-/** A weekday at least two days ahead: a pickup date every shipment rule accepts, whenever the suite runs. */
-function pickupDate(): string {
-  const day = new Date(Date.now() + 2 * 86_400_000);
-  while (day.getUTCDay() === 0 || day.getUTCDay() === 6) day.setUTCDate(day.getUTCDate() + 1);
-  return day.toISOString().slice(0, 10);
-}
 
 async function kitOrder(profileId: string): Promise<string> {
   const address = { name: 'Test Patient', street: 'Torstraße', house_number: '1', postal_code: '10119', city: 'Berlin', country: 'DE' };

@@ -10,7 +10,7 @@ import { useApi } from '../support/api';
 import { mockEventBridge } from '../support/event-bridge';
 import { apiKey, apiKeyWithId, BERLIN_MITTE, seedDemoData, UNKNOWN_ID } from '../support/fixtures';
 import { clinical, deliver, report } from '../support/lab';
-import { confirmDraw, createProfile, newBarcode, scheduleAppointment, THYROID_PANEL } from '../support/scenario';
+import { confirmDraw, createProfile, newBarcode, pickupDate, scheduleAppointment, THYROID_PANEL } from '../support/scenario';
 
 const api = useApi();
 const eventBridge = mockEventBridge();
@@ -39,13 +39,6 @@ function eventMoves(detailType: string, idField: string, id: string): string[] {
     .map((e) => JSON.parse(e.Detail as string))
     .filter((detail) => detail[idField] === id)
     .map((detail) => `${detail.from_status ?? '∅'}→${detail.status}`);
-}
-
-/** A weekday at least two days ahead: a pickup date every shipment rule accepts, whenever the suite runs. */
-function pickupDate(): string {
-  const day = new Date(Date.now() + 2 * 86_400_000);
-  while (day.getUTCDay() === 0 || day.getUTCDay() === 6) day.setUTCDate(day.getUTCDate() + 1);
-  return day.toISOString().slice(0, 10);
 }
 
 async function createShipment(): Promise<string> {

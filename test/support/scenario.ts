@@ -1,12 +1,25 @@
 /** Arranging appointments through the public API, the way a clinic app would. */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { expect } from 'vitest';
+import { berlinDateTime } from '../../shared/domain/calendar';
 import { dynamo, tableName } from '../../shared/store/client';
 import { keys } from '../../shared/store/keys';
 import type { TestApi } from './api';
 import { BERLIN_MITTE } from './fixtures';
 
 export const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+/**
+ * A weekday at least `daysAhead` Berlin days ahead: a pickup date every shipment rule accepts, whatever the
+ * hour (the rules read Berlin's calendar, shared/domain/pickup-window.ts, which is a day ahead of UTC's
+ * from 22:00 or 23:00 UTC). Larger `daysAhead` give later or equal dates.
+ */
+export function pickupDate(daysAhead = 2): string {
+  const day = new Date(`${berlinDateTime(new Date()).date}T12:00:00Z`);
+  day.setUTCDate(day.getUTCDate() + daysAhead);
+  while (day.getUTCDay() === 0 || day.getUTCDay() === 6) day.setUTCDate(day.getUTCDate() + 1);
+  return day.toISOString().slice(0, 10);
+}
 
 export const ESSENTIALS_PANEL = '7c0e4b1a-2f3d-4c5e-8a9b-0d1e2f3a4b01'; // biomarkers 1, 2, 5, 6
 export const THYROID_PANEL = '7c0e4b1a-2f3d-4c5e-8a9b-0d1e2f3a4b03'; // biomarkers 3, 4

@@ -29,6 +29,11 @@ export interface AppointmentRecord {
   updated_at: string | null;
   /** How many history entries it has (shared/store/transitions.ts); absent before the history existed. */
   history_seq?: number;
+  /**
+   * Counts the attaches (absent before the first): confirm orders the tests it read, so its write is
+   * conditional on this being unchanged, and a test attached meanwhile cannot miss the lab order.
+   */
+  tests_version?: number;
 }
 
 export interface PanelLink {

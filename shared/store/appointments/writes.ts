@@ -5,7 +5,7 @@
  *
  * Access patterns:
  * - reschedule / relocate .................... TransactWrite  Update (status = scheduled) [+ ConditionCheck location]
- * - attach panels / biomarkers ............... TransactWrite  ConditionCheck (status = scheduled) + Update per link
+ * - attach panels / biomarkers ............... TransactWrite  Update tests_version (status = scheduled) + Update per link
  * - (with a transition) claim a barcode ...... Put BARCODE#<barcode> (not yet claimed)
  * - (with a transition) hand to a shipment ... ConditionCheck shipment + Put SHIPMENT#<ref> link per appointment
  */
@@ -16,6 +16,7 @@ import { tableName } from '../client';
 import { index, keys } from '../keys';
 import { LOCATION_NOT_FOUND, locationIsActive } from '../locations';
 import { type NamedItem, named, TransactionCancelled, transactWrite } from '../transactions';
+import type { Condition } from '../transitions';
 import { setAttributes } from '../update-expression';
 import { getAppointmentAggregateOrThrow } from './reads';
 import { type AppointmentRecord, type BiomarkerLink, listingKeys, type PanelLink } from './records';
@@ -101,6 +102,19 @@ export interface Attachments {
   biomarkerIds?: number[];
 }
 
+/**
+ * A transition decided on the appointment's tests and location as read (confirm: its lab order lists
+ * them; cancel: its answer shows them) re-checks both at its write: no attach (tests_version) and no
+ * relocation landed meanwhile.
+ */
+export const testsAndLocationAsRead = (appointment: AppointmentRecord): Condition => ({
+  expression:
+    appointment.tests_version === undefined
+      ? 'attribute_not_exists(tests_version) AND location_id = :readLocation'
+      : 'tests_version = :readTests AND location_id = :readLocation',
+  values: { ':readLocation': appointment.location_id, ...(appointment.tests_version === undefined ? {} : { ':readTests': appointment.tests_version }) },
+});
+
 /** The appointment must still be scheduled. Re-attaching keeps the first added_at (if_not_exists). */
 export async function attachTests(appointmentId: string, attachments: Attachments, now: string): Promise<void> {
   const link = (key: { PK: string; SK: string }, idName: string, id: string | number) =>
@@ -117,12 +131,15 @@ export async function attachTests(appointmentId: string, attachments: Attachment
     () => explainLostRace(appointmentId),
     [
       named('appointment', {
-        ConditionCheck: {
+        // An Update, not a ConditionCheck: the new tests_version makes a confirm decided on the tests before
+        // this attach fail its condition (testsAndLocationAsRead) instead of ordering the lab tests without ours.
+        Update: {
           TableName: tableName,
           Key: keys.appointment(appointmentId),
+          UpdateExpression: 'ADD tests_version :one',
           ConditionExpression: isScheduled.ConditionExpression,
           ExpressionAttributeNames: isScheduled.names,
-          ExpressionAttributeValues: isScheduled.values,
+          ExpressionAttributeValues: { ...isScheduled.values, ':one': 1 },
         },
       }),
       ...(attachments.panelIds ?? []).map((id) => link(keys.appointmentPanel(appointmentId, id), 'panel_id', id)),

@@ -1,0 +1,41 @@
+/** The bench's HTTP caller of the in-process local server: JSON in, JSON out, a failure for any 4xx or 5xx. */
+export interface Answer {
+  status: number;
+  headers: Headers;
+  /** The parsed JSON body, or undefined for a body that is not JSON (a PDF, a docs page). */
+  json: unknown;
+  bytes: number;
+}
+
+export type Call = (method: string, path: string, body?: unknown) => Promise<Answer>;
+
+export function apiCaller(baseUrl: string, key: string): Call {
+  return async (method, path, body) => {
+    const res = await fetch(`${baseUrl}${path}`, {
+      method,
+      redirect: 'manual',
+      // A request that hangs fails the bench with its route named, rather than stalling it.
+      signal: AbortSignal.timeout(60_000),
+      headers: { 'x-api-key': key, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const bytes = Buffer.from(await res.arrayBuffer());
+    let json: unknown;
+    if ((res.headers.get('content-type') ?? '').includes('json')) json = JSON.parse(bytes.toString('utf8'));
+    if (res.status >= 400) throw new Error(`${method} ${path} answered ${res.status}: ${bytes.toString('utf8').slice(0, 200)}`);
+    return { status: res.status, headers: res.headers, json, bytes: bytes.length };
+  };
+}
+
+/** The id of a created resource. */
+export const idOf = (answer: Answer): string => (answer.json as { id: string }).id;
+
+/** A weekday at least two days ahead: always a valid pickup date, whatever the hour in Berlin. */
+export function nextWeekday(): string {
+  const day = new Date(Date.now() + 2 * 86_400_000);
+  while (day.getUTCDay() === 0 || day.getUTCDay() === 6) day.setUTCDate(day.getUTCDate() + 1);
+  return day.toISOString().slice(0, 10);
+}
+
+export const BERLIN_MITTE = '5a1f3c2e-8b4d-4e6f-9a7b-1c2d3e4f5a01';
+export const ESSENTIALS_PANEL = '7c0e4b1a-2f3d-4c5e-8a9b-0d1e2f3a4b01'; // biomarkers 1, 2, 5, 6

@@ -1,0 +1,288 @@
+/**
+ * Bundle size and cold import time of every function the stack deploys, beside a bare handler (one
+ * DynamoDBDocumentClient, one GetItem, JSON back: the floor any handler of ours pays), as ratios.
+ *
+ * Each bundle is built with the construct's own esbuild settings (LAMBDA_BUNDLE, plus what NodejsFunction
+ * adds: platform node, the banner, one `index.mjs` with its source map), with a metafile for the heaviest
+ * inputs. The list of functions comes from the synthesized stack (bundling skipped), not from a list of
+ * our own, so a new route or event function is measured with no edit here.
+ *
+ * Cold import: a fresh `node` (the project's Node 24, as Lambda runs) per sample, which times `import()`
+ * of the bundle in the process, in the deployed environment (`--enable-source-maps` included): the CPU time
+ * the process spent in it (process.cpuUsage, user + system, every thread) and the wall time
+ * (performance.now()). The target is on the CPU time: on a shared machine the wall time mostly measures
+ * waiting for a core (near-identical bundles differed by 1.4x under load), while a Lambda's init has its
+ * core to itself, so there the two agree. Samples alternate between the functions round by round, each
+ * round starting one further on, so load elsewhere hits them all alike; the median of each is reported.
+ *
+ *   npx tsx infra/local/bench/bundles.ts                # every function, 20 imports each
+ *   BENCH_IMPORT_RUNS=5 BENCH_BUNDLES=health,getProfile npx tsx infra/local/bench/bundles.ts
+ */
+import { execFile } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import { App } from 'aws-cdk-lib';
+import { build, type Metafile } from 'esbuild';
+import { LAMBDA_BUNDLE, LabFunction, REPO_ROOT } from '../../api-function';
+import { LabApiStack } from '../../lab-api-stack';
+
+const run = promisify(execFile);
+
+/** Targets of issue #17: a bundle, and its cold import, at most 1.3 times the bare handler's. */
+export const BUNDLE_RATIO_TARGET = 1.3;
+export const IMPORT_RATIO_TARGET = 1.3;
+
+/** The floor: what a function that reads one item and answers JSON cannot do without. */
+export const BARE_HANDLER = `
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+
+const dynamo = DynamoDBDocumentClient.from(new DynamoDBClient({}));
+
+export const handler = async (event) => {
+  const { Item } = await dynamo.send(new GetCommand({ TableName: process.env.TABLE_NAME, Key: { PK: event.pathParameters.id, SK: 'A' } }));
+  return { statusCode: Item ? 200 : 404, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(Item ?? { error: 'Not found' }) };
+};
+`;
+export const BARE_NAME = '(bare GetItem handler)';
+
+/** The environment of a deployed function, as far as loading its module needs (shared/config.ts); nothing here calls AWS. */
+const FUNCTION_ENVIRONMENT = {
+  TABLE_NAME: 'lab-table',
+  DOCUMENTS_BUCKET: 'lab-documents',
+  EVENT_BUS_NAME: 'lab-bus',
+  AWS_REGION: 'eu-central-1',
+  CURSOR_SECRET: 'bench-cursor-secret-bench-cursor-secret',
+  POWERTOOLS_SERVICE_NAME: 'lab-api',
+  POWERTOOLS_LOG_LEVEL: 'SILENT',
+  NODE_OPTIONS: '--enable-source-maps',
+};
+
+export interface DeployedFunction {
+  /** The route name, or the construct path of a non-HTTP function (e.g. "OutboxRelay"). */
+  readonly name: string;
+  /** Relative to the repository root. */
+  readonly handlerFile: string;
+}
+
+export interface BundleInput {
+  /** A package (`@aws-sdk/client-dynamodb`) or a file of ours (`shared/http/handler.ts`). */
+  readonly input: string;
+  readonly bytes: number;
+}
+
+export interface BundleRow {
+  readonly name: string;
+  readonly handlerFile: string;
+  /** Bytes of the minified `index.mjs`, source map excluded. */
+  readonly bytes: number;
+  readonly bytesRatio: number;
+  /** Median CPU time of `import()` of the bundle in a fresh process, in ms (NaN when BENCH_IMPORT_RUNS=0). */
+  readonly importMs: number;
+  /** importMs against the bare handler's: the figure the target is on. */
+  readonly importRatio: number;
+  /** Median wall time of the same imports, in ms: load on the machine inflates it. */
+  readonly importWallMs: number;
+  /** The heaviest inputs by bytes in the output, packages summed. */
+  readonly topInputs: readonly BundleInput[];
+  /** Every input package, for checks such as "GET /health carries no DynamoDB client". */
+  readonly packages: readonly string[];
+  readonly bare: boolean;
+  readonly pass: boolean;
+}
+
+export interface BundleOptions {
+  /** Fresh processes per function for the import time (default BENCH_IMPORT_RUNS or 20). */
+  readonly importRuns?: number;
+  /** Heaviest inputs listed per function (default 5). */
+  readonly topInputs?: number;
+  /** Only these functions (names or handler files); default BENCH_BUNDLES (comma-separated) or all. */
+  readonly only?: readonly string[];
+  /** The Node.js binary that imports the bundles: the project's Node 24 by default. */
+  readonly node?: string;
+  /** Progress lines (stderr by default). */
+  readonly log?: (line: string) => void;
+}
+
+/** Every Lambda of the stack with the module it bundles, from a synthesis that skips bundling. */
+export async function deployedFunctions(): Promise<DeployedFunction[]> {
+  const cdkJson = JSON.parse(await readFile(join(REPO_ROOT, 'cdk.json'), 'utf8')) as { context: Record<string, unknown> };
+  const app = new App({ context: { ...cdkJson.context, 'aws:cdk:bundling-stacks': [] } });
+  const stack = new LabApiStack(app, 'LabApi-bench', { stage: 'dev' });
+  return stack.node
+    .findAll()
+    .filter((c): c is LabFunction => c instanceof LabFunction)
+    .map((fn) => ({ name: 'routeName' in fn ? String(fn.routeName) : fn.node.path.split('/').slice(1).join('/'), handlerFile: fn.handlerFile }));
+}
+
+/** One bundle as the construct builds it: `outdir/index.mjs` and its map, with the metafile. */
+export async function buildBundle(entry: string, outdir: string): Promise<{ outfile: string; metafile: Metafile }> {
+  const outfile = join(outdir, 'index.mjs');
+  const { metafile } = await build({
+    entryPoints: [entry],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: LAMBDA_BUNDLE.format,
+    target: LAMBDA_BUNDLE.target,
+    minify: LAMBDA_BUNDLE.minify,
+    sourcemap: LAMBDA_BUNDLE.sourceMap,
+    sourcesContent: LAMBDA_BUNDLE.sourcesContent,
+    external: [...LAMBDA_BUNDLE.externalModules],
+    mainFields: [...LAMBDA_BUNDLE.mainFields],
+    banner: { js: LAMBDA_BUNDLE.banner },
+    metafile: true,
+    logLevel: 'silent',
+  });
+  return { outfile, metafile };
+}
+
+/** `node_modules/@aws-sdk/client-dynamodb/dist-es/…` → `@aws-sdk/client-dynamodb`; our files stay files. */
+export function packageOf(input: string): string {
+  const at = input.lastIndexOf('node_modules/');
+  if (at < 0) return input;
+  const [scope, name] = input.slice(at + 'node_modules/'.length).split('/');
+  return scope!.startsWith('@') ? `${scope}/${name}` : scope!;
+}
+
+/** Bytes in the output per package (or file of ours), heaviest first. */
+export function inputsByPackage(metafile: Metafile): BundleInput[] {
+  const output = Object.entries(metafile.outputs).find(([file]) => file.endsWith('.mjs'))![1];
+  const sums = new Map<string, number>();
+  for (const [input, { bytesInOutput }] of Object.entries(output.inputs)) {
+    const key = packageOf(input);
+    sums.set(key, (sums.get(key) ?? 0) + bytesInOutput);
+  }
+  return [...sums].map(([input, bytes]) => ({ input, bytes })).sort((a, b) => b.bytes - a.bytes);
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+
+interface ImportSample {
+  readonly cpuMs: number;
+  readonly wallMs: number;
+}
+
+/** What one fresh process spends importing the module, as it measures it. */
+async function importOnce(node: string, outfile: string): Promise<ImportSample> {
+  const script =
+    `const c = process.cpuUsage(), t = performance.now(); await import(${JSON.stringify(pathToFileURL(outfile).href)}); ` +
+    `const wallMs = performance.now() - t, { user, system } = process.cpuUsage(c); ` +
+    `process.stdout.write(JSON.stringify({ cpuMs: (user + system) / 1000, wallMs }));`;
+  const { stdout } = await run(node, ['--input-type=module', '-e', script], {
+    env: { PATH: process.env.PATH, ...FUNCTION_ENVIRONMENT },
+    cwd: REPO_ROOT,
+  });
+  return JSON.parse(stdout) as ImportSample;
+}
+
+/** Node 24, the Lambda runtime: the pinned devDependency, whatever Node runs this script. */
+const projectNode = () => join(REPO_ROOT, 'node_modules/.bin/node');
+
+export async function measureBundles(options: BundleOptions = {}): Promise<BundleRow[]> {
+  const importRuns = options.importRuns ?? Number(process.env.BENCH_IMPORT_RUNS ?? 20);
+  const top = options.topInputs ?? 5;
+  const only = options.only ?? process.env.BENCH_BUNDLES?.split(',').filter(Boolean);
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const node = options.node ?? projectNode();
+
+  const functions = (await deployedFunctions()).filter((fn) => !only || only.includes(fn.name) || only.includes(fn.handlerFile));
+  // Inside the repository, so that the bare handler resolves the same installed SDK; git-ignored scratch space.
+  await mkdir(join(REPO_ROOT, 'node_modules/.cache'), { recursive: true });
+  const workdir = await mkdtemp(join(REPO_ROOT, 'node_modules/.cache/bench-bundles-'));
+  try {
+    const bareEntry = join(workdir, 'bare-handler.mjs');
+    await writeFile(bareEntry, BARE_HANDLER);
+    const entries = [
+      { name: BARE_NAME, handlerFile: relative(REPO_ROOT, bareEntry), entry: bareEntry, bare: true },
+      ...functions.map((fn) => ({ ...fn, entry: join(REPO_ROOT, fn.handlerFile), bare: false })),
+    ];
+    log(`bundles: building ${entries.length} bundles`);
+    const built = await Promise.all(
+      entries.map(async (e, i) => {
+        const { outfile, metafile } = await buildBundle(e.entry, join(workdir, String(i)));
+        return { ...e, outfile, bytes: (await stat(outfile)).size, inputs: inputsByPackage(metafile) };
+      }),
+    );
+
+    log(`bundles: ${importRuns} cold imports each, ${built.length * importRuns} processes`);
+    const samples = built.map(() => [] as ImportSample[]);
+    // One import first, not counted: the first process after the builds pays for the node binary's pages.
+    if (importRuns > 0) await importOnce(node, built[0]!.outfile);
+    for (let round = 0; round < importRuns; round += 1) {
+      // Each round starts one function further on, so that no function is always first (or last) of a round.
+      for (let k = 0; k < built.length; k += 1) {
+        const i = (k + round) % built.length;
+        samples[i]!.push(await importOnce(node, built[i]!.outfile));
+      }
+      if ((round + 1) % 5 === 0) log(`bundles: round ${round + 1}/${importRuns}`);
+    }
+
+    const bareBytes = built[0]!.bytes;
+    const medianOf = (i: number, figure: keyof ImportSample) => (importRuns > 0 ? median(samples[i]!.map((sample) => sample[figure])) : Number.NaN);
+    const bareMs = medianOf(0, 'cpuMs');
+    return built.map((b, i) => {
+      const importMs = medianOf(i, 'cpuMs');
+      const bytesRatio = b.bytes / bareBytes;
+      const importRatio = importMs / bareMs;
+      return {
+        name: b.name,
+        handlerFile: b.handlerFile,
+        bytes: b.bytes,
+        bytesRatio,
+        importMs,
+        importRatio,
+        importWallMs: medianOf(i, 'wallMs'),
+        topInputs: b.inputs.slice(0, top),
+        packages: b.inputs.map((input) => input.input).filter((input) => !/\.[cm]?[jt]sx?$|\.json$/.test(input)),
+        bare: b.bare,
+        // Without import samples (BENCH_IMPORT_RUNS=0), the size alone decides.
+        pass: bytesRatio <= BUNDLE_RATIO_TARGET && (Number.isNaN(importRatio) || importRatio <= IMPORT_RATIO_TARGET),
+      };
+    });
+  } finally {
+    await rm(workdir, { recursive: true, force: true });
+  }
+}
+
+const kb = (bytes: number) => (bytes / 1024).toFixed(1);
+
+/** The rows as a plain-text table: function, KB, ratio, import ms, ratio, pass/miss, heaviest inputs. */
+export function formatBundleTable(rows: readonly BundleRow[], options: { inputs?: number } = {}): string {
+  const inputs = options.inputs ?? 3;
+  const header = ['function', 'KB', 'x bare', 'import CPU ms', 'x bare', 'wall ms', 'target', `top ${inputs} inputs (KB)`];
+  const lines = rows.map((r) => [
+    r.name,
+    kb(r.bytes),
+    r.bytesRatio.toFixed(2),
+    Number.isNaN(r.importMs) ? '-' : r.importMs.toFixed(1),
+    Number.isNaN(r.importRatio) ? '-' : r.importRatio.toFixed(2),
+    Number.isNaN(r.importWallMs) ? '-' : r.importWallMs.toFixed(1),
+    r.bare ? '' : r.pass ? 'pass' : 'MISS',
+    r.topInputs
+      .slice(0, inputs)
+      .map((i) => `${i.input} ${kb(i.bytes)}`)
+      .join(', '),
+  ]);
+  const widths = header.map((h, c) => Math.max(h.length, ...lines.map((l) => l[c]!.length)));
+  const numeric = new Set([1, 2, 3, 4, 5]);
+  const format = (cells: string[]) =>
+    cells.map((cell, c) => (c === cells.length - 1 ? cell : numeric.has(c) ? cell.padStart(widths[c]!) : cell.padEnd(widths[c]!))).join('  ');
+  return [format(header), ...lines.map(format)].join('\n');
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const rows = await measureBundles();
+  console.log(formatBundleTable(rows));
+  const misses = rows.filter((r) => !r.bare && !r.pass);
+  console.log(
+    `\n${rows.length - 1} functions; ${misses.length} over ${BUNDLE_RATIO_TARGET}x (size) or ${IMPORT_RATIO_TARGET}x (import) of the bare handler` +
+      (misses.length ? `: ${misses.map((r) => r.name).join(', ')}` : ''),
+  );
+}

@@ -1,0 +1,13 @@
+/**
+ * The local server as `npm start` runs it, alone in a process of its own (forked by bench/throughput.ts):
+ * its CPU is then its own, not shared with the load generator's. The environment comes from the bench;
+ * logs at INFO, as deployed (infra/api-function.ts), to wherever the parent sent stdout. Tells the parent
+ * its URL over IPC and stops when the parent disconnects.
+ */
+import { CONCURRENT_INVOCATIONS } from '../invocations';
+
+Object.assign(process.env, CONCURRENT_INVOCATIONS);
+const { startLocalApi } = await import('../server');
+const api = await startLocalApi(0);
+process.send?.({ url: api.url });
+process.on('disconnect', () => void api.close().then(() => process.exit(0)));

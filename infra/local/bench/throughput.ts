@@ -1,0 +1,174 @@
+/**
+ * Throughput of GET /api/v1/profiles/{id} through the local server, beside the floor: the raw DynamoDB
+ * calls of the same profile item on the same DynamoDB Local, at the same concurrency. Two floors: the
+ * GetItem alone (what the issue compares with), and GetItem + the access-log PutItem, the two calls the
+ * route makes (README "Privacy": an audited read writes its entry in the request), which isolates what
+ * our code and the local server add. Rounds alternate (API, GetItem, GetItem + PutItem) after a warm-up,
+ * so a change in the machine's load hits all three alike; each ratio is the median of the rounds' ratios.
+ *
+ * The server runs in a process of its own (bench/server-process.ts), as `npm start` does, logging at INFO
+ * as deployed; BENCH_PROFILE=1 runs it under `node --cpu-prof` and leaves the profile in bench/profiles/.
+ */
+import { fork } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { Agent, request } from 'node:http';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { accessLogEntryKey, type ItemKey } from '../../../shared/store/keys';
+import { TTL_ATTRIBUTE } from '../../../shared/store/table';
+import { median, type Figure } from './report';
+
+const here = dirname(fileURLToPath(import.meta.url));
+
+export interface ThroughputSettings {
+  requests: number;
+  rounds: number;
+  concurrency: number;
+  profile: boolean;
+}
+
+export interface ThroughputInput {
+  endpoint: string;
+  table: string;
+  key: string;
+  profileId: string;
+  /** The profile's item key, as the route reads it. */
+  itemKey: ItemKey;
+}
+
+/** `requests` calls of `call`, `concurrency` at a time: calls per second. */
+async function rate(requests: number, concurrency: number, call: () => Promise<void>): Promise<number> {
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < requests) {
+        next += 1;
+        await call();
+      }
+    }),
+  );
+  return requests / ((performance.now() - started) / 1000);
+}
+
+async function startServerProcess(profile: boolean): Promise<{ url: string; stop(): Promise<void> }> {
+  const profileDir = resolve(here, '../../../bench/profiles');
+  const child = fork(join(here, 'server-process.ts'), [], {
+    execArgv: ['--import', 'tsx', ...(profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])],
+    env: { ...process.env, POWERTOOLS_LOG_LEVEL: 'INFO', POWERTOOLS_SERVICE_NAME: 'lab-api' },
+    // Its log lines go nowhere, as a Lambda's go to CloudWatch: their cost is in the figure, not on the screen.
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  const url = await new Promise<string>((resolveUrl, reject) => {
+    child.once('message', (message: { url: string }) => resolveUrl(message.url));
+    child.once('exit', (code) => reject(new Error(`the bench's server process exited with code ${code}`)));
+  });
+  return {
+    url,
+    stop: () =>
+      new Promise<void>((resolveStop) => {
+        child.once('exit', () => resolveStop());
+        child.disconnect();
+      }),
+  };
+}
+
+export async function measureThroughput(input: ThroughputInput, settings: ThroughputSettings): Promise<{ figures: Figure[]; notes: Record<string, unknown> }> {
+  const server = await startServerProcess(settings.profile);
+  const agent = new Agent({ keepAlive: true, maxSockets: settings.concurrency });
+  const { hostname, port } = new URL(server.url);
+  const getProfile = () =>
+    new Promise<void>((resolveCall, reject) => {
+      const req = request({ agent, hostname, port, path: `/api/v1/profiles/${input.profileId}`, headers: { 'x-api-key': input.key } }, (res) => {
+        res.resume();
+        res.once('end', () => (res.statusCode === 200 ? resolveCall() : reject(new Error(`GET /profiles/{id} answered ${res.statusCode}`))));
+      });
+      req.once('error', reject);
+      req.end();
+    });
+
+  // A client as the app's (shared/store/client.ts): the document client, the SDK's default keep-alive agent.
+  const raw = DynamoDBDocumentClient.from(
+    new DynamoDBClient({ endpoint: input.endpoint, region: 'eu-central-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }),
+    { marshallOptions: { removeUndefinedValues: true } },
+  );
+  const rawGet = async () => {
+    const { Item } = await raw.send(new GetCommand({ TableName: input.table, Key: input.itemKey, ConsistentRead: true }));
+    if (!Item) throw new Error('the profile item is missing');
+  };
+  // The access-log entry the route writes: its key, size and condition (shared/store/access-log.ts).
+  const rawGetPut = async () => {
+    await rawGet();
+    const at = new Date().toISOString();
+    const requestId = randomUUID();
+    await raw.send(
+      new PutCommand({
+        TableName: input.table,
+        Item: {
+          ...accessLogEntryKey(input.profileId, at, requestId, 0),
+          at,
+          key_id: 'key_0123456789abcdef',
+          route: 'getProfile',
+          resource: 'profile',
+          profile_id: input.profileId,
+          request_id: requestId,
+          source_ip: '127.0.0.1',
+          [TTL_ATTRIBUTE]: Math.floor(Date.now() / 1000) + 730 * 86_400,
+        },
+        ConditionExpression: 'attribute_not_exists(PK)',
+      }),
+    );
+  };
+
+  try {
+    const { requests, concurrency } = settings;
+    // Warm-up: the handler module, the key cache, the JITs of both processes and of DynamoDB Local.
+    for (const call of [getProfile, rawGet, rawGetPut]) await rate(requests, concurrency, call);
+    const rounds: { api: number; get: number; getPut: number }[] = [];
+    for (let round = 0; round < settings.rounds; round++) {
+      // The order turns each round, so no side always runs right after the same other one.
+      const order = [
+        ['api', getProfile],
+        ['get', rawGet],
+        ['getPut', rawGetPut],
+      ] as const;
+      const measured: Record<string, number> = {};
+      for (let i = 0; i < order.length; i++) {
+        const [name, call] = order[(i + round) % order.length] as (typeof order)[number];
+        measured[name] = await rate(requests, concurrency, call);
+      }
+      rounds.push({ api: measured.api ?? 0, get: measured.get ?? 0, getPut: measured.getPut ?? 0 });
+    }
+    const section = `throughput: GET /api/v1/profiles/{id} through the local server, ${concurrency} at a time, ${settings.rounds} rounds × ${requests}`;
+    return {
+      figures: [
+        {
+          section,
+          name: 'API / raw GetItem (req/s ÷ req/s)',
+          value: median(rounds.map((r) => r.api / r.get)),
+          unit: '×',
+          target: { kind: 'min', limit: 0.8 },
+          note: 'the issue’s ratio: the route also writes an access-log item per read, which the floor does not',
+        },
+        {
+          section,
+          name: 'API / raw GetItem + PutItem (the route’s calls)',
+          value: median(rounds.map((r) => r.api / r.getPut)),
+          unit: '×',
+          target: { kind: 'min', limit: 0.8 },
+          note: 'our code and the local server against the same two DynamoDB calls made raw',
+        },
+        { section, name: 'API req/s (median round)', value: median(rounds.map((r) => r.api)), unit: 'req/s' },
+        { section, name: 'raw GetItem req/s', value: median(rounds.map((r) => r.get)), unit: 'req/s' },
+        { section, name: 'raw GetItem + PutItem req/s', value: median(rounds.map((r) => r.getPut)), unit: 'req/s' },
+      ],
+      notes: { throughput_rounds: rounds.map((r) => ({ api: Math.round(r.api), get: Math.round(r.get), get_put: Math.round(r.getPut) })) },
+    };
+  } finally {
+    agent.destroy();
+    raw.destroy();
+    await server.stop();
+  }
+}

@@ -1,0 +1,137 @@
+/**
+ * shared/http owns the HTTP edge of every Lambda: the one Middy stack, errors, responses, validation.
+ * It may import auth/ and store/ (the key stage: handler.ts, api-key.ts, audit.ts) but never a handler.
+ *
+ * `composeHttpHandler` builds that stack once for a row of the routes table; shared/http/handler.ts
+ * (`httpHandler`, routes with scopes) gives it the key stage, `publicHttpHandler` (routes without) none.
+ * This module imports no key lookup, no access log and so no DynamoDB client: a public function
+ * (GET /health, the docs) bundles none. Order, outermost first:
+ *   (access log: plugin hooks around it all) CORS headers (when configured) → error stage (@middy/http-error-handler, then our mapping) → Powertools context → header normalizer → [key stage: API key (401) → scopes (403)
+ *   → read audit (its `after` records the reads of a succeeded request, shared/http/audit.ts)]
+ *   → [JSON body: content type (415), size (413), UTF-8 and JSON (400)] → valibot input (400) → handler.
+ * The key and scope come before the body, so an unauthenticated caller learns nothing about the input
+ * rules (the spec's order of checks: 401, 403, then 400).
+ * Middy runs `onError` in reverse, so the error stage sees every failure, including the parser's.
+ */
+import middy, { type MiddlewareObj } from '@middy/core';
+import httpHeaderNormalizer from '@middy/http-header-normalizer';
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import type { GenericSchema, InferOutput } from 'valibot';
+import type { AccessContext } from '../auth/access';
+import { now as clock } from '../config';
+import type { Operations } from '../contract/operations';
+import { logger } from '../logger';
+import { type RouteName, routes } from '../routes';
+import { corsHeaders, corsOnEarlyAnswer } from './cors';
+import { jsonBody } from './json-body';
+import { accessLog, errorStage, type LabContext, validateInput } from './middlewares';
+import type { BinaryBody, Reply } from './responses';
+import { requestBaseUrl } from './static-responses';
+
+type Parsed<S> = S extends GenericSchema ? InferOutput<S> : undefined;
+
+export interface HandlerInput<P, Q, B> {
+  params: Parsed<P>;
+  query: Parsed<Q>;
+  body: Parsed<B>;
+  access: AccessContext;
+  now: Date;
+  /** The API's address as this request reached it (scheme, host, stage): for links in an answer. */
+  baseUrl: string;
+}
+
+type Documented<D> = D extends { schema: infer S extends GenericSchema } ? InferOutput<S> : BinaryBody;
+
+/** The replies a route's operation documents (shared/contract/operations.ts): one per status. */
+export type ReplyOf<R extends RouteName> = {
+  [S in keyof Operations[R]['responses'] & number]: Reply<S, Documented<Operations[R]['responses'][S]>>;
+}[keyof Operations[R]['responses'] & number];
+
+export interface HttpHandlerDefinition<R extends RouteName, P, Q, B> {
+  route: R;
+  /** The Idempotency-Key middleware of a create (shared/http/idempotency.ts), run just before the handler. */
+  idempotency?: MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, LabContext>;
+  params?: P;
+  query?: Q;
+  body?: B;
+  run(input: HandlerInput<P, Q, B>): Promise<ReplyOf<R>>;
+}
+
+/** What a handler accepts, for the OpenAPI generator (infra/contract/openapi.ts). */
+export interface HandlerContract {
+  route: RouteName;
+  params?: GenericSchema;
+  query?: GenericSchema;
+  body?: GenericSchema;
+  idempotent: boolean;
+}
+
+/** The access context of a route that needs no key (GET /health): it can see nothing. */
+const NO_ACCESS: AccessContext = {
+  keyId: 'anonymous',
+  scopes: new Set(),
+  profileGroups: new Set(),
+  locationGroups: new Set(),
+};
+
+type LabMiddleware = MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, LabContext>;
+
+/** Routes that need no key (no scopes): GET /health, the OpenAPI document, the docs page and its files. */
+export type PublicRouteName = { [N in RouteName]: (typeof routes)[N]['scopes'] extends readonly [] ? N : never }[RouteName];
+
+/**
+ * The stack of a route, with its key stage: the key check, the scope check and the read audit of a route
+ * with scopes (shared/http/handler.ts), nothing for a public one. Either way round is refused at load, so a
+ * route can neither skip its key nor make a public function bundle the key lookup.
+ */
+export function composeHttpHandler<
+  R extends RouteName,
+  P extends GenericSchema | undefined = undefined,
+  Q extends GenericSchema | undefined = undefined,
+  B extends GenericSchema | undefined = undefined,
+>(definition: HttpHandlerDefinition<R, P, Q, B>, keyStage: readonly LabMiddleware[]) {
+  const isPublic = routes[definition.route].scopes.length === 0;
+  if (isPublic !== (keyStage.length === 0)) {
+    throw new Error(`Route ${definition.route} ${isPublic ? 'needs no key: use publicHttpHandler' : 'needs a key: use httpHandler'}`);
+  }
+
+  const stack = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, LabContext>(accessLog(definition.route))
+    .use(corsHeaders())
+    .use(errorStage())
+    .use(injectLambdaContext(logger, { resetKeys: true }))
+    .use(httpHeaderNormalizer());
+  for (const middleware of keyStage) stack.use(middleware);
+  if (definition.body) stack.use(jsonBody());
+  stack.use(validateInput({ params: definition.params, query: definition.query, body: definition.body }));
+  if (definition.idempotency) stack.use(corsOnEarlyAnswer(definition.idempotency));
+
+  const handler = stack.handler(async (event, context): Promise<APIGatewayProxyResult> =>
+    definition.run({
+      params: context.input?.params as Parsed<P>,
+      query: context.input?.query as Parsed<Q>,
+      body: context.input?.body as Parsed<B>,
+      access: context.access ?? NO_ACCESS,
+      now: clock(),
+      baseUrl: requestBaseUrl(event),
+    }),
+  );
+  const contract: HandlerContract = {
+    route: definition.route,
+    params: definition.params,
+    query: definition.query,
+    body: definition.body,
+    idempotent: definition.idempotency !== undefined,
+  };
+  return Object.assign(handler, { contract });
+}
+
+/** The handler of a route that needs no key. */
+export function publicHttpHandler<
+  R extends PublicRouteName,
+  P extends GenericSchema | undefined = undefined,
+  Q extends GenericSchema | undefined = undefined,
+  B extends GenericSchema | undefined = undefined,
+>(definition: HttpHandlerDefinition<R, P, Q, B>) {
+  return composeHttpHandler(definition, []);
+}

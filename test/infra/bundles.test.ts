@@ -1,0 +1,50 @@
+/**
+ * What a bundle carries, built as the stack builds it (infra/local/bench/bundles.ts buildBundle, the
+ * construct's LAMBDA_BUNDLE): a route that needs no key must not pay for the key lookup, and so for no AWS
+ * SDK client at all (issue #17: GET /health should not pay for DynamoDB). Sizes and times are for
+ * `npm run bench`; these are facts about the inputs only.
+ */
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPO_ROOT } from '../../infra/api-function';
+import { buildBundle, inputsByPackage } from '../../infra/local/bench/bundles';
+import { routeEntries } from '../../shared/routes';
+
+const publicRoutes = routeEntries.filter(([, route]) => route.scopes.length === 0);
+const keyedRoute = routeEntries.find(([name]) => name === 'getProfile')!;
+
+let workdir: string;
+beforeAll(async () => {
+  // In the repository (git-ignored scratch space), so that esbuild resolves the installed packages.
+  await mkdir(join(REPO_ROOT, 'node_modules/.cache'), { recursive: true });
+  workdir = await mkdtemp(join(REPO_ROOT, 'node_modules/.cache/bundle-inputs-'));
+});
+afterAll(() => rm(workdir, { recursive: true, force: true }));
+
+/** The packages (and files of ours) a route's bundle is made of. */
+async function inputsOf(name: string, handler: string): Promise<string[]> {
+  const { metafile } = await buildBundle(join(REPO_ROOT, handler), join(workdir, name));
+  return inputsByPackage(metafile).map(({ input }) => input);
+}
+
+const awsSdk = (input: string) => input.startsWith('@aws-sdk/') || input.startsWith('@smithy/');
+
+describe('the bundle of a route', () => {
+  it('needs at least one public route to check', () => {
+    expect(publicRoutes.map(([name]) => name)).toContain('health');
+  });
+
+  it.each(publicRoutes)('%s, which needs no key, carries no AWS SDK and no key lookup', async (name, route) => {
+    const inputs = await inputsOf(name, route.handler);
+    expect(inputs.filter(awsSdk)).toEqual([]);
+    expect(inputs).not.toContain('shared/auth/api-keys.ts');
+  });
+
+  it('that needs a key carries the key lookup and its DynamoDB client (the check above can tell)', async () => {
+    const [name, route] = keyedRoute;
+    const inputs = await inputsOf(name, route.handler);
+    expect(inputs).toContain('shared/auth/api-keys.ts');
+    expect(inputs).toContain('@aws-sdk/client-dynamodb');
+  });
+});

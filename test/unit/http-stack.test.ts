@@ -1,0 +1,33 @@
+/**
+ * The key stage of the Middy stack (shared/http/stack.ts) follows the routes table: a route with scopes
+ * cannot be built without it, and a public route cannot be built with it (its bundle would carry the key
+ * lookup and the DynamoDB client for nothing). Loaded with a dummy configuration: nothing here reaches AWS.
+ */
+import { describe, expect, it, vi } from 'vitest';
+
+vi.stubEnv('TABLE_NAME', 'unit-test-table');
+vi.stubEnv('POWERTOOLS_LOG_LEVEL', 'SILENT');
+
+const { composeHttpHandler } = await import('../../shared/http/stack');
+const { ok } = await import('../../shared/http/responses');
+
+const run = async () => ok({ status: 'ok' });
+const aKeyCheck = { before: () => undefined };
+
+describe('the stack of a route', () => {
+  it('with scopes is refused without a key stage', () => {
+    expect(() => composeHttpHandler({ route: 'getProfile', run: run as never }, [])).toThrow('Route getProfile needs a key: use httpHandler');
+  });
+
+  it('without scopes is refused with a key stage', () => {
+    expect(() => composeHttpHandler({ route: 'health', run }, [aKeyCheck])).toThrow('Route health needs no key: use publicHttpHandler');
+  });
+
+  it('without scopes and without a key stage answers', async () => {
+    const handler = composeHttpHandler({ route: 'health', run }, []);
+    const event = { httpMethod: 'GET', path: '/health', headers: {}, requestContext: { requestId: 'unit' } };
+    const answer = await handler(event as never, { awsRequestId: 'unit' } as never);
+    expect(answer.statusCode).toBe(200);
+    expect(JSON.parse(answer.body)).toEqual({ status: 'ok' });
+  });
+});
