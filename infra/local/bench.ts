@@ -17,7 +17,7 @@ import { rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
-import { apiCaller, BERLIN_MITTE, ESSENTIALS_PANEL, idOf, nextWeekday } from './bench/api-client';
+import { apiCaller, BERLIN_MITTE, ESSENTIALS_PANEL, idOf, labReport, nextWeekday } from './bench/api-client';
 import { BUNDLE_RATIO_TARGET, type BundleRow, formatBundleTable, IMPORT_RATIO_TARGET } from './bench/bundles';
 import { measureHandlerCpu } from './bench/handler-cpu';
 import { measureLatency } from './bench/latency';
@@ -202,27 +202,7 @@ async function main(): Promise<void> {
       new PutObjectCommand({ Bucket: 'bench-documents', Key: incoming, Body: Buffer.from('%PDF-1.4\n%%EOF\n'), ContentType: 'application/pdf' }),
     );
     const { ingestLabReport } = await import('../../shared/usecases/ingest-lab-report');
-    const result = (biomarker_id: number) => ({
-      biomarker_id,
-      value: 4.2,
-      value_operator: 'eq' as const,
-      unit_id: 1,
-      unit: 'mmol/L',
-      reference_range_lab: { normal_min: 1, normal_max: 10, optimal_min: null, optimal_max: null },
-      tested_at: '2026-11-20',
-      comment: null,
-    });
-    await ingestLabReport(
-      {
-        event_id: randomUUID(),
-        appointment_id: appointmentId,
-        reported_at: new Date().toISOString(),
-        clinical_results: [1, 2, 5, 6].map(result),
-        genetic_results: [],
-        documents: [{ s3_key: incoming, file_name: 'report.pdf', content_type: 'application/pdf' }],
-      },
-      new Date(),
-    );
+    await ingestLabReport(labReport(appointmentId, [{ s3_key: incoming, file_name: 'report.pdf', content_type: 'application/pdf' }]), new Date());
     const results = (await call('GET', `/api/v1/appointments/${appointmentId}/results`)).json as { documents?: { id: string }[] };
     const documentId = results.documents?.[0]?.id ?? '';
     console.log(`\narranged: a profile with ${listSize} appointments, kit orders and reads; ${listSize} shipments; lists also asked with limit=${LIST_LIMIT}`);
@@ -237,7 +217,7 @@ async function bundleFigures(notes: Record<string, unknown>): Promise<Figure[]> 
     env: startEnvironment,
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
-  const limitSeconds = number('BENCH_BUNDLES_TIMEOUT_S', 180);
+  const limitSeconds = number('BENCH_BUNDLES_TIMEOUT_S', 900);
   const rows = await new Promise<BundleRow[] | undefined>((resolveRows) => {
     const timer = setTimeout(() => child.kill(), limitSeconds * 1000);
     child.once('message', (message: BundleRow[]) => (clearTimeout(timer), resolveRows(message)));

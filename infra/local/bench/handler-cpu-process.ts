@@ -9,7 +9,8 @@
  * real profile item and PutItem with `{}`.
  */
 import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { accessLogPut } from './api-client';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 
 export interface CpuInput {
@@ -31,7 +32,7 @@ const { handler } = (await import('../../../functions/profiles/get')) as {
   handler: (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 };
 const { dynamo, tableName } = await import('../../../shared/store/client');
-const { accessLogEntryKey, keys } = await import('../../../shared/store/keys');
+const { keys } = await import('../../../shared/store/keys');
 const { config } = await import('../../../shared/config');
 
 const itemKey = keys.profile(input.profileId);
@@ -99,24 +100,7 @@ const bareGet = async (event: APIGatewayProxyEvent): Promise<APIGatewayProxyResu
 
 const bareGetPut = async (event: APIGatewayProxyEvent): Promise<APIGatewayProxyResult> => {
   const answer = await bareGet(event);
-  const at = new Date().toISOString();
-  const requestId = event.requestContext.requestId;
-  await dynamo.send(
-    new PutCommand({
-      TableName: tableName,
-      Item: {
-        ...accessLogEntryKey(input.profileId, at, requestId, 0),
-        at,
-        key_id: 'key_0123456789abcdef',
-        route: 'getProfile',
-        resource: 'profile',
-        profile_id: input.profileId,
-        request_id: requestId,
-        source_ip: '203.0.113.7',
-      },
-      ConditionExpression: 'attribute_not_exists(PK)',
-    }),
-  );
+  await dynamo.send(accessLogPut(tableName, input.profileId, event.requestContext.requestId));
   return answer;
 };
 

@@ -3,8 +3,7 @@
  * DynamoDB calls per request. The milliseconds are DynamoDB Local's and this machine's; compare runs on one
  * machine only. Requests that change state get their own resources, made before the clock starts.
  */
-import { randomUUID } from 'node:crypto';
-import { type Answer, BERLIN_MITTE, type Call, ESSENTIALS_PANEL, idOf, nextWeekday } from './api-client';
+import { type Answer, BERLIN_MITTE, type Call, ESSENTIALS_PANEL, idOf, labReport, nextWeekday } from './api-client';
 import type { Figure } from './report';
 
 export interface LatencySettings {
@@ -52,27 +51,7 @@ export async function measureLatency(call: Call, roundTrips: { reset(): void; co
     await Promise.all(
       Array.from({ length: exportedAppointments }, async () => {
         const appointmentId = await scheduleAppointment(true, person);
-        const result = (biomarker_id: number) => ({
-          biomarker_id,
-          value: 4.2,
-          value_operator: 'eq' as const,
-          unit_id: 1,
-          unit: 'mmol/L',
-          reference_range_lab: { normal_min: 1, normal_max: 10, optimal_min: null, optimal_max: null },
-          tested_at: '2026-11-20',
-          comment: null,
-        });
-        await ingestLabReport(
-          {
-            event_id: randomUUID(),
-            appointment_id: appointmentId,
-            reported_at: new Date().toISOString(),
-            clinical_results: [1, 2, 5, 6].map(result),
-            genetic_results: [],
-            documents: [],
-          },
-          new Date(),
-        );
+        await ingestLabReport(labReport(appointmentId), new Date());
       }),
     );
     return [person];

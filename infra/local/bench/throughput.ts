@@ -15,9 +15,9 @@ import { Agent, request } from 'node:http';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { accessLogEntryKey, type ItemKey } from '../../../shared/store/keys';
-import { TTL_ATTRIBUTE } from '../../../shared/store/table';
+import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import type { ItemKey } from '../../../shared/store/keys';
+import { accessLogPut } from './api-client';
 import { median, type Figure } from './report';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -101,25 +101,7 @@ export async function measureThroughput(input: ThroughputInput, settings: Throug
   // The access-log entry the route writes: its key, size and condition (shared/store/access-log.ts).
   const rawGetPut = async () => {
     await rawGet();
-    const at = new Date().toISOString();
-    const requestId = randomUUID();
-    await raw.send(
-      new PutCommand({
-        TableName: input.table,
-        Item: {
-          ...accessLogEntryKey(input.profileId, at, requestId, 0),
-          at,
-          key_id: 'key_0123456789abcdef',
-          route: 'getProfile',
-          resource: 'profile',
-          profile_id: input.profileId,
-          request_id: requestId,
-          source_ip: '127.0.0.1',
-          [TTL_ATTRIBUTE]: Math.floor(Date.now() / 1000) + 730 * 86_400,
-        },
-        ConditionExpression: 'attribute_not_exists(PK)',
-      }),
-    );
+    await raw.send(accessLogPut(input.table, input.profileId, randomUUID()));
   };
 
   try {
