@@ -12,9 +12,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Match } from 'aws-cdk-lib/assertions';
-import { build } from 'esbuild';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ApiFunction, copyPackageFiles, LAMBDA_BUNDLE, POWERTOOLS_ENVIRONMENT, REPO_ROOT, servesPages } from '../../infra/api-function';
+import { ApiFunction, copyPackageFiles, POWERTOOLS_ENVIRONMENT, REPO_ROOT, servesPages } from '../../infra/api-function';
+import { buildBundle } from '../../infra/local/bench/bundles';
 import { ACCESS_LOG_FIELDS, API_KEY_HEADER, MISSING_KEY_MESSAGE } from '../../infra/lab-api-stack';
 import { METRICS_PER_ALARM, OUTBOX_RELAYED_LOG, OUTBOX_RELAYED_METRIC, WEBHOOKS_DISABLED_METRIC } from '../../infra/monitoring';
 import { FUNCTION_SIZES, type FunctionClass, PACKAGE_FILES, routeClassOf, WEBHOOK_SENDERS } from '../../infra/route-classes';
@@ -749,27 +749,8 @@ const FUNCTION_ENVIRONMENT = {
   POWERTOOLS_LOG_LEVEL: 'SILENT',
 };
 
-/** A handler bundled with the construct's settings (LAMBDA_BUNDLE), as `outdir/index.mjs`. */
-async function bundle(handler: string, outdir: string) {
-  const outfile = join(outdir, 'index.mjs');
-  const result = await build({
-    entryPoints: [join(REPO_ROOT, handler)],
-    outfile,
-    bundle: true,
-    platform: 'node',
-    format: LAMBDA_BUNDLE.format,
-    target: LAMBDA_BUNDLE.target,
-    minify: LAMBDA_BUNDLE.minify,
-    sourcemap: LAMBDA_BUNDLE.sourceMap,
-    sourcesContent: LAMBDA_BUNDLE.sourcesContent,
-    external: [...LAMBDA_BUNDLE.externalModules],
-    mainFields: [...LAMBDA_BUNDLE.mainFields],
-    banner: { js: LAMBDA_BUNDLE.banner },
-    metafile: true,
-    logLevel: 'silent',
-  });
-  return { outfile, result };
-}
+/** A handler bundled with the construct's settings (LAMBDA_BUNDLE, via the bench's builder), as `outdir/index.mjs`. */
+const bundle = (handler: string, outdir: string) => buildBundle(join(REPO_ROOT, handler), outdir);
 
 describe('a Lambda bundle', () => {
   it.each([
@@ -783,12 +764,12 @@ describe('a Lambda bundle', () => {
     await mkdir(join(REPO_ROOT, 'node_modules/.cache'), { recursive: true });
     const outdir = await mkdtemp(join(REPO_ROOT, 'node_modules/.cache/lambda-bundle-'));
     try {
-      const { outfile, result } = await bundle(handler, outdir);
+      const { outfile, metafile } = await bundle(handler, outdir);
       const { size } = await stat(outfile);
       console.info(`${name} bundle: ${size} bytes (${(size / 1024).toFixed(1)} KiB)`);
       expect(size).toBeLessThan(1024 * 1024);
 
-      const [, output] = Object.entries(result.metafile.outputs).find(([file]) => file.endsWith('index.mjs'))!;
+      const [, output] = Object.entries(metafile.outputs).find(([file]) => file.endsWith('index.mjs'))!;
       expect(output.exports).toContain('handler');
       const externals = output.imports.filter((i) => i.external).map((i) => i.path);
       expect(externals.filter((path) => !isBuiltin(path))).toEqual([]);

@@ -29,7 +29,7 @@ import { type Middleware, withMiddleware } from '../support/aws-faults';
 import { mockEventBridge } from '../support/event-bridge';
 import { apiKey, apiKeyWithId, BERLIN_MITTE, seedDemoData } from '../support/fixtures';
 import { captureLogs, dateForms, type Finding, findLeaks, type Form, formsOf, type LogCapture } from '../support/log-capture';
-import { deliver, report, uploadIncoming } from '../support/lab';
+import { clinical, deliver, report, uploadIncoming } from '../support/lab';
 import { ESSENTIALS_PANEL, inDays, pickupDate, THYROID_PANEL } from '../support/scenario';
 import { dispatchEntries, type Receiver, startReceiver } from '../support/webhooks';
 
@@ -210,17 +210,10 @@ async function scenario(): Promise<void> {
   expectStatus(await api.get(`/api/v1/shipments/${shipmentId}/history`, key), 200, 'shipment history');
 
   // The lab's report: refused ones first (an unknown barcode, a malformed payload, a file never uploaded).
-  const clinicalResult = (biomarker_id: number, value: number, comment: string | null) => ({
-    biomarker_id,
-    value,
-    value_operator: 'eq',
-    unit_id: 1,
-    unit: 'ng/mL',
-    reference_range_lab: { normal_min: 1, normal_max: 100, optimal_min: null, optimal_max: null },
-    tested_at: new Date().toISOString().slice(0, 10),
-    comment,
-  });
-  const results = [1, 2, 5, 6].map((id, i) => clinicalResult(id, RESULT_VALUES[i] as number, RESULT_COMMENTS[i] ?? null));
+  const results = [1, 2, 5, 6].map((id, i) => ({
+    ...clinical(id, RESULT_VALUES[i] as number, new Date().toISOString().slice(0, 10)),
+    comment: RESULT_COMMENTS[i] ?? null,
+  }));
   const rejected = [
     { event_id: randomUUID(), barcode: REFUSED_BARCODES[2], reported_at: new Date().toISOString(), clinical_results: results },
     {
