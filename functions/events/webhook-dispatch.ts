@@ -7,7 +7,7 @@
  * delivery (deterministic delivery ids).
  */
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { logger } from '../../shared/logger';
+import { errorNames, logger } from '../../shared/logger';
 import { dispatchEvent } from '../../shared/usecases/deliver-webhooks';
 import { fromEventBridge } from '../../shared/webhooks/bus-event';
 
@@ -18,7 +18,7 @@ export const handler = async (event: SQSEvent): Promise<SQSBatchResponse> => {
         await dispatchEvent(fromEventBridge(record.body));
         return undefined;
       } catch (error) {
-        logger.error('webhook dispatch failed', { message_id: record.messageId, errorName: error instanceof Error ? error.name : typeof error });
+        logger.error('webhook dispatch failed', { message_id: record.messageId, ...errorNames(error) });
         return { itemIdentifier: record.messageId };
       }
     }),

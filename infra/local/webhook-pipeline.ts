@@ -6,21 +6,19 @@
  * this machine within a few hundred milliseconds of the request that caused it.
  */
 import { open, stat } from 'node:fs/promises';
+import { errorNames } from '../../shared/logger';
 import { attemptDueDeliveries, dispatchEvent } from '../../shared/usecases/deliver-webhooks';
 import { fromPutEventsEntry } from '../../shared/webhooks/bus-event';
 
 const POLL_MS = 100;
 const SWEEP_MS = 1000;
 
-/** The error's name only: an AWS message can quote a stored item (a person's data). */
-const errorName = (error: unknown) => (error instanceof Error ? error.name : typeof error);
-
 /** Runs `task` every `ms`, never two runs at once; a failure is reported and the next run goes on. */
 function every(ms: number, task: () => Promise<void>): () => Promise<void> {
   let running: Promise<void> | undefined;
   const timer = setInterval(() => {
     running ??= task()
-      .catch((error: unknown) => console.error(`webhooks: ${errorName(error)}`))
+      .catch((error: unknown) => console.error(`webhooks: ${errorNames(error).errorName}`))
       .finally(() => (running = undefined));
   }, ms);
   return async () => {
@@ -57,7 +55,7 @@ export async function startLocalWebhooks(eventsFile: string): Promise<{ stop(): 
           .filter((l) => l.trim() !== '')
           .map(async (line) =>
             dispatchEvent(fromPutEventsEntry(line)).catch((error: unknown) =>
-              console.error(`webhooks: an event could not be dispatched (${errorName(error)})`),
+              console.error(`webhooks: an event could not be dispatched (${errorNames(error).errorName})`),
             ),
           ),
       );

@@ -9,7 +9,7 @@
  * answer that does not say which entries failed, so all are tried again — so consumers drop duplicates
  * by event_id.
  */
-import { logger } from '../logger';
+import { errorNames, logger } from '../logger';
 import { clearOutboxEntry, currentOutboxEntry, keepUnpublished, type OutboxEntry, outboxEntriesBefore, outboxKeyOf } from '../store/outbox';
 import { type DomainEvent, publish, PublishFailed } from './publisher';
 
@@ -26,7 +26,7 @@ export async function publishCommitted(events: DomainEvent[]): Promise<void> {
   } catch (error) {
     logger.warn('event publish failed; the outbox relay will retry', {
       event_ids: unpublishedOf(error, events).map((e) => e.event_id),
-      errorName: errorNameOf(error),
+      ...errorNames(error),
     });
   }
 }
@@ -43,10 +43,6 @@ async function publishEntry(entry: OutboxEntry): Promise<void> {
 }
 
 const unpublishedOf = (error: unknown, events: DomainEvent[]) => (error instanceof PublishFailed ? error.unpublished : events);
-
-/** Names only, ours and its cause's (EventBridge's or the network's): never a message. */
-const errorNameOf = (error: unknown) =>
-  error instanceof PublishFailed && error.cause instanceof Error ? `${error.name}: ${error.cause.name}` : error instanceof Error ? error.name : typeof error;
 
 /** Publishes every entry older than RELAY_AFTER_MS, oldest first. Returns how many events were published. */
 export async function relayOutbox(now: Date): Promise<number> {
@@ -68,7 +64,7 @@ export async function relayOutbox(now: Date): Promise<number> {
       if (error instanceof PublishFailed) published += error.published.length;
       logger.error('outbox relay could not publish', {
         event_ids: unpublishedOf(error, entry.events).map((e) => e.event_id),
-        errorName: errorNameOf(error),
+        ...errorNames(error),
       });
     }
   }

@@ -13,7 +13,7 @@ import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dyn
 import { makeHandlerIdempotent } from '@aws-lambda-powertools/idempotency/middleware';
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import { logger } from '../logger';
+import { errorNames, logger } from '../logger';
 import { TTL_ATTRIBUTE } from '../store/table';
 import type { LabContext } from './middlewares';
 import { REPLAYED_HEADER } from './responses';
@@ -75,10 +75,7 @@ export function idempotentCreate(): LabMiddleware {
         // Powertools lets it expire: after the function's remaining time (the Lambda timeout in AWS, 30 s in
         // the local server). A retry within that window gets 409; one after it would create again — but the
         // client has its 201 and no reason to retry.
-        logger.warn('Idempotency record not completed; the create is answered anyway', {
-          errorName: error instanceof Error ? error.name : typeof error,
-          causeName: error instanceof Error && error.cause instanceof Error ? error.cause.name : undefined,
-        });
+        logger.warn('Idempotency record not completed; the create is answered anyway', errorNames(error));
       }
     },
     onError: async (request) => {

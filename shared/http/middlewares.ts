@@ -9,7 +9,7 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import * as v from 'valibot';
 import type { GenericSchema } from 'valibot';
 import type { AccessContext } from '../auth/access';
-import { logger } from '../logger';
+import { errorNames, logger } from '../logger';
 import { InvalidInput } from '../errors';
 import { HttpError, isTryAgainLater, RETRY_AFTER_SECONDS, statusOf, TRY_AGAIN_LATER } from './errors';
 import { baseHeaders } from './responses';
@@ -61,15 +61,11 @@ export function errorResponses(): LabMiddleware {
       if (status !== undefined && error) mapped = httpError(status, error.message);
       else if (idempotencyRefusal) mapped = httpError(idempotencyRefusal.statusCode, idempotencyRefusal.message);
       else if (isTryAgainLater(error)) {
-        // Names only (a wrapper's, e.g. Powertools Idempotency's, and its cause's): never a message.
-        logger.warn('AWS could not answer now; answered 503', {
-          errorName: error?.name ?? typeof error,
-          causeName: error?.cause instanceof Error ? error.cause.name : undefined,
-        });
+        logger.warn('AWS could not answer now; answered 503', errorNames(error));
         mapped = httpError(503, TRY_AGAIN_LATER);
       } else {
         logger.error('Unhandled error', {
-          errorName: error?.name ?? typeof error,
+          ...errorNames(error),
           stack: error?.stack?.split('\n').slice(1).join('\n'),
         });
         mapped = httpError(500, INTERNAL_ERROR);

@@ -12,7 +12,7 @@ import { createHash } from 'node:crypto';
 import { LAB } from '../domain/lifecycle';
 import { missingResults, type ReportOrder, supersedes } from '../domain/results';
 import { copyObject, deleteObject, objectSize } from '../documents/s3';
-import { logger } from '../logger';
+import { errorNames, logger } from '../logger';
 import { labResultsAvailable } from '../events/lab-results-available';
 import type { LabResultsReportedDetail } from '../events/lab-results-reported';
 import { getAppointmentAggregate } from '../store/appointments/reads';
@@ -160,7 +160,7 @@ async function discardCopies(eventId: string, copied: string[]): Promise<void> {
     logger.warn('copies of a failed lab report not deleted; its retry will use them', {
       event_id: eventId,
       copies: copied.length,
-      errorName: error instanceof Error ? error.name : typeof error,
+      ...errorNames(error),
     });
   }
 }
