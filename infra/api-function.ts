@@ -8,7 +8,8 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, posix, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type CfnElement, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import { Aws, type CfnElement, Names, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import { type IRestApi, Integration, IntegrationType } from 'aws-cdk-lib/aws-apigateway';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import type { IEventBus } from 'aws-cdk-lib/aws-events';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
@@ -92,7 +93,10 @@ export function copyPackageFiles(packages: PackageFiles, inputDir: string, outpu
     const source = posix.join(inputDir, relative(REPO_ROOT, installed).split(sep).join('/'));
     const target = `${outputDir}/node_modules/${name}`;
     const present = files.filter((file) => existsSync(join(installed, file)));
-    return [`mkdir -p ${quote(target)}`, ...present.map((file) => `cp ${quote(`${source}/${file}`)} ${quote(`${target}/${file}`)}`)];
+    // Every folder a file lands in, created first: files may sit in sub-folders of the package (a font's
+    // `400Regular/`), and `cp` creates none.
+    const folders = [...new Set([target, ...present.map((file) => posix.dirname(`${target}/${file}`))])];
+    return [`mkdir -p ${folders.map(quote).join(' ')}`, ...present.map((file) => `cp ${quote(`${source}/${file}`)} ${quote(`${target}/${file}`)}`)];
   });
 }
 
@@ -220,7 +224,7 @@ export class LabFunction extends Construct {
         'resource-level permissions. test/infra asserts no other action is granted on "*".',
     });
     if (functionClass === 'document' || functionClass === 'ingest') {
-      const bucketId = Stack.of(this).getLogicalId(bucket.node.defaultChild as CfnElement);
+      const bucketArn = bucketArnAsNagSeesIt(this, bucket);
       const why: Record<string, string> = {
         [DOCUMENTS_PREFIX_PATTERN]: 'keys under documents/ are generated per report (documents/<appointment id>/<document id>.pdf)',
         [INCOMING_PREFIX_PATTERN]: 'keys under incoming/ are chosen by the lab, one per uploaded report file',
@@ -228,12 +232,22 @@ export class LabFunction extends Construct {
       const patterns = functionClass === 'ingest' ? [INCOMING_PREFIX_PATTERN, DOCUMENTS_PREFIX_PATTERN] : [DOCUMENTS_PREFIX_PATTERN];
       for (const pattern of patterns) {
         Validations.of(this).acknowledge({
-          id: `AwsSolutions-IAM5[Resource::<${bucketId}.Arn>/${pattern}]`,
+          id: `AwsSolutions-IAM5[Resource::<${bucketArn}>/${pattern}]`,
           reason: `Object-level rights on one prefix of the documents bucket: ${why[pattern]}, so the prefix is the narrowest scope S3 can express.`,
         });
       }
     }
   }
+}
+
+/**
+ * The bucket's ARN as cdk-nag names it in a finding about a policy of `scope`: `<logical id>.Arn` in the
+ * bucket's own stack, and in a nested stack the parameter CDK passes the ARN in (`referenceto<unique id>Arn`).
+ */
+function bucketArnAsNagSeesIt(scope: Construct, bucket: Bucket): string {
+  const cfnBucket = bucket.node.defaultChild as CfnElement;
+  if (Stack.of(scope) === Stack.of(bucket)) return `${Stack.of(bucket).getLogicalId(cfnBucket)}.Arn`;
+  return `referenceto${Names.nodeUniqueId(cfnBucket.node)}Arn`;
 }
 
 /** S3 rights by class: the document route reads filed reports; ingest files the lab's uploads. */
@@ -280,6 +294,26 @@ export interface ApiFunctionProps {
   readonly bus: IEventBus;
   /** The key page cursors are signed with: given to the routes that serve paged lists, and to no other. */
   readonly cursorSecret: ISecret;
+  /** The API whose method for this route may invoke the function, on the stage of that name only. */
+  readonly api: IRestApi;
+  /** Variables of this function only, beside the ones every function and the paged lists get. */
+  readonly environment?: Readonly<Record<string, string>>;
+}
+
+/** A method's path as execute-api ARNs write it: each path parameter is `*`. */
+export const pathForArn = (path: string) => path.replace(/\{[^}]+\}/g, '*');
+
+/**
+ * The integration of a route's method: a Lambda proxy to its function. Not CDK's LambdaIntegration, which
+ * puts the invoke permission beside the method (in the API's stack): here it sits beside the function, in
+ * the function's own nested stack (ApiFunction), so that each route costs the API's stack one resource.
+ */
+export function routeIntegration(fn: ApiFunction): Integration {
+  return new Integration({
+    type: IntegrationType.AWS_PROXY,
+    integrationHttpMethod: 'POST',
+    uri: `arn:${Aws.PARTITION}:apigateway:${Aws.REGION}:lambda:path/2015-03-31/functions/${fn.function.functionArn}/invocations`,
+  });
 }
 
 /** A route that answers pages: its contract documents the X-Next-Cursor header (shared/contract/operations.ts). */
@@ -313,11 +347,17 @@ export class ApiFunction extends LabFunction {
       description: `${route.method} ${route.path} (${routeName})`,
       functionClass: routeClassOf(routeName, route),
       packageFiles: PACKAGE_FILES[routeName],
-      ...(servesPages(routeName) && { environment: cursorEnvironment(props.cursorSecret) }),
+      environment: { ...(servesPages(routeName) && cursorEnvironment(props.cursorSecret)), ...props.environment },
       recordsReads: AUDITED_ROUTES.has(routeName),
     });
     this.routeName = routeName;
     this.route = route;
     this.recordsReads = AUDITED_ROUTES.has(routeName);
+    // Only this route's method may invoke it, on this stage only (no test invocations from the console:
+    // one permission per route instead of two).
+    this.function.addPermission('ApiInvoke', {
+      principal: new ServicePrincipal('apigateway.amazonaws.com'),
+      sourceArn: props.api.arnForExecuteApi(route.method, pathForArn(route.path), props.stage),
+    });
   }
 }

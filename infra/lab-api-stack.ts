@@ -22,7 +22,6 @@ import {
   ContentHandling,
   EndpointType,
   type IResource,
-  LambdaIntegration,
   LogGroupLogDestination,
   MethodLoggingLevel,
   MockIntegration,
@@ -44,13 +43,13 @@ import { API_KEY_HEADER, missingKey, unknownPath, wrongMethod } from '../shared/
 import { routeEntries } from '../shared/routes';
 import { GSI1, GSI2 } from '../shared/store/keys';
 import { TTL_ATTRIBUTE } from '../shared/store/table';
-import { ApiFunction } from './api-function';
+import { routeIntegration } from './api-function';
+import { domainOf, ROUTE_DOMAINS, type RouteDomain, RouteStack } from './route-stacks';
 import { gatewayResponseCors, wrongMethodMock } from './cors';
 import { DOCUMENTS_PREFIX, INCOMING_PREFIX, INCOMING_PREFIX_PATTERN } from './bucket-layout';
-import { LabOrdersSubscription, OutboxRelay, ResultsIngest } from './lab-events';
+import { EventStack } from './events-stack';
 import { Monitoring } from './monitoring';
 import { readSettings, type StageName } from './settings';
-import { WebhookDelivery } from './webhooks';
 
 export type { StageName } from './settings';
 
@@ -85,9 +84,6 @@ export const ACCESS_LOG_FIELDS = {
   errorMessage: '$context.error.message',
   xrayTraceId: '$context.xrayTraceId',
 } as const;
-
-/** "getProfile" → "GetProfile": readable construct ids and logical ids. */
-const pascal = (name: string) => name.charAt(0).toUpperCase() + name.slice(1);
 
 const json = (body: object) => JSON.stringify(body);
 
@@ -273,23 +269,25 @@ export class LabApiStack extends Stack {
     // Browser apps allowed to call the API (README "CORS"); empty: no CORS header, and OPTIONS answers 405.
     const cors = settings.corsAllowOrigins;
 
-    // Every route: its own function, its method on the resource of its path.
-    const routeFunctions: ApiFunction[] = [];
-    const methodsByResource = new Map<IResource, string[]>();
-    for (const [routeName, route] of routeEntries) {
-      const fn = new ApiFunction(this, pascal(routeName), { routeName, route, stage, table, bucket, bus, cursorSecret });
-      routeFunctions.push(fn);
+    // Every route: its own function, in its domain's nested stack (infra/route-stacks.ts), and its method on
+    // the resource of its path, here.
+    const routeStacks = (Object.keys(ROUTE_DOMAINS) as RouteDomain[]).flatMap((domain) => {
+      const routes = routeEntries.filter(([routeName, route]) => domainOf(routeName, route) === domain);
+      if (routes.length === 0) return [];
       // The functions name an allowed origin on their answers (shared/http/cors.ts), from the same list.
-      if (cors.length > 0) fn.function.addEnvironment('CORS_ALLOW_ORIGINS', cors.join(','));
-      // The functions that record reads set each entry's expiry from it (README "Privacy").
-      if (fn.recordsReads) fn.function.addEnvironment('AUDIT_RETENTION_DAYS', String(settings.auditRetentionDays));
+      const environment: Record<string, string> = cors.length > 0 ? { CORS_ALLOW_ORIGINS: cors.join(',') } : {};
+      const { auditRetentionDays } = settings;
+      return [new RouteStack(this, domain, { routes, stage, table, bucket, bus, cursorSecret, api, environment, auditRetentionDays })];
+    });
+    const routeFunctions = routeStacks.flatMap((routeStack) => routeStack.functions);
+    const methodsByResource = new Map<IResource, string[]>();
+    for (const fn of routeFunctions) {
+      const { route } = fn;
       const resource = api.root.resourceForPath(route.path);
       const keyed = route.scopes.length > 0;
-      // No test-invoke permission: one Lambda permission per method instead of two keeps the stack far
-      // from CloudFormation's 500-resource limit as routes are added.
       resource.addMethod(
         route.method,
-        new LambdaIntegration(fn.function, { allowTestInvoke: false }),
+        routeIntegration(fn),
         keyed ? { requestParameters: { [`method.request.header.${API_KEY_HEADER}`]: true }, requestValidator: requireKey } : {},
       );
       methodsByResource.set(resource, [...(methodsByResource.get(resource) ?? []), route.method]);
@@ -344,15 +342,11 @@ export class LabApiStack extends Stack {
       responseHeaders: gatewayCors,
     });
 
-    const eventsProps = { stage, table, bucket, bus };
-    const relay = new OutboxRelay(this, 'OutboxRelay', { ...eventsProps, reservedConcurrency: settings.relayReservedConcurrency });
-    const ingest = new ResultsIngest(this, 'ResultsIngest', eventsProps);
-    const labOrders = new LabOrdersSubscription(this, 'LabOrders', { stage, bus });
-    // Reserved like the relay, with the same switch: both need one execution of the account's quota.
-    const webhooks = new WebhookDelivery(this, 'Webhooks', { ...eventsProps, reservedConcurrency: settings.relayReservedConcurrency });
+    const lab = settings.labAccountId ? new AccountPrincipal(settings.labAccountId) : undefined;
+    const events = new EventStack(this, 'Events', { stage, table, bucket, bus, reservedConcurrency: settings.relayReservedConcurrency, lab });
+    const { relay, ingest, labOrders, webhooks } = events;
 
-    if (settings.labAccountId) {
-      const lab = new AccountPrincipal(settings.labAccountId);
+    if (lab) {
       // The lab puts its results on this bus, under its own source only…
       bus.addToResourcePolicy(
         new PolicyStatement({
@@ -363,12 +357,10 @@ export class LabApiStack extends Stack {
           conditions: { StringEquals: { 'events:source': LAB_PARTNER_SOURCE } },
         }),
       );
-      // …uploads its report files under incoming/ (never reads anything back)…
+      // …uploads its report files under incoming/ (never reads anything back)… and polls its orders (EventStack).
       bucket.addToResourcePolicy(
         new PolicyStatement({ principals: [lab], actions: ['s3:PutObject'], resources: [bucket.arnForObjects(INCOMING_PREFIX_PATTERN)] }),
       );
-      // …and polls its orders.
-      labOrders.queue.grantConsumeMessages(lab);
     }
 
     if (prod) {

@@ -18,7 +18,7 @@
  *   groups of every function that attempts deliveries count those lines; any in 5 minutes alarms, for
  *   someone to tell the client.
  */
-import { Duration, Stack } from 'aws-cdk-lib';
+import { Duration, NestedStack, Stack } from 'aws-cdk-lib';
 import type { RestApi } from 'aws-cdk-lib/aws-apigateway';
 import { Alarm, ComparisonOperator, type IMetric, MathExpression, Metric, Stats, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
@@ -26,7 +26,7 @@ import { FilterPattern } from 'aws-cdk-lib/aws-logs';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
-import { Construct } from 'constructs';
+import type { Construct } from 'constructs';
 import { DISABLE_AFTER_FAILED_DELIVERIES, WEBHOOK_DISABLED_LOG } from '../shared/domain/webhook';
 import type { LabFunction } from './api-function';
 
@@ -49,13 +49,17 @@ export interface MonitoringProps {
   readonly alarmEmail?: string;
 }
 
-export class Monitoring extends Construct {
+/**
+ * A nested stack of its own (room in the parent: infra/route-stacks.ts); alarms are named after the parent
+ * stack, the one operators know.
+ */
+export class Monitoring extends NestedStack {
   readonly topic: Topic;
   readonly alarms: Alarm[] = [];
 
   constructor(scope: Construct, id: string, props: MonitoringProps) {
-    super(scope, id);
-    const stackName = Stack.of(this).stackName;
+    super(scope, id, { description: 'Lab API alarms and the topic they notify' });
+    const stackName = Stack.of(scope).stackName;
     // Not KMS-encrypted: notifications carry alarm names and metric values, never patient data, and
     // CloudWatch cannot publish to a topic under the AWS-managed SNS key (a customer key: $1/month).
     this.topic = new Topic(this, 'Topic', { displayName: `${stackName} alarms`, enforceSSL: true });

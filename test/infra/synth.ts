@@ -5,7 +5,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { App, type CfnElement, type Stack } from 'aws-cdk-lib';
+import { App, type CfnElement, NestedStack, Stack } from 'aws-cdk-lib';
+import type { IConstruct } from 'constructs';
 import { Template } from 'aws-cdk-lib/assertions';
 import { LabFunction, REPO_ROOT } from '../../infra/api-function';
 import { LabApiStack } from '../../infra/lab-api-stack';
@@ -38,7 +39,61 @@ export function labApiStack(app: App, stage: StageName): LabApiStack {
   return new LabApiStack(app, `LabApi-${stage}`, { stage });
 }
 
-/** The stack's template and helpers to read it. */
+type Json = unknown;
+interface TemplateJson {
+  Resources: Record<string, CfnResource>;
+  Outputs?: Record<string, { Value: Json }>;
+  Parameters?: Record<string, unknown>;
+  [section: string]: unknown;
+}
+
+/**
+ * The stack and its nested stacks as one template, as if they were one stack: a nested stack's parameter
+ * reads as the value the parent gives it, and the parent's `Fn::GetAtt [<nested stack>, Outputs.<name>]` as
+ * that output's value. So `{ Ref: <table> }` means the table wherever a function sits, and the tests read
+ * what is deployed, not how it is split (infra/route-stacks.ts). Logical ids must not repeat across stacks.
+ */
+function flattened(stack: Stack): TemplateJson {
+  const templateOf = (s: Stack) => Template.fromStack(s).toJSON() as TemplateJson;
+  const parent = templateOf(stack);
+  const nested = stack.node
+    .findAll()
+    .filter((c): c is NestedStack => NestedStack.isNestedStack(c) && c.nestedStackParent === stack)
+    .map((n) => ({ id: stack.getLogicalId(n.nestedStackResource as CfnElement), template: templateOf(n) }));
+  const byId = new Map(nested.map((n) => [n.id, n]));
+
+  // A value of the parent's template, with nested stacks' outputs replaced by what they are.
+  const inParent = (value: Json): Json => {
+    if (Array.isArray(value)) return value.map(inParent);
+    if (value === null || typeof value !== 'object') return value;
+    const getAtt = (value as { 'Fn::GetAtt'?: [string, string] })['Fn::GetAtt'];
+    if (getAtt && byId.has(getAtt[0]) && getAtt[1].startsWith('Outputs.')) {
+      const child = byId.get(getAtt[0])!;
+      return inNested(child.id, child.template.Outputs![getAtt[1].slice('Outputs.'.length)]!.Value);
+    }
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, inParent(v)]));
+  };
+  // A value of a nested template, with its parameters replaced by the parent's values for them.
+  const inNested = (id: string, value: Json): Json => {
+    if (Array.isArray(value)) return value.map((v) => inNested(id, v));
+    if (value === null || typeof value !== 'object') return value;
+    const ref = (value as { Ref?: string }).Ref;
+    const given = (parent.Resources[id]!.Properties.Parameters ?? {}) as Record<string, Json>;
+    if (ref !== undefined && ref in given) return inParent(given[ref]);
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, inNested(id, v)]));
+  };
+
+  const resources: Record<string, CfnResource> = {};
+  const add = (id: string, resource: CfnResource) => {
+    if (id in resources) throw new Error(`logical id ${id} is in two stacks`);
+    resources[id] = resource;
+  };
+  for (const [id, resource] of Object.entries(parent.Resources)) add(id, inParent(resource) as CfnResource);
+  for (const { id, template } of nested) for (const [rid, resource] of Object.entries(template.Resources)) add(rid, inNested(id, resource) as CfnResource);
+  return { ...parent, Resources: resources, Outputs: inParent(parent.Outputs ?? {}) as TemplateJson['Outputs'] };
+}
+
+/** The stack's template (its nested stacks' resources included, see flattened) and helpers to read it. */
 export class Synthesized {
   readonly template: Template;
   readonly resources: Record<string, CfnResource>;
@@ -46,17 +101,16 @@ export class Synthesized {
   readonly functions: { construct: LabFunction; fn: string; role: string; logGroup: string }[];
 
   constructor(readonly stack: Stack) {
-    this.template = Template.fromStack(stack);
+    this.template = Template.fromJSON(flattened(stack));
     this.resources = (this.template.toJSON() as { Resources: Record<string, CfnResource> }).Resources;
-    const logicalId = (construct: { node: { defaultChild?: unknown } }) => stack.getLogicalId(construct.node.defaultChild as CfnElement);
     this.functions = stack.node
       .findAll()
       .filter((c): c is LabFunction => c instanceof LabFunction)
       .map((construct) => ({
         construct,
-        fn: logicalId(construct.function),
-        role: logicalId(construct.function.role!),
-        logGroup: logicalId(construct.logGroup),
+        fn: this.logicalIdOf(construct.function),
+        role: this.logicalIdOf(construct.function.role!),
+        logGroup: this.logicalIdOf(construct.logGroup),
       }));
   }
 
@@ -70,8 +124,8 @@ export class Synthesized {
     return found[0]!;
   }
 
-  logicalIdOf(construct: { node: { defaultChild?: unknown } }): string {
-    return this.stack.getLogicalId(construct.node.defaultChild as CfnElement);
+  logicalIdOf(construct: IConstruct): string {
+    return Stack.of(construct).getLogicalId(construct.node.defaultChild as CfnElement);
   }
 
   /** Every API Gateway method with its path, rebuilt by walking each resource's PathPart and ParentId. */

@@ -3,10 +3,10 @@
  * pdftotext (the renderer's layout is tested in test/unit/results-report.test.ts).
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useApi } from '../support/api';
 import { assertDocumented } from '../support/contract';
 import { apiKey, seedDemoData, UNKNOWN_ID } from '../support/fixtures';
@@ -21,6 +21,7 @@ beforeAll(async () => {
   await seedDemoData();
   key = await apiKey();
 });
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** The raw response (a PDF), checked against docs/openapi.json like every other. */
 async function download(id: string, withKey = key): Promise<{ status: number; headers: Headers; body: Buffer }> {

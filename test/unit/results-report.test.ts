@@ -4,14 +4,15 @@
  * written to test-output/results-report.png (git-ignored) for a reviewer to look at.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderResultsReport, type ClinicalReportItem, type ResultsReportInput } from '../../shared/report/results-report';
 
 const OUTPUT_DIR = join(import.meta.dirname, '../../test-output');
 const workDir = mkdtempSync(join(tmpdir(), 'results-report-'));
+afterAll(() => rmSync(workDir, { recursive: true, force: true }));
 
 const received = (item: Partial<ClinicalReportItem> & Pick<ClinicalReportItem, 'name' | 'category' | 'value'>): ClinicalReportItem => ({
   status: 'received',

@@ -1,0 +1,34 @@
+/**
+ * The functions and queues that run on events rather than requests, in a nested stack of their own (room
+ * in the parent: infra/route-stacks.ts): the outbox relay, results-ingest, the lab orders queue and webhook
+ * delivery. The bus, the table and the bucket they use stay in the parent.
+ */
+import { NestedStack } from 'aws-cdk-lib';
+import type { IPrincipal } from 'aws-cdk-lib/aws-iam';
+import type { Construct } from 'constructs';
+import { type EventsProps, LabOrdersSubscription, OutboxRelay, ResultsIngest } from './lab-events';
+import { WebhookDelivery } from './webhooks';
+
+export interface EventStackProps extends EventsProps {
+  readonly reservedConcurrency: boolean;
+  /** The lab's account: it polls the lab orders queue. */
+  readonly lab?: IPrincipal;
+}
+
+export class EventStack extends NestedStack {
+  readonly relay: OutboxRelay;
+  readonly ingest: ResultsIngest;
+  readonly labOrders: LabOrdersSubscription;
+  readonly webhooks: WebhookDelivery;
+
+  constructor(scope: Construct, id: string, props: EventStackProps) {
+    super(scope, id, { description: 'Lab API events: outbox relay, results-ingest, lab orders queue, webhook delivery' });
+    const { reservedConcurrency, lab, ...eventsProps } = props;
+    this.relay = new OutboxRelay(this, 'OutboxRelay', { ...eventsProps, reservedConcurrency });
+    this.ingest = new ResultsIngest(this, 'ResultsIngest', eventsProps);
+    this.labOrders = new LabOrdersSubscription(this, 'LabOrders', eventsProps);
+    // Reserved like the relay, with the same switch: both need one execution of the account's quota.
+    this.webhooks = new WebhookDelivery(this, 'Webhooks', { ...eventsProps, reservedConcurrency });
+    if (lab) this.labOrders.queue.grantConsumeMessages(lab);
+  }
+}
