@@ -10,7 +10,6 @@ import { type EventsProps, LabOrdersSubscription, OutboxRelay, ResultsIngest } f
 import { WebhookDelivery } from './webhooks';
 
 export interface EventStackProps extends EventsProps {
-  readonly reservedConcurrency: boolean;
   /** The lab's account: it polls the lab orders queue. */
   readonly lab?: IPrincipal;
 }
@@ -23,12 +22,11 @@ export class EventStack extends NestedStack {
 
   constructor(scope: Construct, id: string, props: EventStackProps) {
     super(scope, id, { description: 'Lab API events: outbox relay, results-ingest, lab orders queue, webhook delivery' });
-    const { reservedConcurrency, lab, ...eventsProps } = props;
-    this.relay = new OutboxRelay(this, 'OutboxRelay', { ...eventsProps, reservedConcurrency });
+    const { lab, ...eventsProps } = props;
+    this.relay = new OutboxRelay(this, 'OutboxRelay', eventsProps);
     this.ingest = new ResultsIngest(this, 'ResultsIngest', eventsProps);
     this.labOrders = new LabOrdersSubscription(this, 'LabOrders', eventsProps);
-    // Reserved like the relay, with the same switch: both need one execution of the account's quota.
-    this.webhooks = new WebhookDelivery(this, 'Webhooks', { ...eventsProps, reservedConcurrency });
+    this.webhooks = new WebhookDelivery(this, 'Webhooks', eventsProps);
     if (lab) this.labOrders.queue.grantConsumeMessages(lab);
   }
 }

@@ -16,7 +16,7 @@
  *   then reach the Lambdas base64-encoded (isBase64Encoded true), the bytes as the client sent them, which
  *   shared/http/json-body.ts decodes (UTF-8 only); the mock 405 integration converts them back to text (CONVERT_TO_TEXT).
  */
-import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import { Annotations, CfnOutput, Duration, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import {
   AccessLogFormat,
   ContentHandling,
@@ -49,7 +49,7 @@ import { gatewayResponseCors, wrongMethodMock } from './cors';
 import { DOCUMENTS_PREFIX, INCOMING_PREFIX, INCOMING_PREFIX_PATTERN } from './bucket-layout';
 import { EventStack } from './events-stack';
 import { Monitoring } from './monitoring';
-import { readSettings, type StageName } from './settings';
+import { readSettings, settingsWarnings, type StageName } from './settings';
 
 export type { StageName } from './settings';
 
@@ -91,10 +91,12 @@ export class LabApiStack extends Stack {
   readonly stage: StageName;
 
   constructor(scope: Construct, id: string, props: LabApiStackProps) {
-    super(scope, id, props);
+    // Read before the stack exists: termination protection is a property of the stack itself.
+    const settings = readSettings(scope, props.stage);
+    super(scope, id, { terminationProtection: settings.terminationProtection, ...props });
     const { stage } = props;
     this.stage = stage;
-    const settings = readSettings(this);
+    for (const warning of settingsWarnings(stage, settings)) Annotations.of(this).addWarningV2('lab-api:stage-settings', warning);
     const prod = stage === 'prod';
     // Data and logs outlive a prod stack; a dev stack takes its table, queues and logs with it.
     const removalPolicy = prod ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
@@ -343,7 +345,7 @@ export class LabApiStack extends Stack {
     });
 
     const lab = settings.labAccountId ? new AccountPrincipal(settings.labAccountId) : undefined;
-    const events = new EventStack(this, 'Events', { stage, table, bucket, bus, reservedConcurrency: settings.relayReservedConcurrency, lab });
+    const events = new EventStack(this, 'Events', { stage, table, bucket, bus, lab });
     const { relay, ingest, labOrders, webhooks } = events;
 
     if (lab) {

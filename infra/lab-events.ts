@@ -29,16 +29,17 @@ export class OutboxRelay extends Construct {
   readonly function: LabFunction;
   readonly schedule: Rule;
 
-  constructor(scope: Construct, id: string, props: EventsProps & { reservedConcurrency: boolean }) {
+  constructor(scope: Construct, id: string, props: EventsProps) {
     super(scope, id);
     this.function = new LabFunction(this, 'Relay', {
       ...props,
       handlerFile: 'functions/events/relay-outbox.ts',
       description: 'Outbox relay: publishes events older than 30 s, every minute',
       functionClass: 'relay',
-      // One run at a time: two concurrent runs would publish the same entries twice (harmless, consumers
-      // drop duplicates by event_id, but wasteful). Accounts on the new-account quota cannot reserve any.
-      options: { ...(props.reservedConcurrency ? { reservedConcurrentExecutions: 1 } : {}), retryAttempts: 0 },
+      // No reserved concurrency: a reservation takes from the account's quota and fails the deploy on an
+      // account below 100 + the reservations (README "Deploy"). Runs overlap rarely (a minute apart) and
+      // the relay takes a lease (shared/store/leases.ts) so that only one publishes at a time.
+      options: { retryAttempts: 0 },
     });
     this.schedule = new Rule(this, 'Schedule', {
       description: 'Runs the outbox relay every minute',

@@ -1,50 +1,86 @@
 /**
- * What `cdk synth|deploy -c key=value` may change, read and checked in one place. Values given on the
- * command line arrive as strings, those from cdk.json or a test as their JSON types: both are accepted.
- * A malformed value fails the synth with its name, never deploys a surprise.
+ * A stage's settings: the committed stage file (infra/stages/<stage>.ts) with any `cdk synth|deploy
+ * -c key=value` on top, checked in one place. A malformed value, or a prod stage without a required one,
+ * fails the synth with its name: nothing deploys a surprise. Values given on the command line arrive as
+ * strings, those from cdk.json or a test as their JSON types: both are accepted. `-c key=` (empty) unsets
+ * an optional value for that run.
  *
- * | context key                 | default  | meaning                                                      |
- * |-----------------------------|----------|--------------------------------------------------------------|
- * | `stage`                     | `dev`    | `dev` or `prod` (prod: data retained, alarms on)             |
- * | `apiThrottleRate`           | 100      | API stage steady-state limit, requests per second            |
- * | `apiThrottleBurst`          | 200      | API stage burst limit, requests                              |
- * | `apiGatewayCloudWatchRole`  | `true`   | set the region's API Gateway logging role (false: already set) |
- * | `labAccountId`              | —        | AWS account of the lab: may put results, upload, read orders |
- * | `alarmEmail`                | —        | prod: subscribe this address to the alarm topic              |
- * | `relayReservedConcurrency`  | `true`   | reserve 1 execution each for the outbox relay and the webhook retry sweep (false: the account's concurrency quota is still the new-account 10, where any reservation fails the deploy) |
- * | `corsAllowOrigins`          | —        | browser apps that may call the API: exact origins, comma-separated (README "CORS"); unset: no CORS |
- * | `documentRetentionYears`    | 10       | lab report files under documents/ are deleted this many years after they were stored (README "Privacy") |
- * | `auditRetentionDays`        | 730      | access-log entries are deleted (DynamoDB TTL) this many days after the read (README "Privacy") |
+ * | context key                 | stage file field        | meaning                                                   |
+ * |-----------------------------|-------------------------|-----------------------------------------------------------|
+ * | `stage`                     | —                       | `dev` (default) or `prod`                                 |
+ * | `apiThrottleRate`           | `throttle.rateLimit`    | API stage steady-state limit, requests per second         |
+ * | `apiThrottleBurst`          | `throttle.burstLimit`   | API stage burst limit, requests                           |
+ * | `apiGatewayCloudWatchRole`  | same                    | set the region's API Gateway logging role (false: already set) |
+ * | `labAccountId`              | same                    | AWS account of the lab: may put results, upload, read orders |
+ * | `alarmEmail`                | same (prod: required)   | subscribe this address to the alarm topic (prod only)     |
+ * | `corsAllowOrigins`          | same                    | browser apps that may call the API: exact origins, comma-separated (README "CORS"); empty: no CORS |
+ * | `documentRetentionYears`    | same                    | lab report files under documents/ are deleted this many years after they were stored (README "Privacy") |
+ * | `auditRetentionDays`        | same                    | access-log entries are deleted (DynamoDB TTL) this many days after the read (README "Privacy") |
+ * | `terminationProtection`     | same                    | CloudFormation refuses to delete the stack                |
+ *
+ * What "prod" means beyond these (data and logs retained, the table's deletion protection, a year of logs,
+ * the alarms) follows from the stage's name and is no setting: a stage that deletes patient data with its
+ * stack must never be one edited line away from prod.
  */
 import type { App } from 'aws-cdk-lib';
 import type { IConstruct } from 'constructs';
 import * as v from 'valibot';
 import { AllowedOrigins } from '../shared/http/cors-policy';
+import { dev } from './stages/dev';
+import { prod } from './stages/prod';
 
 export type StageName = 'dev' | 'prod';
 export const STAGES: readonly StageName[] = ['dev', 'prod'];
-
-export const DEFAULT_THROTTLE = { rateLimit: 100, burstLimit: 200 } as const;
 
 export interface StackSettings {
   readonly throttle: { readonly rateLimit: number; readonly burstLimit: number };
   readonly apiGatewayCloudWatchRole: boolean;
   readonly labAccountId?: string;
   readonly alarmEmail?: string;
-  readonly relayReservedConcurrency: boolean;
   /** Exact origins, in the form browsers send them; empty: CORS off. */
   readonly corsAllowOrigins: readonly string[];
   /** Whole years a lab report file is kept before the bucket's lifecycle rule deletes it. */
   readonly documentRetentionYears: number;
   /** Whole days an access-log entry is kept (AUDIT_RETENTION_DAYS of the reading functions). */
   readonly auditRetentionDays: number;
+  readonly terminationProtection: boolean;
 }
 
-/** Two years of who read a person's data (issue #18's default; README "Privacy"). */
-export const DEFAULT_AUDIT_RETENTION_DAYS = 730;
+/** What a stage file holds: every setting, the optional ones optional. */
+export type StageFile = StackSettings;
 
-/** §630f (3) BGB: a German practice keeps patient records 10 years after the treatment (README "Privacy"). */
-export const DEFAULT_DOCUMENT_RETENTION_YEARS = 10;
+export const STAGE_FILES: Readonly<Record<StageName, StageFile>> = { dev, prod };
+
+/** Values a stage must state: without them the stage synthesizes something nobody can operate. */
+const REQUIRED: Readonly<Record<StageName, readonly (keyof StackSettings)[]>> = {
+  dev: [],
+  // Alarms nobody receives are no alarms.
+  prod: ['alarmEmail'],
+};
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const ACCOUNT_ID = /^\d{12}$/;
+/** RFC 2606's reserved domains: an address there reaches nobody. */
+const EXAMPLE_DOMAIN = /@(.+\.)?example\.(com|org|net)$/i;
+
+const wholeNumber = (min: number, max: number, unit: string) =>
+  v.pipe(v.number(), v.integer(`must be a whole number of ${unit}`), v.minValue(min, `must be at least ${min}`), v.maxValue(max, `must be at most ${max}`));
+
+/** The same rules as the `-c` parsers below, for the values of a stage file. */
+const StageFileSchema = v.strictObject({
+  throttle: v.strictObject({
+    rateLimit: v.pipe(v.number(), v.gtValue(0, 'must be a positive number')),
+    burstLimit: wholeNumber(1, 5000, 'requests'),
+  }),
+  apiGatewayCloudWatchRole: v.boolean(),
+  labAccountId: v.optional(v.pipe(v.string(), v.regex(ACCOUNT_ID, 'must be a 12-digit AWS account id'))),
+  alarmEmail: v.optional(v.pipe(v.string(), v.regex(EMAIL, 'must be an email address'))),
+  corsAllowOrigins: v.array(v.string()),
+  documentRetentionYears: wholeNumber(1, 100, 'years'),
+  // The functions' own check (shared/config.ts) would refuse anything else at cold start: refuse it at synth.
+  auditRetentionDays: wholeNumber(1, 99_999, 'days'),
+  terminationProtection: v.boolean(),
+});
 
 export function stageOf(app: App): StageName {
   const value: unknown = app.node.tryGetContext('stage') ?? 'dev';
@@ -53,8 +89,14 @@ export function stageOf(app: App): StageName {
   return stage;
 }
 
-function positiveNumber(scope: IConstruct, key: string, fallback: number): number {
+/** A `-c` value, or `null` for `-c key=` (unset), or undefined when not given. */
+function given(scope: IConstruct, key: string): unknown {
   const raw: unknown = scope.node.tryGetContext(key);
+  return raw === '' ? null : raw;
+}
+
+function positiveNumber(scope: IConstruct, key: string, fallback: number): number {
+  const raw = given(scope, key);
   if (raw === undefined) return fallback;
   const value = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : raw;
   if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
@@ -64,53 +106,79 @@ function positiveNumber(scope: IConstruct, key: string, fallback: number): numbe
 }
 
 function flag(scope: IConstruct, key: string, fallback: boolean): boolean {
-  const raw: unknown = scope.node.tryGetContext(key);
+  const raw = given(scope, key);
   if (raw === undefined) return fallback;
   if (raw === true || raw === 'true') return true;
   if (raw === false || raw === 'false') return false;
   throw new Error(`Context ${key} must be true or false, got ${JSON.stringify(raw)}`);
 }
 
-function matching(scope: IConstruct, key: string, pattern: RegExp, what: string): string | undefined {
-  const raw: unknown = scope.node.tryGetContext(key);
-  if (raw === undefined || raw === '') return undefined;
+function matching(scope: IConstruct, key: string, fallback: string | undefined, pattern: RegExp, what: string): string | undefined {
+  const raw = given(scope, key);
+  if (raw === undefined) return fallback;
+  if (raw === null) return undefined;
   if (typeof raw !== 'string' || !pattern.test(raw)) throw new Error(`Context ${key} must be ${what}, got ${JSON.stringify(raw)}`);
   return raw;
 }
 
-/** `-c corsAllowOrigins=https://a.example,https://b.example`, or a list in cdk.json: the same rule as CORS_ALLOW_ORIGINS. */
-function origins(scope: IConstruct, key: string): readonly string[] {
-  const raw: unknown = scope.node.tryGetContext(key);
-  if (raw === undefined) return [];
-  const parsed = v.safeParse(AllowedOrigins, Array.isArray(raw) ? raw.join(',') : raw);
-  if (!parsed.success) throw new Error(`Context ${key}: ${parsed.issues[0].message}`);
+/** A list of origins (the stage file's, or `-c corsAllowOrigins=https://a.example,https://b.example`), canonical. */
+function origins(scope: IConstruct, key: string, fallback: readonly string[], file: string): readonly string[] {
+  const raw = given(scope, key);
+  const value = raw === undefined ? fallback : raw === null ? [] : raw;
+  if (Array.isArray(value) && value.length === 0) return [];
+  const parsed = v.safeParse(AllowedOrigins, Array.isArray(value) ? value.join(',') : value);
+  if (!parsed.success) throw new Error(`${raw === undefined ? file : 'Context'} ${key}: ${parsed.issues[0].message}`);
   return parsed.output;
 }
 
-function wholeYears(scope: IConstruct, key: string, fallback: number): number {
-  const years = positiveNumber(scope, key, fallback);
-  if (!Number.isInteger(years)) throw new Error(`Context ${key} must be a whole number of years, got ${years}`);
-  return years;
+function wholeNumberOf(scope: IConstruct, key: string, fallback: number, unit: string, max: number): number {
+  const value = positiveNumber(scope, key, fallback);
+  if (!Number.isInteger(value) || value > max) throw new Error(`Context ${key} must be a whole number of ${unit} from 1 to ${max}, got ${value}`);
+  return value;
 }
 
-function wholeDays(scope: IConstruct, key: string, fallback: number): number {
-  const days = positiveNumber(scope, key, fallback);
-  // The functions' own check (shared/config.ts) would refuse anything else at cold start: refuse it at synth.
-  if (!Number.isInteger(days) || days > 99_999) throw new Error(`Context ${key} must be a whole number of days from 1 to 99999, got ${days}`);
-  return days;
+/** Where a stage's file lives, as error messages name it. */
+export const stageFilePath = (stage: StageName) => `infra/stages/${stage}.ts`;
+
+/** The stage file checked on its own: a bad committed value is the file's fault, whatever `-c` says. */
+function checkedFile(stage: StageName, file: StageFile): StageFile {
+  const parsed = v.safeParse(StageFileSchema, file);
+  if (!parsed.success) {
+    const issue = parsed.issues[0];
+    throw new Error(`${stageFilePath(stage)}: ${v.getDotPath(issue) ?? '(the file)'} ${issue.message}`);
+  }
+  return file;
 }
 
-export function readSettings(scope: IConstruct): StackSettings {
-  const rateLimit = positiveNumber(scope, 'apiThrottleRate', DEFAULT_THROTTLE.rateLimit);
-  const burstLimit = Math.round(positiveNumber(scope, 'apiThrottleBurst', DEFAULT_THROTTLE.burstLimit));
-  return {
-    throttle: { rateLimit, burstLimit },
-    apiGatewayCloudWatchRole: flag(scope, 'apiGatewayCloudWatchRole', true),
-    labAccountId: matching(scope, 'labAccountId', /^\d{12}$/, 'a 12-digit AWS account id'),
-    alarmEmail: matching(scope, 'alarmEmail', /^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'an email address'),
-    relayReservedConcurrency: flag(scope, 'relayReservedConcurrency', true),
-    corsAllowOrigins: origins(scope, 'corsAllowOrigins'),
-    documentRetentionYears: wholeYears(scope, 'documentRetentionYears', DEFAULT_DOCUMENT_RETENTION_YEARS),
-    auditRetentionDays: wholeDays(scope, 'auditRetentionDays', DEFAULT_AUDIT_RETENTION_DAYS),
+/**
+ * The settings of `stage`: its stage file, then any `-c` value on top. Throws, naming the value and where it
+ * came from, on anything malformed, and when a value the stage requires is missing.
+ */
+export function readSettings(scope: IConstruct, stage: StageName, stageFile: StageFile = STAGE_FILES[stage]): StackSettings {
+  const file = checkedFile(stage, stageFile);
+  const path = stageFilePath(stage);
+  const settings: StackSettings = {
+    throttle: {
+      rateLimit: positiveNumber(scope, 'apiThrottleRate', file.throttle.rateLimit),
+      burstLimit: Math.round(positiveNumber(scope, 'apiThrottleBurst', file.throttle.burstLimit)),
+    },
+    apiGatewayCloudWatchRole: flag(scope, 'apiGatewayCloudWatchRole', file.apiGatewayCloudWatchRole),
+    labAccountId: matching(scope, 'labAccountId', file.labAccountId, ACCOUNT_ID, 'a 12-digit AWS account id'),
+    alarmEmail: matching(scope, 'alarmEmail', file.alarmEmail, EMAIL, 'an email address'),
+    corsAllowOrigins: origins(scope, 'corsAllowOrigins', file.corsAllowOrigins, path),
+    documentRetentionYears: wholeNumberOf(scope, 'documentRetentionYears', file.documentRetentionYears, 'years', 100),
+    auditRetentionDays: wholeNumberOf(scope, 'auditRetentionDays', file.auditRetentionDays, 'days', 99_999),
+    terminationProtection: flag(scope, 'terminationProtection', file.terminationProtection),
   };
+  for (const key of REQUIRED[stage]) {
+    if (settings[key] === undefined) throw new Error(`The ${stage} stage requires ${key}: set it in ${path} (or pass -c ${key}=…)`);
+  }
+  return settings;
+}
+
+/** Why a stage's settings may not be what its operators want, said at synth without stopping it. */
+export function settingsWarnings(stage: StageName, settings: StackSettings): string[] {
+  return stage === 'prod' && settings.alarmEmail && EXAMPLE_DOMAIN.test(settings.alarmEmail)
+    ? [`alarmEmail is the example address of ${stageFilePath(stage)}: alarms reach nobody until it names the on-call team's address`]
+    : [];
 }

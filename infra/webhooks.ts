@@ -45,9 +45,8 @@ export class WebhookDelivery extends Construct {
   readonly retries: LabFunction;
   readonly retrySchedule: Rule;
 
-  constructor(scope: Construct, id: string, props: EventsProps & { reservedConcurrency: boolean }) {
+  constructor(scope: Construct, id: string, props: EventsProps) {
     super(scope, id);
-    const { reservedConcurrency, ...functionProps } = props;
     this.deadLetterQueue = deadLetterQueue(this, 'DeadLetterQueue', props.stage);
     this.queue = secureQueue(this, 'Queue', props.stage, {
       visibilityTimeout: WEBHOOK_VISIBILITY_TIMEOUT,
@@ -61,7 +60,7 @@ export class WebhookDelivery extends Construct {
     });
 
     this.dispatcher = new LabFunction(this, 'Dispatcher', {
-      ...functionProps,
+      ...props,
       handlerFile: 'functions/events/webhook-dispatch.ts',
       description: 'Webhook dispatch: first attempt of each subscription wanting an event, from the webhook queue',
       functionClass: 'webhook-dispatch',
@@ -79,13 +78,13 @@ export class WebhookDelivery extends Construct {
     );
 
     this.retries = new LabFunction(this, 'Retries', {
-      ...functionProps,
+      ...props,
       handlerFile: 'functions/events/webhook-retries.ts',
       description: 'Webhook retries: attempts the deliveries whose next retry is due, every minute',
       functionClass: 'webhook-retries',
-      // One run at a time, like the outbox relay: deliveries are claimed before each attempt, so an
-      // overlapping run would only contend for them. Accounts on the new-account quota cannot reserve any.
-      options: { ...(reservedConcurrency ? { reservedConcurrentExecutions: 1 } : {}), retryAttempts: 0 },
+      // No reserved concurrency (see the outbox relay): deliveries are claimed before each attempt, and the
+      // sweep takes a lease (shared/store/leases.ts), so an overlapping run finds nothing to do.
+      options: { retryAttempts: 0 },
     });
     this.retrySchedule = new Rule(this, 'RetrySchedule', {
       description: 'Runs the webhook retry sweep every minute',

@@ -8,10 +8,8 @@ import { DOCUMENTS_PREFIX, INCOMING_PREFIX } from '../../infra/bucket-layout';
 import { MISSING_KEY_MESSAGE } from '../../infra/lab-api-stack';
 import { OUTBOX_RELAYED_LOG } from '../../infra/monitoring';
 import { DOCUMENT_READERS, FUNCTION_SIZES, PACKAGE_FILES, REPORT_RENDERERS, STATIC_ROUTES, WEBHOOK_SENDERS } from '../../infra/route-classes';
-import { readSettings, stageOf } from '../../infra/settings';
 import { ATTEMPT_LEASE_MS, ATTEMPT_TIMEOUT_MS } from '../../shared/domain/webhook';
 import { routes } from '../../shared/routes';
-import { testApp } from './synth';
 
 vi.mock('../../shared/events/outbox', () => ({ relayOutbox: async () => 3 }));
 
@@ -72,39 +70,5 @@ describe('what the stack assumes about the code', () => {
     const timeout = FUNCTION_SIZES['webhook-retries'].timeout.toMilliseconds();
     expect(timeout).toBeGreaterThanOrEqual(ATTEMPT_LEASE_MS + ATTEMPT_TIMEOUT_MS);
     expect(timeout).toBeLessThan(60_000);
-  });
-});
-
-describe('context values', () => {
-  it('default to the dev stage, 100 requests/s with bursts of 200, the API Gateway logging role, no lab account, a reserved relay, no CORS, documents kept 10 years, access-log entries 730 days', () => {
-    const app = testApp();
-    expect(stageOf(app)).toBe('dev');
-    expect(readSettings(app)).toEqual({
-      throttle: { rateLimit: 100, burstLimit: 200 },
-      apiGatewayCloudWatchRole: true,
-      labAccountId: undefined,
-      alarmEmail: undefined,
-      relayReservedConcurrency: true,
-      corsAllowOrigins: [],
-      documentRetentionYears: 10,
-      auditRetentionDays: 730,
-    });
-  });
-
-  it('accept the strings of `-c key=value` and refuse what they cannot mean', () => {
-    expect(readSettings(testApp({ apiThrottleRate: '20', apiThrottleBurst: '40', apiGatewayCloudWatchRole: 'false' }))).toMatchObject({
-      throttle: { rateLimit: 20, burstLimit: 40 },
-      apiGatewayCloudWatchRole: false,
-    });
-    expect(() => stageOf(testApp({ stage: 'staging' }))).toThrow(/Unknown stage "staging"/);
-    expect(() => readSettings(testApp({ apiThrottleRate: 'fast' }))).toThrow(/apiThrottleRate must be a positive number/);
-    expect(() => readSettings(testApp({ apiThrottleBurst: '0' }))).toThrow(/apiThrottleBurst/);
-    expect(() => readSettings(testApp({ apiGatewayCloudWatchRole: 'yes' }))).toThrow(/apiGatewayCloudWatchRole/);
-    expect(() => readSettings(testApp({ labAccountId: '1234' }))).toThrow(/12-digit/);
-    expect(() => readSettings(testApp({ alarmEmail: 'oncall' }))).toThrow(/email/);
-    expect(readSettings(testApp({ documentRetentionYears: '30' })).documentRetentionYears).toBe(30);
-    expect(() => readSettings(testApp({ documentRetentionYears: '7.5' }))).toThrow(/documentRetentionYears must be a whole number of years/);
-    expect(readSettings(testApp({ auditRetentionDays: '365' })).auditRetentionDays).toBe(365);
-    expect(() => readSettings(testApp({ auditRetentionDays: '0.5' }))).toThrow(/auditRetentionDays must be a whole number of days/);
   });
 });

@@ -161,12 +161,12 @@ describe('the LabApi stack with corsAllowOrigins', () => {
 
   it('refuses a value that is not a list of exact origins, naming the context key', () => {
     for (const value of ['*', 'https://app.example/', 'app.example']) {
-      expect(() => readSettings(testApp({ corsAllowOrigins: value })), value).toThrow(/^Context corsAllowOrigins: ".*" is not an origin/);
+      expect(() => readSettings(testApp({ corsAllowOrigins: value }), 'dev'), value).toThrow(/^Context corsAllowOrigins: ".*" is not an origin/);
     }
   });
 
   it('takes the list from cdk.json as an array too', () => {
-    expect(readSettings(testApp({ corsAllowOrigins: [APP, ADMIN] })).corsAllowOrigins).toEqual([APP, ADMIN]);
+    expect(readSettings(testApp({ corsAllowOrigins: [APP, ADMIN] }), 'dev').corsAllowOrigins).toEqual([APP, ADMIN]);
   });
 });
 

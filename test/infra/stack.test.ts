@@ -18,7 +18,7 @@ import { buildBundle } from '../../infra/local/bench/bundles';
 import { ACCESS_LOG_FIELDS, API_KEY_HEADER, MISSING_KEY_MESSAGE } from '../../infra/lab-api-stack';
 import { METRICS_PER_ALARM, OUTBOX_RELAYED_LOG, OUTBOX_RELAYED_METRIC, WEBHOOKS_DISABLED_METRIC } from '../../infra/monitoring';
 import { FUNCTION_SIZES, type FunctionClass, PACKAGE_FILES, routeClassOf, WEBHOOK_SENDERS } from '../../infra/route-classes';
-import { DEFAULT_THROTTLE } from '../../infra/settings';
+import { STAGE_FILES } from '../../infra/settings';
 import { WEBHOOK_DISABLED_LOG } from '../../shared/domain/webhook';
 import { EVENT_SOURCE } from '../../shared/events/event-source';
 import { AUDITED_ROUTES } from '../../shared/http/audited-routes';
@@ -192,15 +192,18 @@ describe('the LabApi stack (prod): functions', () => {
     }
   });
 
-  it('runs the outbox relay alone and every minute, each run ending within its minute', () => {
-    expect(fnProps('relay').ReservedConcurrentExecutions).toBe(1);
+  it('reserves no concurrency for any function, so a deploy fits an account with the default quota', () => {
+    const reserving = prod.ofType('AWS::Lambda::Function').filter(([, fn]) => fn.Properties.ReservedConcurrentExecutions !== undefined);
+    expect(reserving.map(([id]) => id)).toEqual([]);
+  });
+
+  it('runs the outbox relay every minute, each run ending within its minute', () => {
     expect(fnProps('relay').Timeout).toBeLessThan(60);
     expect(scheduleOf(functionOf('relay').fn)?.ScheduleExpression).toBe('rate(1 minute)');
   });
 
-  it('runs the webhook retry sweep alone and every minute, each run ending within its minute, never retried by EventBridge or Lambda', () => {
+  it('runs the webhook retry sweep every minute, each run ending within its minute, never retried by EventBridge or Lambda', () => {
     const retries = functionOf('webhook-retries');
-    expect(fnProps('webhook-retries').ReservedConcurrentExecutions).toBe(1);
     expect(fnProps('webhook-retries').Timeout).toBeLessThan(60);
     const schedule = scheduleOf(retries.fn);
     expect(schedule?.ScheduleExpression).toBe('rate(1 minute)');
@@ -436,15 +439,15 @@ describe('the LabApi stack (prod): API Gateway', () => {
     }
   });
 
-  it('throttles the stage (defaults without context), traces it, and logs execution errors without request data', () => {
+  it('throttles the stage as the prod stage file says (without context), traces it, and logs execution errors without request data', () => {
     const stage = prod.onlyOfType('AWS::ApiGateway::Stage')[1].Properties;
     expect(stage).toMatchObject({ StageName: 'prod', TracingEnabled: true });
     expect(stage.MethodSettings).toEqual([
       {
         HttpMethod: '*',
         ResourcePath: '/*',
-        ThrottlingRateLimit: DEFAULT_THROTTLE.rateLimit,
-        ThrottlingBurstLimit: DEFAULT_THROTTLE.burstLimit,
+        ThrottlingRateLimit: STAGE_FILES.prod.throttle.rateLimit,
+        ThrottlingBurstLimit: STAGE_FILES.prod.throttle.burstLimit,
         LoggingLevel: 'ERROR',
         DataTraceEnabled: false,
         MetricsEnabled: false,

@@ -18,7 +18,6 @@ beforeAll(() => {
         apiThrottleBurst: '40',
         labAccountId: LAB_ACCOUNT,
         apiGatewayCloudWatchRole: 'false',
-        relayReservedConcurrency: 'false',
       }),
       'dev',
     ),
@@ -36,20 +35,6 @@ describe('the LabApi stack (dev, with context)', () => {
   it("leaves the account's API Gateway logging role alone with apiGatewayCloudWatchRole=false", () => {
     expect(dev.ofType('AWS::ApiGateway::Account')).toEqual([]);
     expect(dev.ofType('AWS::IAM::Role').filter(([, role]) => str(role.Properties).includes('apigateway.amazonaws.com'))).toEqual([]);
-  });
-
-  it('reserves no concurrency for the relay with relayReservedConcurrency=false (accounts on the new-account quota)', () => {
-    const relay = dev
-      .ofType('AWS::Lambda::Function')
-      .find(([, fn]) => str(fn.Properties).includes('relay-outbox') || str(fn.Properties).includes('Outbox relay'));
-    expect(relay).toBeDefined();
-    expect((relay as [string, { Properties: Record<string, unknown> }])[1].Properties.ReservedConcurrentExecutions).toBeUndefined();
-  });
-
-  it('reserves no concurrency for the webhook retry sweep with relayReservedConcurrency=false', () => {
-    const retries = dev.functions.filter(({ construct }) => construct.functionClass === 'webhook-retries');
-    expect(retries).toHaveLength(1);
-    expect(dev.resources[retries[0]!.fn]!.Properties.ReservedConcurrentExecutions).toBeUndefined();
   });
 
   it('sets WEBHOOKS_ALLOW_LOOPBACK (local stack only) on no function of the dev stack either', () => {

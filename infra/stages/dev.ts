@@ -1,0 +1,15 @@
+/**
+ * The dev stage: a team's shared test deployment. No lab account (the lab CLI plays the lab), no alarms,
+ * CORS off; data goes with the stack (decided by the stage's name, not here: see infra/settings.ts).
+ * `cdk deploy` reads this file; `-c key=value` still overrides any value for one run.
+ */
+import type { StageFile } from '../settings';
+
+export const dev: StageFile = {
+  throttle: { rateLimit: 100, burstLimit: 200 },
+  apiGatewayCloudWatchRole: true,
+  corsAllowOrigins: [],
+  documentRetentionYears: 10,
+  auditRetentionDays: 730,
+  terminationProtection: false,
+};

@@ -1,0 +1,25 @@
+/**
+ * The prod stage: the one people's health data lives in. Edit this file before the first deploy; a prod
+ * synth refuses to run without the values marked required (infra/settings.ts), and warns while one still
+ * holds the example address below. Changes here are reviewed like code, because they are the deploy.
+ */
+import type { StageFile } from '../settings';
+
+export const prod: StageFile = {
+  // Stage-wide API Gateway limit, requests per second and burst: the ceiling over every client together.
+  throttle: { rateLimit: 100, burstLimit: 200 },
+  // true on the first stack of an account and region that sets API Gateway's logging role; false after.
+  apiGatewayCloudWatchRole: true,
+  // Required: the alarm topic's subscriber. Replace with the on-call team's address (a list, not a person).
+  alarmEmail: 'lab-api-oncall@example.org',
+  // The lab's AWS account, when its systems run outside ours: may put results and upload reports, poll
+  // orders. Unset: the lab integration runs in this account. Example: labAccountId: '123456789012',
+  // Browser apps that may call the API, exact origins (README "CORS"). Empty: no browser access.
+  corsAllowOrigins: [],
+  // §630f (3) BGB: a German practice keeps patient records 10 years after the treatment.
+  documentRetentionYears: 10,
+  // Two years of who read a person's data.
+  auditRetentionDays: 730,
+  // `cdk destroy` and a console delete are refused until someone turns this off on purpose.
+  terminationProtection: true,
+};

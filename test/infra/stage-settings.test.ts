@@ -1,0 +1,85 @@
+/**
+ * The stage files (infra/stages/) and `-c` overrides, as readSettings merges and checks them: a committed
+ * value is the default, the command line wins for one run, and a stage missing what it requires, or holding
+ * a malformed value, fails the synth with the value's name and where it came from.
+ */
+import { describe, expect, it } from 'vitest';
+import { readSettings, STAGE_FILES, type StageFile, settingsWarnings, stageOf } from '../../infra/settings';
+import { labApiStack, testApp } from './synth';
+
+const withoutAlarmEmail: StageFile = (({ alarmEmail: _, ...rest }) => rest)(STAGE_FILES.prod);
+
+describe('stage settings', () => {
+  it('are the dev stage file when no context is given', () => {
+    const app = testApp();
+    expect(stageOf(app)).toBe('dev');
+    expect(readSettings(app, 'dev')).toEqual({ ...STAGE_FILES.dev, labAccountId: undefined, alarmEmail: undefined });
+  });
+
+  it('are the prod stage file for prod, its alarm address and termination protection included', () => {
+    expect(readSettings(testApp(), 'prod')).toMatchObject({ alarmEmail: STAGE_FILES.prod.alarmEmail, terminationProtection: true });
+  });
+
+  it('take the strings of `-c key=value` over the stage file', () => {
+    const settings = readSettings(
+      testApp({ apiThrottleRate: '20', apiThrottleBurst: '40', apiGatewayCloudWatchRole: 'false', labAccountId: '123456789012', auditRetentionDays: '365' }),
+      'prod',
+    );
+    expect(settings).toMatchObject({
+      throttle: { rateLimit: 20, burstLimit: 40 },
+      apiGatewayCloudWatchRole: false,
+      labAccountId: '123456789012',
+      auditRetentionDays: 365,
+      documentRetentionYears: STAGE_FILES.prod.documentRetentionYears,
+    });
+  });
+
+  it('refuse a `-c` value that cannot mean what its key says, naming the key', () => {
+    expect(() => stageOf(testApp({ stage: 'staging' }))).toThrow(/Unknown stage "staging"/);
+    expect(() => readSettings(testApp({ apiThrottleRate: 'fast' }), 'dev')).toThrow(/apiThrottleRate must be a positive number/);
+    expect(() => readSettings(testApp({ apiThrottleBurst: '0' }), 'dev')).toThrow(/apiThrottleBurst/);
+    expect(() => readSettings(testApp({ apiGatewayCloudWatchRole: 'yes' }), 'dev')).toThrow(/apiGatewayCloudWatchRole/);
+    expect(() => readSettings(testApp({ labAccountId: '1234' }), 'dev')).toThrow(/labAccountId must be a 12-digit/);
+    expect(() => readSettings(testApp({ alarmEmail: 'oncall' }), 'prod')).toThrow(/alarmEmail must be an email/);
+    expect(() => readSettings(testApp({ documentRetentionYears: '7.5' }), 'dev')).toThrow(/documentRetentionYears must be a whole number of years/);
+    expect(() => readSettings(testApp({ auditRetentionDays: '0.5' }), 'dev')).toThrow(/auditRetentionDays must be a whole number of days/);
+    expect(() => readSettings(testApp({ terminationProtection: 'maybe' }), 'prod')).toThrow(/terminationProtection must be true or false/);
+  });
+
+  it('fail a prod synth whose stage file lacks the alarm address, naming the value and the file', () => {
+    expect(() => readSettings(testApp(), 'prod', withoutAlarmEmail)).toThrow('The prod stage requires alarmEmail: set it in infra/stages/prod.ts');
+  });
+
+  it('fail a prod synth when `-c alarmEmail=` unsets the address', () => {
+    expect(() => labApiStack(testApp({ alarmEmail: '' }), 'prod')).toThrow(/The prod stage requires alarmEmail/);
+  });
+
+  it('let a dev stage go without an alarm address', () => {
+    expect(readSettings(testApp({ alarmEmail: '' }), 'dev').alarmEmail).toBeUndefined();
+  });
+
+  it('refuse a malformed value in a stage file, naming the file and the value', () => {
+    const file: StageFile = { ...STAGE_FILES.prod, throttle: { rateLimit: 100, burstLimit: 2.5 } };
+    expect(() => readSettings(testApp(), 'prod', file)).toThrow('infra/stages/prod.ts: throttle.burstLimit must be a whole number of requests');
+  });
+
+  it('refuse origins in a stage file that are not exact origins, naming the file', () => {
+    const file: StageFile = { ...STAGE_FILES.dev, corsAllowOrigins: ['https://*.example'] };
+    expect(() => readSettings(testApp(), 'dev', file)).toThrow(/^infra\/stages\/dev\.ts corsAllowOrigins: ".*" is not an origin/);
+  });
+
+  it("warn while prod's alarm address is still the example one, and not once it names a real domain", () => {
+    expect(settingsWarnings('prod', readSettings(testApp(), 'prod'))).toEqual([expect.stringContaining('alarmEmail is the example address')]);
+    expect(settingsWarnings('prod', readSettings(testApp({ alarmEmail: 'oncall@lab.example.de' }), 'prod'))).toEqual([]);
+  });
+});
+
+describe('termination protection', () => {
+  it('is on for the prod stack', () => {
+    expect(labApiStack(testApp(), 'prod').terminationProtection).toBe(true);
+  });
+
+  it('is off for the dev stack', () => {
+    expect(labApiStack(testApp(), 'dev').terminationProtection).toBe(false);
+  });
+});
