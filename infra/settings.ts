@@ -27,27 +27,13 @@ import type { IConstruct } from 'constructs';
 import * as v from 'valibot';
 import { AllowedOrigins } from '../shared/http/cors-policy';
 import { dev } from './stages/dev';
+import type { StackSettings, StageFile } from './stages/stage-file';
 import { prod } from './stages/prod';
 
 export type StageName = 'dev' | 'prod';
 export const STAGES: readonly StageName[] = ['dev', 'prod'];
 
-export interface StackSettings {
-  readonly throttle: { readonly rateLimit: number; readonly burstLimit: number };
-  readonly apiGatewayCloudWatchRole: boolean;
-  readonly labAccountId?: string;
-  readonly alarmEmail?: string;
-  /** Exact origins, in the form browsers send them; empty: CORS off. */
-  readonly corsAllowOrigins: readonly string[];
-  /** Whole years a lab report file is kept before the bucket's lifecycle rule deletes it. */
-  readonly documentRetentionYears: number;
-  /** Whole days an access-log entry is kept (AUDIT_RETENTION_DAYS of the reading functions). */
-  readonly auditRetentionDays: number;
-  readonly terminationProtection: boolean;
-}
-
-/** What a stage file holds: every setting, the optional ones optional. */
-export type StageFile = StackSettings;
+export type { StackSettings, StageFile } from './stages/stage-file';
 
 export const STAGE_FILES: Readonly<Record<StageName, StageFile>> = { dev, prod };
 

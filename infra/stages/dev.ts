@@ -3,7 +3,7 @@
  * CORS off; data goes with the stack (decided by the stage's name, not here: see infra/settings.ts).
  * `cdk deploy` reads this file; `-c key=value` still overrides any value for one run.
  */
-import type { StageFile } from '../settings';
+import type { StageFile } from './stage-file';
 
 export const dev: StageFile = {
   throttle: { rateLimit: 100, burstLimit: 200 },

@@ -3,7 +3,7 @@
  * synth refuses to run without the values marked required (infra/settings.ts), and warns while one still
  * holds the example address below. Changes here are reviewed like code, because they are the deploy.
  */
-import type { StageFile } from '../settings';
+import type { StageFile } from './stage-file';
 
 export const prod: StageFile = {
   // Stage-wide API Gateway limit, requests per second and burst: the ceiling over every client together.

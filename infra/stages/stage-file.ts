@@ -1,0 +1,17 @@
+/** The shape of a stage file (infra/stages/<stage>.ts); infra/settings.ts checks the values. */
+export interface StackSettings {
+  readonly throttle: { readonly rateLimit: number; readonly burstLimit: number };
+  readonly apiGatewayCloudWatchRole: boolean;
+  readonly labAccountId?: string;
+  readonly alarmEmail?: string;
+  /** Exact origins, in the form browsers send them; empty: CORS off. */
+  readonly corsAllowOrigins: readonly string[];
+  /** Whole years a lab report file is kept before the bucket's lifecycle rule deletes it. */
+  readonly documentRetentionYears: number;
+  /** Whole days an access-log entry is kept (AUDIT_RETENTION_DAYS of the reading functions). */
+  readonly auditRetentionDays: number;
+  readonly terminationProtection: boolean;
+}
+
+/** What a stage file holds: every setting, the optional ones optional. */
+export type StageFile = StackSettings;
