@@ -11,12 +11,20 @@ export default defineConfig({
           name: 'integration',
           include: ['test/integration/**/*.test.ts'],
           globalSetup: ['test/support/emulators.global.ts', 'test/support/contract-summary.global.ts'],
-          setupFiles: ['test/support/fresh-table.setup.ts'],
+          setupFiles: ['test/support/fresh-table.setup.ts', 'test/support/cdk-outdir.setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
       },
-      { test: { name: 'infra', include: ['test/infra/**/*.test.ts'], testTimeout: 180_000, hookTimeout: 180_000 } },
+      {
+        test: {
+          name: 'infra',
+          include: ['test/infra/**/*.test.ts'],
+          setupFiles: ['test/support/cdk-outdir.setup.ts'],
+          testTimeout: 180_000,
+          hookTimeout: 180_000,
+        },
+      },
       {
         test: {
           name: 'e2e',

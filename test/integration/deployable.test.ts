@@ -1,0 +1,288 @@
+/**
+ * Deployable for real (issue #27): what DevOps run, run here. `npm run synth` (dev) and `npx cdk synth -c
+ * stage=prod`, with bundling and no AWS credentials, into temporary folders; then the cloud assembly as
+ * CloudFormation and Lambda will take it: the resources of every stack against CloudFormation's limit, and
+ * every function's asset loaded in Node.js 24 in a process of its own, as the runtime loads it. A
+ * representative set (health, a read, a write, the results report, the ingest) is invoked with the events
+ * API Gateway and EventBridge send, against DynamoDB Local and the S3 emulator, with the environment the
+ * template gives each function. EventBridge itself is a receiver on loopback that records what is put.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { promisify } from 'node:util';
+import type { APIGatewayProxyEvent } from 'aws-lambda';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPO_ROOT } from '../../infra/api-function';
+import { LAB_RESULTS_AVAILABLE } from '../../shared/events/lab-results-available';
+import { LAB_PARTNER_SOURCE } from '../../shared/events/lab-results-reported';
+import { useApi } from '../support/api';
+import { type Assembly, type AssemblyFunction, readAssembly, synthesize } from '../support/cloud-assembly';
+import { eventBridgeEnvelope, mockEventBridge } from '../support/event-bridge';
+import { apiKey, seedDemoData } from '../support/fixtures';
+import { clinical, report } from '../support/lab';
+import { confirmDraw, createProfile, ESSENTIALS_PANEL, scheduleAppointment } from '../support/scenario';
+
+const run = promisify(execFile);
+const NODE = join(REPO_ROOT, 'node_modules/.bin/node');
+const RUNTIME = join(REPO_ROOT, 'test/support/lambda-runtime.mjs');
+
+/** CloudFormation's limit is 500 resources per stack; issue #27 keeps every stack at 60 % of it. */
+const MAX_RESOURCES = 300;
+/** The routes the open issues add (about ten), each at most 8 resources (a function's 6, a new path segment). */
+const PLANNED_ROUTES = 10;
+const RESOURCES_PER_ROUTE = 8;
+
+/** The biomarkers of ESSENTIALS_PANEL. */
+const ESSENTIALS = [1, 2, 5, 6];
+
+const SYNTH_TIMEOUT_MS = 15 * 60_000;
+const root = mkdtempSync(join(tmpdir(), 'lab-deployable-'));
+let dev: Assembly;
+let prod: Assembly;
+
+// The set-up below runs through the local server in this process; its EventBridge client is the only one replaced.
+mockEventBridge();
+const api = useApi();
+
+/** PutEvents requests the functions sent to "EventBridge" (a loopback receiver): the real request shape. */
+const putEvents: { target: string; body: { Entries: { Source: string; DetailType: string; Detail: string; EventBusName: string }[] } }[] = [];
+let eventBridge: Server;
+
+beforeAll(async () => {
+  eventBridge = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      putEvents.push({ target: String(req.headers['x-amz-target']), body });
+      res.writeHead(200, { 'content-type': 'application/x-amz-json-1.1' });
+      res.end(JSON.stringify({ FailedEntryCount: 0, Entries: body.Entries.map((_: unknown, i: number) => ({ EventId: `event-${i}` })) }));
+    });
+  });
+  await new Promise<void>((resolve) => eventBridge.listen(0, '127.0.0.1', resolve));
+  await Promise.all([
+    synthesize('npm', ['run', 'synth', '--', '-o', join(root, 'dev')]),
+    synthesize('npx', ['cdk', 'synth', '-c', 'stage=prod', '-o', join(root, 'prod'), '--quiet']),
+  ]);
+  dev = readAssembly(join(root, 'dev'));
+  prod = readAssembly(join(root, 'prod'));
+}, SYNTH_TIMEOUT_MS);
+
+afterAll(async () => {
+  rmSync(root, { recursive: true, force: true });
+  await new Promise((resolve) => eventBridge?.close(resolve));
+});
+
+/** Values CloudFormation resolves at deploy, for this test's table, bucket and bus. */
+const deployedValues = (): Record<string, string> => ({
+  TABLE_NAME: process.env.TABLE_NAME!,
+  DOCUMENTS_BUCKET: process.env.DOCUMENTS_BUCKET!,
+  EVENT_BUS_NAME: process.env.EVENT_BUS_NAME!,
+  CURSOR_SECRET: process.env.CURSOR_SECRET!,
+});
+
+/** The environment Lambda gives the function: the template's variables, Lambda's own, and the local endpoints. */
+function lambdaEnvironment(fn: AssemblyFunction): Record<string, string> {
+  const deployed = deployedValues();
+  const variables = Object.fromEntries(
+    Object.entries(fn.environment).map(([name, value]) => {
+      if (typeof value === 'string') return [name, value];
+      if (name in deployed) return [name, deployed[name]];
+      throw new Error(`${fn.path}: ${name} is resolved at deploy and has no local value in this test`);
+    }),
+  );
+  const name = fn.path.split('/').slice(1, -2).join('-');
+  return {
+    PATH: '/usr/local/bin:/usr/bin:/bin',
+    TZ: ':UTC',
+    LANG: 'en_US.UTF-8',
+    AWS_REGION: 'eu-central-1',
+    AWS_DEFAULT_REGION: 'eu-central-1',
+    AWS_ACCESS_KEY_ID: 'local',
+    AWS_SECRET_ACCESS_KEY: 'local',
+    AWS_LAMBDA_FUNCTION_NAME: name,
+    AWS_LAMBDA_FUNCTION_MEMORY_SIZE: String(fn.memorySize),
+    LAMBDA_TASK_ROOT: fn.assetDir,
+    LAMBDA_TIMEOUT_SECONDS: String(fn.timeoutSeconds),
+    ...variables,
+    DYNAMODB_ENDPOINT: process.env.DYNAMODB_ENDPOINT!,
+    S3_ENDPOINT: process.env.S3_ENDPOINT!,
+    AWS_ENDPOINT_URL_EVENTBRIDGE: `http://127.0.0.1:${(eventBridge.address() as AddressInfo).port}`,
+  };
+}
+
+/** Runs the function's asset in a fresh Node.js 24 process; with an event, invokes it once and returns its answer. */
+async function runAsset(fn: AssemblyFunction, event?: unknown): Promise<any> {
+  const args = [RUNTIME, fn.assetDir, fn.handler, ...(event === undefined ? [] : [JSON.stringify(event)])];
+  const { stdout } = await run(NODE, args, { cwd: fn.assetDir, env: lambdaEnvironment(fn), maxBuffer: 64 * 1024 * 1024 });
+  if (event === undefined) return undefined;
+  const last = stdout.trimEnd().split('\n').at(-1) ?? '';
+  expect(last.startsWith('RESULT ')).toBe(true);
+  return JSON.parse(last.slice('RESULT '.length));
+}
+
+/** The one function whose construct path holds this segment (e.g. `GetProfile`, `ResultsIngest`). */
+function functionNamed(assembly: Assembly, segment: string): AssemblyFunction {
+  const found = assembly.functions.filter((fn) => fn.path.split('/').includes(segment));
+  if (found.length !== 1) throw new Error(`${found.length} functions named ${segment}: ${assembly.functions.map((fn) => fn.path).join(', ')}`);
+  return found[0]!;
+}
+
+/** A REST API proxy event as API Gateway sends it on the dev stage (binaryMediaTypes every type: bodies base64). */
+function apiGatewayEvent(method: string, resource: string, pathParameters: Record<string, string> | null, key?: string, body?: unknown): APIGatewayProxyEvent {
+  const path = resource.replace(/\{(\w+)\}/g, (_, name: string) => pathParameters![name]!);
+  const headers: Record<string, string> = { Host: 'abc123.execute-api.eu-central-1.amazonaws.com', 'X-Forwarded-Proto': 'https', Accept: '*/*' };
+  if (key) headers['x-api-key'] = key;
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  return {
+    resource,
+    path,
+    httpMethod: method,
+    headers,
+    multiValueHeaders: Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, [value]])),
+    queryStringParameters: null,
+    multiValueQueryStringParameters: null,
+    pathParameters,
+    stageVariables: null,
+    body: body === undefined ? null : Buffer.from(JSON.stringify(body)).toString('base64'),
+    isBase64Encoded: body !== undefined,
+    requestContext: {
+      accountId: '123456789012',
+      apiId: 'abc123',
+      authorizer: undefined,
+      protocol: 'HTTP/1.1',
+      httpMethod: method,
+      identity: { sourceIp: '192.0.2.10' } as APIGatewayProxyEvent['requestContext']['identity'],
+      path: `/dev${path}`,
+      stage: 'dev',
+      requestId: crypto.randomUUID(),
+      requestTimeEpoch: Date.now(),
+      resourceId: 'abc123',
+      resourcePath: resource,
+    },
+  };
+}
+
+describe('the cloud assembly of `npm run synth` and `npx cdk synth -c stage=prod`', () => {
+  it('bundles every function of both stages into an asset folder of its own', () => {
+    for (const assembly of [dev, prod]) {
+      expect(assembly.functions.length).toBeGreaterThan(50);
+      for (const fn of assembly.functions) expect(basename(fn.assetDir), fn.path).toMatch(/^asset\.[0-9a-f]{64}$/);
+    }
+  });
+
+  it(`keeps every stack of both stages at or below ${MAX_RESOURCES} resources`, () => {
+    const counts = [...dev.stacks, ...prod.stacks].map(({ name, resources }) => ({ name, resources }));
+    console.info(`resources per stack:\n${counts.map(({ name, resources }) => `  ${name.padEnd(34)} ${resources}`).join('\n')}`);
+    expect(counts.filter(({ resources }) => resources > MAX_RESOURCES)).toEqual([]);
+  });
+
+  it(`leaves room in every stack for the ${PLANNED_ROUTES} routes the open issues add, even were they all to land in one stack`, () => {
+    const full = [...dev.stacks, ...prod.stacks].filter(({ resources }) => resources + PLANNED_ROUTES * RESOURCES_PER_ROUTE > MAX_RESOURCES);
+    expect(full).toEqual([]);
+  });
+
+  it('protects the prod stack from termination, and not the dev stack', () => {
+    expect(prod.stacks.find(({ name }) => name === 'LabApi-prod')?.terminationProtection).toBe(true);
+    expect(dev.stacks.find(({ name }) => name === 'LabApi-dev')?.terminationProtection).toBe(false);
+  });
+
+  it("runs every function on Lambda's Node.js 24 runtime", () => {
+    expect(new Set([...dev.functions, ...prod.functions].map((fn) => fn.runtime))).toEqual(new Set(['nodejs24.x']));
+  });
+
+  it(
+    'gives every function an asset that loads in Node.js 24, with its environment, and exports its handler',
+    async () => {
+      // One per asset: the prod assets are the dev ones when the code is the same (the folder name is its hash).
+      const byAsset = new Map([...dev.functions, ...prod.functions].map((fn) => [basename(fn.assetDir), fn]));
+      const queue = [...byAsset.values()];
+      const failures: string[] = [];
+      const worker = async () => {
+        for (let fn = queue.shift(); fn; fn = queue.shift()) {
+          await runAsset(fn).catch((error: { stderr?: string }) => failures.push(`${fn!.path}: ${error.stderr ?? String(error)}`));
+        }
+      };
+      await Promise.all([worker(), worker()]);
+      expect(failures).toEqual([]);
+    },
+    SYNTH_TIMEOUT_MS,
+  );
+});
+
+describe('the bundled functions, invoked as API Gateway and EventBridge invoke them', () => {
+  let key: string;
+
+  beforeAll(async () => {
+    await seedDemoData();
+    key = await apiKey();
+  });
+
+  it('GET /health answers 200', async () => {
+    const answer = await runAsset(functionNamed(dev, 'Health'), apiGatewayEvent('GET', '/health', null));
+    expect(answer.statusCode).toBe(200);
+  });
+
+  it('POST /api/v1/profiles creates the profile, which the API then reads back', async () => {
+    const body = { profile_group_slug: 'demo-clinic', first_name: 'Asset', last_name: 'Loaded', date_of_birth: '1980-02-29' };
+    const answer = await runAsset(functionNamed(dev, 'CreateProfile'), apiGatewayEvent('POST', '/api/v1/profiles', null, key, body));
+    expect(answer.statusCode).toBe(201);
+    const created = JSON.parse(answer.body);
+    expect((await api.get(`/api/v1/profiles/${created.id}`, key)).body).toMatchObject({ first_name: 'Asset', last_name: 'Loaded' });
+  });
+
+  it('GET /api/v1/profiles/{id} answers a profile the API created', async () => {
+    const id = await createProfile(api, key);
+    const answer = await runAsset(functionNamed(dev, 'GetProfile'), apiGatewayEvent('GET', '/api/v1/profiles/{id}', { id }, key));
+    expect(answer.statusCode).toBe(200);
+    expect(JSON.parse(answer.body)).toMatchObject({ id, first_name: 'Test' });
+  });
+
+  it('GET /api/v1/profiles/{id} answers 401 without a key, as the API does', async () => {
+    const answer = await runAsset(functionNamed(dev, 'GetProfile'), apiGatewayEvent('GET', '/api/v1/profiles/{id}', { id: crypto.randomUUID() }));
+    expect(answer.statusCode).toBe(401);
+  });
+
+  describe('with a drawn appointment whose results the lab reports in full', () => {
+    let appointmentId: string;
+    let ingested: unknown;
+
+    beforeAll(async () => {
+      appointmentId = await scheduleAppointment(api, key);
+      await api.post(`/api/v1/appointments/${appointmentId}/panels`, { panel_ids: [ESSENTIALS_PANEL] }, key);
+      await confirmDraw(api, key, appointmentId);
+      const event = eventBridgeEnvelope(
+        LAB_PARTNER_SOURCE,
+        'LabResultsReported',
+        report(appointmentId, { clinical_results: ESSENTIALS.map((id) => clinical(id, 40 + id)) }),
+      );
+      ingested = await runAsset(functionNamed(dev, 'ResultsIngest'), event);
+    }, 120_000);
+
+    it('the ingest stores the reported values', async () => {
+      expect(ingested).toEqual({ outcome: 'stored' });
+      const results = (await api.get(`/api/v1/appointments/${appointmentId}/results`, key)).body;
+      const stored = results.clinical_results.map(({ biomarker_id, status, value }: Record<string, unknown>) => ({ biomarker_id, status, value }));
+      expect(stored).toEqual(ESSENTIALS.map((id) => ({ biomarker_id: id, status: 'received', value: 40 + id })));
+    });
+
+    it('the ingest puts LabResultsAvailable on the bus with a PutEvents request EventBridge accepts', () => {
+      const entries = putEvents.filter(({ target }) => target === 'AWSEvents.PutEvents').flatMap(({ body }) => body.Entries);
+      const available = entries.find((entry) => entry.DetailType === LAB_RESULTS_AVAILABLE && entry.Detail.includes(appointmentId));
+      expect(available).toMatchObject({ Source: 'lab-api', EventBusName: process.env.EVENT_BUS_NAME });
+    });
+
+    it('GET …/results/report answers the PDF', async () => {
+      const answer = await runAsset(
+        functionNamed(dev, 'GetAppointmentResultsReport'),
+        apiGatewayEvent('GET', '/api/v1/appointments/{id}/results/report', { id: appointmentId }, key),
+      );
+      expect(answer).toMatchObject({ statusCode: 200, isBase64Encoded: true, headers: expect.objectContaining({ 'Content-Type': 'application/pdf' }) });
+      expect(Buffer.from(answer.body, 'base64').subarray(0, 5).toString()).toBe('%PDF-');
+    });
+  });
+});
