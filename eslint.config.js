@@ -14,6 +14,11 @@ export default tseslint.config(
     },
   },
   {
+    // Plain Node.js scripts (test/support/lambda-runtime.mjs runs where no TypeScript loader does).
+    files: ['**/*.mjs'],
+    languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
+  },
+  {
     // shared/ is the code every Lambda runs: no `any`, no console (Powertools Logger instead).
     files: ['shared/**/*.ts', 'functions/**/*.ts'],
     rules: {
