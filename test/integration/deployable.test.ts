@@ -116,8 +116,8 @@ function lambdaEnvironment(fn: AssemblyFunction): Record<string, string> {
 }
 
 /** Runs the function's asset in a fresh Node.js 24 process; with an event, invokes it once and returns its answer. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- whatever the handler answered
 async function runAsset(fn: AssemblyFunction, event?: unknown): Promise<any> {
-  // eslint-disable-line @typescript-eslint/no-explicit-any -- whatever the handler answered
   const args = [RUNTIME, fn.assetDir, fn.handler, ...(event === undefined ? [] : [JSON.stringify(event)])];
   const { stdout } = await run(NODE, args, { cwd: fn.assetDir, env: lambdaEnvironment(fn), maxBuffer: 64 * 1024 * 1024 });
   if (event === undefined) return undefined;
