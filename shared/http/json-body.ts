@@ -3,14 +3,21 @@
  * as early and as cheaply as it can, so that no body a client can send costs more than a small one:
  *
  *   Content-Type application/json (415) → size ≤ 64 KiB, judged from the length before decoding (413)
- *   → bytes that are UTF-8 (400) → JSON (400) → no property named __proto__, constructor or prototype, no array
- *   longer than 1,000 items, no nesting deeper than 16 (400).
+ *   → bytes that are UTF-8 (400) → no nesting deeper than 16, judged from the text (400) → JSON (400) → no
+ *   property named __proto__, constructor or prototype, no array longer than 1,000 items (400).
  *
  * API Gateway hands every body over as base64 (binaryMediaTypes is every type, infra/lab-api-stack.ts),
  * so the bytes reach us as the client sent them: a Latin-1 "J\xfcrgen" is refused here instead of
  * being stored as "J\ufffdrgen". The local server hands them over the same way.
+ *
+ * The parse itself is the design card's `@middy/http-json-body-parser`, behind the bounded checks above it:
+ * it decodes base64 with Buffer#toString (which would turn invalid bytes into U+FFFD, hence our strict
+ * decode first), accepts `application/*+json` (which we refuse first, with 415) and answers 422 for bad
+ * JSON or a `__proto__` key (translated here into today's 400 answers). The structural limits run on its
+ * result.
  */
-import type { MiddlewareObj } from '@middy/core';
+import type { MiddlewareObj, Request } from '@middy/core';
+import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { InvalidInput } from '../errors';
 import { HttpError, UnsupportedMediaType } from './errors';
@@ -64,44 +71,73 @@ function decodeUtf8(bytes: Uint8Array): string {
   }
 }
 
-/** No request of ours nests deeper than 3 levels; 16 keeps the walk below from following a body 30,000 deep. */
+/**
+ * No request of ours nests deeper than 3 levels. 16 is checked on the text, before any parse: the
+ * library's JSON.parse with a reviver recurses, and 32,000 levels in 63 KiB would overflow its stack.
+ */
 const MAX_DEPTH = 16;
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const OPENERS = new Set([0x5b, 0x7b]); // [ {
+const CLOSERS = new Set([0x5d, 0x7d]); // ] }
+
+/** One pass over the text, skipping strings: refuses nesting deeper than MAX_DEPTH. Malformed text is the parser's to refuse. */
+function refuseDeepNesting(text: string): void {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === BACKSLASH) i++;
+      else if (c === QUOTE) inString = false;
+    } else if (c === QUOTE) inString = true;
+    else if (OPENERS.has(c)) {
+      if (++depth > MAX_DEPTH) throw new InvalidInput('Request body is nested too deeply');
+    } else if (CLOSERS.has(c)) depth--;
+  }
+}
 
 const isContainer = (value: unknown): value is object => typeof value === 'object' && value !== null;
 
 /**
- * Walks the parsed body's objects and arrays, without recursion, and refuses a forbidden property name
- * (JSON.parse makes "\u005f_proto__" an own property named __proto__), an array longer than 1,000 items
- * (checked before looking into it: 30,000 numbers cost one comparison) or nesting deeper than 16.
+ * Walks the parsed body's objects and arrays (at most MAX_DEPTH deep by now), without recursion, and refuses
+ * a forbidden property name (JSON.parse makes "\u005f_proto__" an own property named __proto__) or an array
+ * longer than 1,000 items (checked before looking into it: 30,000 numbers cost one comparison).
  */
 function refuseForbiddenShapes(root: unknown): void {
   if (!isContainer(root)) return;
-  const pending: { value: object; name: string; depth: number }[] = [{ value: root, name: '', depth: 0 }];
+  const pending: { value: object; name: string }[] = [{ value: root, name: '' }];
   for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
-    const { value, name, depth } = next;
-    if (depth >= MAX_DEPTH) throw new InvalidInput('Request body is nested too deeply');
+    const { value, name } = next;
     if (Array.isArray(value)) {
       if (value.length > MAX_ARRAY_ITEMS) throw new InvalidInput(`${name || 'Request body'} must list at most ${MAX_ARRAY_ITEMS} items`);
-      for (const item of value) if (isContainer(item)) pending.push({ value: item, name: `${name}[]`, depth: depth + 1 });
+      for (const item of value) if (isContainer(item)) pending.push({ value: item, name: `${name}[]` });
       continue;
     }
     for (const property in value) {
       if (FORBIDDEN_PROPERTY_NAMES.has(property)) throw new InvalidInput(`Property name "${property}" is not allowed`);
       const item = (value as Record<string, unknown>)[property];
-      if (isContainer(item)) pending.push({ value: item, name: name ? `${name}.${property}` : property, depth: depth + 1 });
+      if (isContainer(item)) pending.push({ value: item, name: name ? `${name}.${property}` : property });
     }
   }
 }
 
-export function parseJsonText(text: string): unknown {
-  let parsed: unknown;
+type JsonRequest = Request<APIGatewayProxyEvent, APIGatewayProxyResult, Error, LabContext>;
+
+/** The library's parse, its 422 answers in our words: a forbidden key by name, anything else as invalid JSON. */
+const libraryParse = httpJsonBodyParser({ disableContentTypeCheck: true }).before as unknown as (request: JsonRequest) => void;
+
+function parseWithLibrary(request: JsonRequest): void {
   try {
-    parsed = JSON.parse(text);
-  } catch {
+    libraryParse(request);
+  } catch (error) {
+    const key = (error as { cause?: { data?: unknown } }).cause?.data;
+    if ((error as Error).message === 'Forbidden key in JSON body' && typeof key === 'string') {
+      throw new InvalidInput(`Property name "${key}" is not allowed`);
+    }
     throw new InvalidInput('Request body must be valid JSON');
   }
-  refuseForbiddenShapes(parsed);
-  return parsed;
 }
 
 /**
@@ -110,12 +146,17 @@ export function parseJsonText(text: string): unknown {
  */
 export function jsonBody(): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, LabContext> {
   return {
-    before: ({ event }) => {
+    before: (request) => {
+      const { event } = request;
       const { body } = event;
       if (body === null || body === undefined || body === '') return;
       if (!JSON_CONTENT_TYPE.test(event.headers?.['content-type'] ?? '')) throw new UnsupportedMediaType();
-      const parsed = parseJsonText(decodeUtf8(bodyBytes(body, event.isBase64Encoded === true)));
-      (event as { body: unknown }).body = parsed;
+      // The library sees checked UTF-8 text, never the base64 it would decode leniently.
+      event.body = decodeUtf8(bodyBytes(body, event.isBase64Encoded === true));
+      event.isBase64Encoded = false;
+      refuseDeepNesting(event.body);
+      parseWithLibrary(request);
+      refuseForbiddenShapes(event.body);
     },
   };
 }
