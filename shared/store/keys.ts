@@ -45,6 +45,8 @@ export const PROFILE_LINK_PREFIX = 'LINK#';
 export type ProfileLinkKind = 'APPT' | 'KIT';
 
 export const keys = {
+  /** A scheduled job's lease (shared/store/leases.ts): which run may work now. */
+  lease: (name: string): ItemKey => ({ PK: `LEASE#${name}`, SK: 'LEASE' }),
   profile: (id: string): ItemKey => ({ PK: `PROFILE#${id}`, SK: 'PROFILE' }),
   profileGroup: (slug: string): ItemKey => ({ PK: `GROUP#${slug}`, SK: 'GROUP' }),
   /**

@@ -12,6 +12,8 @@ import { ATTEMPT_LEASE_MS, ATTEMPT_TIMEOUT_MS } from '../../shared/domain/webhoo
 import { routes } from '../../shared/routes';
 
 vi.mock('../../shared/events/outbox', () => ({ relayOutbox: async () => 3 }));
+// No table here: the run holds its lease (test/integration/leases.test.ts proves the lease itself).
+vi.mock('../../shared/store/leases', () => ({ whileHolding: (_name: string, _holder: string, _ms: number, work: () => unknown) => work() }));
 
 beforeAll(() => {
   // What shared/config.ts needs to load; nothing here talks to AWS.
