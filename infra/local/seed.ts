@@ -1,9 +1,10 @@
-/** Seeds the demo data through the same repositories the API uses. Idempotent: fixed ids, same content. */
-import { putBiomarker, putPanel } from '../../shared/store/catalog';
-import { putLocation } from '../../shared/store/locations';
-import { putProfileGroup } from '../../shared/store/profiles';
-import { BIOMARKERS, LOCATIONS, PANELS, PROFILE_GROUPS } from './seed-data';
+/**
+ * Seeds the local stack (and each test's table) from the reference data files, by the same plan and apply
+ * as `npm run data -- apply`: a table seeded before gets no write.
+ */
+import { applyPlan, planReferenceData } from '../data/apply';
+import { loadReferenceData } from '../data/reference-data';
 
 export async function seedDemoData(): Promise<void> {
-  await Promise.all([...PROFILE_GROUPS.map(putProfileGroup), ...LOCATIONS.map(putLocation), ...BIOMARKERS.map(putBiomarker), ...PANELS.map(putPanel)]);
+  await applyPlan(await planReferenceData(loadReferenceData()));
 }

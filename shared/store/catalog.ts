@@ -23,6 +23,8 @@ export interface ReferenceRange {
 
 export interface PanelRecord {
   id: string;
+  /** false: withdrawn by the reference data (infra/data): not listed, not attachable; past orders keep it. */
+  active?: boolean;
   name: string;
   description: string | null;
   biomarker_ids: number[];
@@ -30,6 +32,8 @@ export interface PanelRecord {
 
 export interface BiomarkerRecord {
   id: number;
+  /** false: withdrawn by the reference data (infra/data): not listed, not attachable; past orders keep it. */
+  active?: boolean;
   name: string;
   category: string;
   unit_id: number | null;
@@ -42,8 +46,11 @@ export interface BiomarkerRecord {
   loinc?: string;
 }
 
-export const listPanels = () => listByIndexPrefix<PanelRecord>(index.catalogPanels);
-export const listBiomarkers = () => listByIndexPrefix<BiomarkerRecord>(index.catalogBiomarkers);
+const offered = <T extends { active?: boolean }>(records: T[]) => records.filter((record) => record.active !== false);
+
+// Withdrawn records stay in the index (and in loadCatalog): results of past orders still name them.
+export const listPanels = async () => offered(await listByIndexPrefix<PanelRecord>(index.catalogPanels));
+export const listBiomarkers = async () => offered(await listByIndexPrefix<BiomarkerRecord>(index.catalogBiomarkers));
 
 export async function putPanel(panel: PanelRecord): Promise<void> {
   await dynamo.send(
@@ -81,9 +88,9 @@ function assertAllFound<T>(requested: T[], found: T[], what: string): void {
   if (missing.length > 0) throw new NotFound(`${what} not found: ${missing.join(', ')}`);
 }
 
-/** 404 naming every panel id the catalog does not have. */
+/** 404 naming every panel id the catalog does not offer (unknown or withdrawn). */
 export async function assertPanelsExist(ids: string[]): Promise<PanelRecord[]> {
-  const panels = await getPanels(ids);
+  const panels = offered(await getPanels(ids));
   assertAllFound(
     ids,
     panels.map((panel) => panel.id),
@@ -92,9 +99,9 @@ export async function assertPanelsExist(ids: string[]): Promise<PanelRecord[]> {
   return panels;
 }
 
-/** 404 naming every biomarker id the catalog does not have. */
+/** 404 naming every biomarker id the catalog does not offer (unknown or withdrawn). */
 export async function assertBiomarkersExist(ids: number[]): Promise<BiomarkerRecord[]> {
-  const biomarkers = await getBiomarkers(ids);
+  const biomarkers = offered(await getBiomarkers(ids));
   assertAllFound(
     ids,
     biomarkers.map((biomarker) => biomarker.id),

@@ -45,6 +45,8 @@ export const PROFILE_LINK_PREFIX = 'LINK#';
 export type ProfileLinkKind = 'APPT' | 'KIT';
 
 export const keys = {
+  /** Which reference data records the data CLI manages (infra/data/apply.ts): the ones it may deactivate. */
+  referenceData: { PK: 'REFERENCE_DATA', SK: 'MANIFEST' } as ItemKey,
   /** A scheduled job's lease (shared/store/leases.ts): which run may work now. */
   lease: (name: string): ItemKey => ({ PK: `LEASE#${name}`, SK: 'LEASE' }),
   profile: (id: string): ItemKey => ({ PK: `PROFILE#${id}`, SK: 'PROFILE' }),

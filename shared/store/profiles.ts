@@ -61,6 +61,8 @@ export const ERASED_PROFILE_FIELDS = [
 export interface ProfileGroupRecord {
   slug: string;
   name: string;
+  /** false: withdrawn by the reference data (infra/data): takes no new profiles; its profiles stay. */
+  active?: boolean;
 }
 
 const PROFILE_GROUP_NOT_FOUND = 'Profile group not found';
@@ -80,8 +82,10 @@ export async function getExistingProfile(id: string): Promise<ProfileRecord> {
 }
 
 export async function profileGroupExists(slug: string): Promise<boolean> {
-  const { Item } = await dynamo.send(new GetCommand({ TableName: tableName, Key: keys.profileGroup(slug), ProjectionExpression: 'PK', ConsistentRead: true }));
-  return Item !== undefined;
+  const { Item } = await dynamo.send(
+    new GetCommand({ TableName: tableName, Key: keys.profileGroup(slug), ProjectionExpression: 'PK, active', ConsistentRead: true }),
+  );
+  return Item !== undefined && Item.active !== false;
 }
 
 export async function putProfileGroup(group: ProfileGroupRecord): Promise<void> {
@@ -96,7 +100,9 @@ export async function createProfile(profile: ProfileRecord): Promise<void> {
         ConditionCheck: {
           TableName: tableName,
           Key: keys.profileGroup(profile.profile_group_slug),
-          ConditionExpression: 'attribute_exists(PK)',
+          // A withdrawn group (reference data) takes no new profiles: as unknown as one that never was.
+          ConditionExpression: 'attribute_exists(PK) AND (attribute_not_exists(active) OR active <> :withdrawn)',
+          ExpressionAttributeValues: { ':withdrawn': false },
         },
       }),
       named('profile', {

@@ -1,0 +1,67 @@
+/**
+ * `npm run data -- plan|apply [--table NAME] [--data-dir DIR]`: the reference data of infra/data/*.yaml
+ * (profile groups, location groups, locations, panels, biomarkers) into a table.
+ *
+ *   plan    prints what apply would create, update or deactivate; writes nothing
+ *   apply   prints the same plan, then applies it (a table that matches the files gets no write)
+ *
+ * Every file is checked first: one invalid record anywhere and nothing is written (the message names the
+ * file, the path inside it and the reason; exit code 2). Records are never deleted: one the files no longer
+ * list is deactivated. Against the running local stack by default (as `npm run keys`); `--table NAME`
+ * targets a deployed table, with the region and credentials of the usual AWS environment.
+ */
+import { parseArgs } from 'node:util';
+import { localFunctionEnvironment } from '../local/environment';
+import { runningStackSettings } from '../local/stack-file';
+import { DATA_DIR, InvalidReferenceData, loadReferenceData } from '../data/reference-data';
+
+const USAGE = `usage:
+  npm run data -- plan  [--table TABLE] [--data-dir DIR]
+  npm run data -- apply [--table TABLE] [--data-dir DIR]
+
+plan prints what apply would change; apply prints it, then changes it. Without --table: the running
+npm start stack; --table: a deployed table, with your usual AWS credentials and region. The files are
+infra/data/*.yaml unless --data-dir names another folder.`;
+
+async function main(argv: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    options: { table: { type: 'string' }, 'data-dir': { type: 'string' }, help: { type: 'boolean' } },
+    allowPositionals: true,
+  });
+  const [command, ...rest] = positionals;
+  if (values.help) return void console.log(USAGE);
+  if ((command !== 'plan' && command !== 'apply') || rest.length > 0) {
+    console.error(USAGE);
+    process.exitCode = 2;
+    return;
+  }
+  // Every file checked before the table is even looked at.
+  let data;
+  try {
+    data = loadReferenceData(values['data-dir'] ?? DATA_DIR);
+  } catch (error) {
+    if (!(error instanceof InvalidReferenceData)) throw error;
+    console.error(`refused, nothing written: ${error.message}`);
+    process.exitCode = 2;
+    return;
+  }
+
+  if (values.table) {
+    process.env.TABLE_NAME = values.table;
+    delete process.env.DYNAMODB_ENDPOINT;
+  } else {
+    Object.assign(process.env, localFunctionEnvironment(runningStackSettings()));
+  }
+  // Loaded after the environment is set: shared/ reads its configuration once, at import.
+  const { applyPlan, describePlan, planReferenceData } = await import('../data/apply');
+  const plan = await planReferenceData(data);
+  console.log(`${command === 'plan' ? 'would change' : 'changing'} ${process.env.TABLE_NAME}:`);
+  for (const line of describePlan(plan)) console.log(`  ${line}`);
+  if (command === 'apply') {
+    await applyPlan(plan);
+    console.log(plan.changes.length === 0 ? 'nothing to apply' : `applied ${plan.changes.length} change(s)`);
+  }
+}
+
+await main(process.argv.slice(2));

@@ -1,0 +1,138 @@
+/**
+ * Reference data as code (issue #27): infra/data/*.yaml planned and applied to a fresh table (this file's
+ * own), as `npm run data -- plan|apply` does, and refused whole when one record is wrong.
+ */
+import { execFile } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { applyPlan, planReferenceData } from '../../infra/data/apply';
+import { DATA_DIR, type ReferenceData, loadReferenceData } from '../../infra/data/reference-data';
+import { getLocation } from '../../shared/store/locations';
+import { useApi } from '../support/api';
+import { apiKey, BERLIN_MITTE } from '../support/fixtures';
+import { ESSENTIALS_PANEL, inDays } from '../support/scenario';
+import { tableDigest } from '../support/table';
+
+const run = promisify(execFile);
+const api = useApi();
+const files = loadReferenceData();
+const scratch = mkdtempSync(join(tmpdir(), 'lab-reference-data-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+const apply = async (data: ReferenceData = files) => applyPlan(await planReferenceData(data));
+
+/** A copy of infra/data with one file's text changed. */
+function dataDirWith(file: string, change: (text: string) => string): string {
+  const dir = mkdtempSync(join(scratch, 'data-'));
+  cpSync(DATA_DIR, dir, { recursive: true });
+  writeFileSync(join(dir, file), change(readFileSync(join(dir, file), 'utf8')));
+  return dir;
+}
+
+describe('on a fresh table', () => {
+  it('plan lists every record of the files as a create and writes nothing', async () => {
+    const before = await tableDigest();
+    const plan = await planReferenceData(files);
+    const count = files.profileGroups.length + files.locations.length + files.biomarkers.length + files.panels.length;
+    expect(plan.changes.filter((change) => change.action === 'create')).toHaveLength(count);
+    expect(await tableDigest()).toBe(before);
+  });
+
+  it('apply creates everything a first booking needs: a key, a profile and an appointment with a panel then succeed', async () => {
+    await apply();
+    const key = await apiKey();
+    const profile = await api.post(
+      '/api/v1/profiles',
+      { profile_group_slug: 'demo-clinic', first_name: 'First', last_name: 'Booking', date_of_birth: '1990-01-01' },
+      key,
+    );
+    expect(profile.status).toBe(201);
+    const appointment = await api.post('/api/v1/appointments', { profile_id: profile.body.id, location_id: BERLIN_MITTE, scheduled_at: inDays(5) }, key);
+    expect(appointment.status).toBe(201);
+    expect((await api.post(`/api/v1/appointments/${appointment.body.id}/panels`, { panel_ids: [ESSENTIALS_PANEL] }, key)).status).toBe(200);
+  });
+});
+
+describe('on a table that holds the files already', () => {
+  it('a second apply plans no change and writes nothing', async () => {
+    await apply();
+    const before = await tableDigest();
+    const plan = await planReferenceData(files);
+    expect(plan).toEqual({ changes: [], manifest: undefined });
+    await applyPlan(plan);
+    expect(await tableDigest()).toBe(before);
+  });
+
+  it('a changed value is planned as an update of that record only, then stored', async () => {
+    await apply();
+    const renamed = { ...files, locations: files.locations.map((l) => (l.id === BERLIN_MITTE ? { ...l, name: 'Berlin Mitte (Friedrichstraße)' } : l)) };
+    const plan = await planReferenceData(renamed);
+    expect(plan.changes.map(({ action, id }) => [action, id])).toEqual([['update', BERLIN_MITTE]]);
+    await applyPlan(plan);
+    expect((await getLocation(BERLIN_MITTE))?.name).toBe('Berlin Mitte (Friedrichstraße)');
+  });
+
+  it('a location the files no longer list is deactivated, not deleted: stored, inactive, gone from its list', async () => {
+    await apply();
+    const key = await apiKey();
+    await apply({ ...files, locations: files.locations.filter((location) => location.id !== BERLIN_MITTE) });
+    expect(await getLocation(BERLIN_MITTE)).toMatchObject({ id: BERLIN_MITTE, active: false });
+    const listed = (await api.get('/api/v1/locations', key)).body.map((location: { id: string }) => location.id);
+    expect(listed).not.toContain(BERLIN_MITTE);
+  });
+
+  it('a panel the files no longer list is no longer offered: not listed, and attaching it answers 404', async () => {
+    await apply();
+    const key = await apiKey();
+    await apply({ ...files, panels: files.panels.filter((panel) => panel.id !== ESSENTIALS_PANEL) });
+    const listed = (await api.get('/api/v1/panels', key)).body.map((panel: { id: string }) => panel.id);
+    expect(listed).not.toContain(ESSENTIALS_PANEL);
+    const profile = await api.post(
+      '/api/v1/profiles',
+      { profile_group_slug: 'demo-clinic', first_name: 'A', last_name: 'B', date_of_birth: '1990-01-01' },
+      key,
+    );
+    const appointment = await api.post('/api/v1/appointments', { profile_id: profile.body.id, location_id: BERLIN_MITTE, scheduled_at: inDays(6) }, key);
+    expect((await api.post(`/api/v1/appointments/${appointment.body.id}/panels`, { panel_ids: [ESSENTIALS_PANEL] }, key)).status).toBe(404);
+  });
+
+  it('a profile group the files no longer list takes no new profiles (404), and listing it again reactivates it', async () => {
+    await apply();
+    const key = await apiKey({ profileGroups: ['demo-clinic', 'partner-clinic'] });
+    const body = { profile_group_slug: 'partner-clinic', first_name: 'A', last_name: 'B', date_of_birth: '1990-01-01' };
+    await apply({ ...files, profileGroups: files.profileGroups.filter((group) => group.slug !== 'partner-clinic') });
+    expect((await api.post('/api/v1/profiles', body, key)).status).toBe(404);
+    await apply();
+    expect((await api.post('/api/v1/profiles', body, key)).status).toBe(201);
+  });
+});
+
+describe('a file with an invalid record', () => {
+  it('is refused naming the file, the path inside it and the reason', () => {
+    const dir = dataDirWith('locations.yaml', (text) => text.replace('timezone: Europe/Helsinki', 'timezone: Europe/Atlantis'));
+    expect(() => loadReferenceData(dir)).toThrow(/locations\.yaml: 3\.timezone: must be an IANA time zone/);
+  });
+
+  it('is refused when a location names a group location-groups.yaml does not list', () => {
+    const dir = dataDirWith('locations.yaml', (text) => text.replace('location_group_slug: helsinki', 'location_group_slug: tampere'));
+    expect(() => loadReferenceData(dir)).toThrow(/locations\.yaml: 3\.location_group_slug: tampere is not in location-groups\.yaml/);
+  });
+
+  it('is refused when opening hours close before they open', () => {
+    const dir = dataDirWith('locations.yaml', (text) => text.replace('close: 18:00', 'close: 06:00'));
+    expect(() => loadReferenceData(dir)).toThrow(/locations\.yaml: 0\.open_hours: each day must list ranges that open before they close/);
+  });
+
+  it('makes `npm run data -- apply` exit 2 and write nothing, while the other files are valid', async () => {
+    const dir = dataDirWith('biomarkers.yaml', (text) => text.replace('kind: clinical', 'kind: chemical'));
+    const before = await tableDigest();
+    const refused = await run('node_modules/.bin/tsx', ['infra/cli/data-cli.ts', 'apply', '--data-dir', dir], { env: { ...process.env } }).catch(
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(refused).toMatchObject({ code: 2, stderr: expect.stringMatching(/^refused, nothing written: .*biomarkers\.yaml: 0\.kind: /) });
+    expect(await tableDigest()).toBe(before);
+  });
+});
