@@ -1465,6 +1465,16 @@ export interface components {
             image_url: string | null;
             /** @description Monday first; null when the hours are unknown */
             open_hours: components["schemas"]["OpenHours"] | null;
+            /** @description length of a bookable slot, in minutes */
+            slot_minutes: number;
+            /** @description bookings one slot can take (chairs and staff) */
+            capacity_per_slot: number;
+            /** @description upcoming dates (in the location's time zone, today included) on which it is closed whatever its hours say, in date order */
+            closures: {
+                /** Format: date */
+                date: string;
+                reason: string | null;
+            }[];
         };
         LocationReference: {
             /** Format: uuid */

@@ -10,10 +10,10 @@ import { getLocation, LOCATION_NOT_FOUND } from '../../shared/store/locations';
 export const handler = httpHandler({
   route: 'getLocation',
   params: IdParams,
-  async run({ params, access }) {
+  async run({ params, access, now }) {
     const location = await getLocation(params.id);
     if (!location?.active) throw new NotFound(LOCATION_NOT_FOUND);
     assertLocationGroupAccess(access, location.location_group_slug, 'location');
-    return ok(toLocation(location));
+    return ok(toLocation(location, now));
   },
 });

@@ -6,8 +6,8 @@ import { listActiveLocations } from '../../shared/store/locations';
 
 export const handler = httpHandler({
   route: 'listLocations',
-  async run({ access }) {
+  async run({ access, now }) {
     const locations = await listActiveLocations(access.locationGroups);
-    return ok(locations.map(toLocation));
+    return ok(locations.map((location) => toLocation(location, now)));
   },
 });

@@ -43,3 +43,17 @@ export function berlinDateTime(instant: Date): { date: string; time: string } {
   const parts = Object.fromEntries(berlinClock.formatToParts(instant).map((part) => [part.type, part.value]));
   return { date: `${parts.year}-${parts.month}-${parts.day}`, time: `${parts.hour}:${parts.minute}` };
 }
+
+const zoneDates = new Map<string, Intl.DateTimeFormat>();
+
+/** The calendar date (YYYY-MM-DD) an instant falls on in an IANA time zone (UTC when the zone is unknown). */
+export function dateInZone(instant: Date, timeZone: string | null): string {
+  const zone = timeZone ?? 'UTC';
+  let format = zoneDates.get(zone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' });
+    zoneDates.set(zone, format);
+  }
+  const parts = Object.fromEntries(format.formatToParts(instant).map((part) => [part.type, part.value]));
+  return `${parts.year}-${parts.month}-${parts.day}`;
+}

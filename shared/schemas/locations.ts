@@ -1,7 +1,9 @@
 /** Location representation: every field the spec lists, null where unknown; internal fields dropped. */
 import * as v from 'valibot';
+import { dateInZone } from '../domain/calendar';
+import { DEFAULT_CAPACITY_PER_SLOT, DEFAULT_SLOT_MINUTES } from '../domain/location-schedule';
 import type { LocationRecord, OpenHours as StoredOpenHours, Weekday } from '../store/locations';
-import { uuid } from './fields';
+import { date, uuid } from './fields';
 
 const WEEK: Weekday[] = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
 
@@ -28,6 +30,12 @@ export const Location = v.object({
   google_maps_url: v.nullable(v.pipe(v.string(), v.url())),
   image_url: v.nullable(v.pipe(v.string(), v.url())),
   open_hours: v.pipe(v.nullable(OpenHours), v.description('Monday first; null when the hours are unknown')),
+  slot_minutes: v.pipe(v.number(), v.integer(), v.description('length of a bookable slot, in minutes')),
+  capacity_per_slot: v.pipe(v.number(), v.integer(), v.description('bookings one slot can take (chairs and staff)')),
+  closures: v.pipe(
+    v.array(v.object({ date, reason: v.nullable(v.string()) })),
+    v.description("upcoming dates (in the location's time zone, today included) on which it is closed whatever its hours say, in date order"),
+  ),
 });
 export type Location = v.InferOutput<typeof Location>;
 
@@ -37,7 +45,9 @@ function toOpenHours(hours: StoredOpenHours | null | undefined): StoredOpenHours
   return Object.fromEntries(WEEK.map((weekday) => [weekday, (hours[weekday] ?? []).map(({ open, close }) => ({ open, close }))])) as StoredOpenHours;
 }
 
-export function toLocation(location: LocationRecord): Location {
+/** `now` decides which closures are upcoming: today and later, in the location's own calendar. */
+export function toLocation(location: LocationRecord, now: Date): Location {
+  const today = dateInZone(now, location.timezone ?? null);
   return {
     id: location.id,
     name: location.name,
@@ -56,5 +66,8 @@ export function toLocation(location: LocationRecord): Location {
     google_maps_url: location.google_maps_url ?? null,
     image_url: location.image_url ?? null,
     open_hours: toOpenHours(location.open_hours),
+    slot_minutes: location.slot_minutes ?? DEFAULT_SLOT_MINUTES,
+    capacity_per_slot: location.capacity_per_slot ?? DEFAULT_CAPACITY_PER_SLOT,
+    closures: (location.closures ?? []).filter((closure) => closure.date >= today).map(({ date, reason }) => ({ date, reason: reason ?? null })),
   };
 }

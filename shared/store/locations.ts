@@ -7,6 +7,7 @@
  */
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Address } from '../domain/address';
+import type { Closure } from '../domain/location-schedule';
 import type { LogisticsProvider } from '../domain/shipment';
 import { dynamo, tableName } from './client';
 import { index, keys } from './keys';
@@ -40,6 +41,12 @@ export interface LocationRecord {
   pickup_address: Address | null;
   /** Which courier serves this location and which lab it delivers to; null: no shipments from here. */
   logistics: { provider: LogisticsProvider; destination: Address } | null;
+  /** Length of a bookable slot, in minutes (absent on items stored before schedules: DEFAULT_SLOT_MINUTES). */
+  slot_minutes?: number;
+  /** Bookings one slot takes: the chairs and staff (absent on older items: DEFAULT_CAPACITY_PER_SLOT). */
+  capacity_per_slot?: number;
+  /** Dates, in the location's time zone, on which it is closed whatever its hours say, in date order. */
+  closures?: Closure[];
 }
 
 export const LOCATION_NOT_FOUND = 'Location not found';

@@ -1,7 +1,9 @@
 /** GET /api/v1/locations and GET /api/v1/locations/{id}: active locations of the key's location groups. */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useApi } from '../support/api';
-import { apiKey, BERLIN_INACTIVE, BERLIN_MITTE, BERLIN_PRENZLAUER_BERG, HELSINKI_KAMPPI, seedDemoData, UNKNOWN_ID } from '../support/fixtures';
+import { dateInZone } from '../../shared/domain/calendar';
+import { putLocation } from '../../shared/store/locations';
+import { apiKey, BERLIN_INACTIVE, BERLIN_MITTE, BERLIN_PRENZLAUER_BERG, HELSINKI_KAMPPI, LOCATIONS, seedDemoData, UNKNOWN_ID } from '../support/fixtures';
 
 const api = useApi();
 let berlinKey: string;
@@ -29,6 +31,9 @@ const LOCATION_FIELDS = [
   'google_maps_url',
   'image_url',
   'open_hours',
+  'slot_minutes',
+  'capacity_per_slot',
+  'closures',
 ].sort();
 
 describe('GET /api/v1/locations', () => {
@@ -82,6 +87,47 @@ describe('GET /api/v1/locations/{id}', () => {
     const res = await api.get(`/api/v1/locations/${BERLIN_MITTE}`, berlinKey);
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ id: BERLIN_MITTE, name: 'Berlin Mitte', country_code: 'DE', timezone: 'Europe/Berlin' });
+  });
+
+  it("answers the location's schedule: slot length, seats per slot and its closures as the reference data says", async () => {
+    const res = await api.get(`/api/v1/locations/${BERLIN_MITTE}`, berlinKey);
+    const stored = LOCATIONS.find((location) => location.id === BERLIN_MITTE)!;
+    const today = dateInZone(new Date(), 'Europe/Berlin');
+    expect(res.body).toMatchObject({ slot_minutes: 15, capacity_per_slot: 2 });
+    expect(res.body.closures).toEqual(stored.closures!.filter((closure) => closure.date >= today));
+  });
+
+  it("lists closures from today on, in the location's calendar, and leaves past ones out", async () => {
+    const stored = LOCATIONS.find((location) => location.id === BERLIN_PRENZLAUER_BERG)!;
+    const today = dateInZone(new Date(), 'Europe/Berlin');
+    await putLocation({
+      ...stored,
+      closures: [
+        { date: '2020-05-01', reason: 'Labour Day' },
+        { date: today, reason: null },
+        { date: '2099-12-25', reason: 'Christmas Day' },
+      ],
+    });
+    try {
+      const res = await api.get(`/api/v1/locations/${BERLIN_PRENZLAUER_BERG}`, berlinKey);
+      expect(res.body.closures).toEqual([
+        { date: today, reason: null },
+        { date: '2099-12-25', reason: 'Christmas Day' },
+      ]);
+    } finally {
+      await putLocation(stored);
+    }
+  });
+
+  it('answers a location stored before schedules with 15-minute slots of one seat and no closures', async () => {
+    const { slot_minutes: _s, capacity_per_slot: _c, closures: _x, ...before } = LOCATIONS.find((location) => location.id === BERLIN_PRENZLAUER_BERG)!;
+    await putLocation(before);
+    try {
+      const res = await api.get(`/api/v1/locations/${BERLIN_PRENZLAUER_BERG}`, berlinKey);
+      expect(res.body).toMatchObject({ slot_minutes: 15, capacity_per_slot: 1, closures: [] });
+    } finally {
+      await putLocation(LOCATIONS.find((location) => location.id === BERLIN_PRENZLAUER_BERG)!);
+    }
   });
 
   it('answers 404 for an inactive location', async () => {

@@ -126,6 +126,16 @@ describe('a file with an invalid record', () => {
     expect(() => loadReferenceData(dir)).toThrow(/locations\.yaml: 0\.open_hours: each day must list ranges that open before they close/);
   });
 
+  it('is refused when a slot length is off the 5-minute grid', () => {
+    const dir = dataDirWith('locations.yaml', (text) => text.replace('slot_minutes: 15', 'slot_minutes: 7'));
+    expect(() => loadReferenceData(dir)).toThrow(/locations\.yaml: 0\.slot_minutes: must be a multiple of 5/);
+  });
+
+  it('is refused when a closure date is listed twice', () => {
+    const dir = dataDirWith('locations.yaml', (text) => text.replace('date: "2026-12-25"', 'date: "2026-12-24"'));
+    expect(() => loadReferenceData(dir)).toThrow(/locations\.yaml: 0\.closures: must list each date once, in date order/);
+  });
+
   it('makes `npm run data -- apply` exit 2 and write nothing, while the other files are valid', async () => {
     const dir = dataDirWith('biomarkers.yaml', (text) => text.replace('kind: clinical', 'kind: chemical'));
     const before = await tableDigest();

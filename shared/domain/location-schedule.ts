@@ -1,0 +1,15 @@
+/**
+ * A location's schedule beside its opening hours (issue #28): slots of `slot_minutes`, each taking
+ * `capacity_per_slot` bookings, and closure dates in its own time zone. Pure: the reference data checks
+ * and the representation both read it without loading the store.
+ */
+
+/** A location stored before schedules existed reads as 15-minute slots of one booking each. */
+export const DEFAULT_SLOT_MINUTES = 15;
+export const DEFAULT_CAPACITY_PER_SLOT = 1;
+
+/** A date (YYYY-MM-DD, the location's calendar) on which it is closed whatever its hours say. */
+export interface Closure {
+  date: string;
+  reason: string | null;
+}
