@@ -20,6 +20,9 @@ const location = {
   google_maps_url: null,
   image_url: null,
   open_hours: null,
+  slot_minutes: 15,
+  capacity_per_slot: 1,
+  closures: [],
 };
 const path = `/api/v1/locations/${location.id}`;
 
