@@ -4,6 +4,10 @@
  * and the representation both read it without loading the store.
  */
 
+export type Weekday = 'monday' | 'tuesday' | 'wednesday' | 'thursday' | 'friday' | 'saturday' | 'sunday';
+/** Per weekday, the ranges the location is open (HH:MM, its wall clock); an empty list: closed that day. */
+export type OpenHours = Record<Weekday, { open: string; close: string }[]>;
+
 /** A location stored before schedules existed reads as 15-minute slots of one booking each. */
 export const DEFAULT_SLOT_MINUTES = 15;
 export const DEFAULT_CAPACITY_PER_SLOT = 1;

@@ -7,15 +7,14 @@
  */
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Address } from '../domain/address';
-import type { Closure } from '../domain/location-schedule';
+import type { Closure, OpenHours } from '../domain/location-schedule';
 import type { LogisticsProvider } from '../domain/shipment';
 import { dynamo, tableName } from './client';
 import { index, keys } from './keys';
 import { listByIndexPrefix, withoutKeys } from './query';
 import { type NamedItem, named } from './transactions';
 
-export type Weekday = 'monday' | 'tuesday' | 'wednesday' | 'thursday' | 'friday' | 'saturday' | 'sunday';
-export type OpenHours = Record<Weekday, { open: string; close: string }[]>;
+export type { OpenHours, Weekday } from '../domain/location-schedule';
 
 export interface LocationRecord {
   id: string;
