@@ -22,12 +22,13 @@ module.exports = {
     {
       name: 'domain-is-pure',
       comment:
-        'shared/domain/ is pure business logic: it may import only shared/domain/, shared/errors(.ts|/) and valibot. ' +
+        'shared/domain/ is pure business logic: it may import only shared/domain/, shared/errors(.ts|/), valibot and ' +
+        'temporal-polyfill (pure computation: the calendar arithmetic of time zones). ' +
         'No node builtins (node:fs, node:net, node:http, node:crypto, …), no @aws-sdk/*, no other shared/ folder.',
       severity: 'error',
       from: { path: '^shared/domain/' },
       to: {
-        pathNot: ['^shared/domain/', '^shared/errors(\\.ts$|/)', '^node_modules/valibot/'],
+        pathNot: ['^shared/domain/', '^shared/errors(\\.ts$|/)', '^node_modules/valibot/', '^node_modules/temporal-polyfill/', '^node_modules/temporal-spec/'],
       },
     },
     {
