@@ -30,9 +30,16 @@ export type Ref = { Ref?: string };
 
 const cdkJson = JSON.parse(readFileSync(join(REPO_ROOT, 'cdk.json'), 'utf8')) as { context: Record<string, unknown> };
 
-/** A CDK app as `cdk synth` builds it, with extra context (`-c key=value` gives strings). */
+/**
+ * A CDK app as `cdk synth` builds it, with extra context (`-c key=value` gives strings), writing into the
+ * test file's temporary folder (test/support/cdk-outdir.setup.ts), never synthesizing by itself.
+ */
 export function testApp(context: Record<string, unknown> = {}): App {
-  return new App({ context: { ...cdkJson.context, 'aws:cdk:bundling-stacks': [], ...context } });
+  return new App({
+    outdir: process.env.LAB_TEST_CDK_OUTDIR,
+    autoSynth: false,
+    context: { ...cdkJson.context, 'aws:cdk:bundling-stacks': [], ...context },
+  });
 }
 
 export function labApiStack(app: App, stage: StageName): LabApiStack {
