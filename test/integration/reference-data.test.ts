@@ -136,6 +136,17 @@ describe('a file with an invalid record', () => {
     expect(() => loadReferenceData(dir)).toThrow(/locations\.yaml: 0\.closures: must list each date once, in date order/);
   });
 
+  it('is refused by `npm run data -- plan` before any configuration is read (no table, no stack running)', async () => {
+    const dir = dataDirWith('panels.yaml', (text) => text.replace('- 1\n', '- 9999\n'));
+    const refused = await run('node_modules/.bin/tsx', ['infra/cli/data-cli.ts', 'plan', '--data-dir', dir], { env: { PATH: process.env.PATH! } }).catch(
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(refused).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/^refused, nothing written: .*panels\.yaml: 0\.biomarker_ids: 9999 not in biomarkers\.yaml/),
+    });
+  });
+
   it('makes `npm run data -- apply` exit 2 and write nothing, while the other files are valid', async () => {
     const dir = dataDirWith('biomarkers.yaml', (text) => text.replace('kind: clinical', 'kind: chemical'));
     const before = await tableDigest();
