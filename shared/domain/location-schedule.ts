@@ -17,3 +17,13 @@ export interface Closure {
   date: string;
   reason: string | null;
 }
+
+/** What the booking rules read of a location: its name (for the messages) and its schedule. */
+export interface ScheduledLocation {
+  name: string;
+  timezone: string | null;
+  open_hours: OpenHours | null;
+  slot_minutes?: number;
+  capacity_per_slot?: number;
+  closures?: Closure[];
+}

@@ -42,6 +42,7 @@ export const API_KEY_PARTITION_PREFIX = 'APIKEY#';
 export const API_KEY_LAST_USE_ATTRIBUTE = 'last_used_on';
 
 export const PROFILE_LINK_PREFIX = 'LINK#';
+export const SEATS_PARTITION_PREFIX = 'SEATS#';
 export type ProfileLinkKind = 'APPT' | 'KIT';
 
 export const keys = {
@@ -57,6 +58,11 @@ export const keys = {
    */
   profileLink: (profileId: string, kind: ProfileLinkKind, id: string): ItemKey => ({ PK: `PROFILE#${profileId}`, SK: `${PROFILE_LINK_PREFIX}${kind}#${id}` }),
   location: (id: string): ItemKey => ({ PK: `LOCATION#${id}`, SK: 'LOCATION' }),
+  /**
+   * The seats taken in one slot of a location (shared/store/seats.ts): a partition per location, sorted by
+   * the slot's start (a UTC instant, fixed width), so a date range's bookings are one Query.
+   */
+  seats: (locationId: string, slotStart: string): ItemKey => ({ PK: `${SEATS_PARTITION_PREFIX}${locationId}`, SK: slotStart }),
   panel: (id: string): ItemKey => ({ PK: `PANEL#${id}`, SK: 'PANEL' }),
   biomarker: (id: number): ItemKey => ({ PK: `BIOMARKER#${id}`, SK: 'BIOMARKER' }),
   apiKey: (sha256: string): ItemKey => ({ PK: `${API_KEY_PARTITION_PREFIX}${sha256}`, SK: 'APIKEY' }),

@@ -46,6 +46,11 @@ export interface LocationRecord {
   capacity_per_slot?: number;
   /** Dates, in the location's time zone, on which it is closed whatever its hours say, in date order. */
   closures?: Closure[];
+  /**
+   * Counts the changes of the schedule (PATCH /locations/{id}): a booking decided on the schedule as read
+   * is written on the condition that it is unchanged. Absent until the first change.
+   */
+  schedule_version?: number;
 }
 
 export const LOCATION_NOT_FOUND = 'Location not found';
@@ -65,6 +70,20 @@ export async function putLocation(location: LocationRecord): Promise<void> {
   const listed = location.active ? index.activeLocation(location.location_group_slug, location.id) : {};
   await dynamo.send(new PutCommand({ TableName: tableName, Item: { ...keys.location(location.id), ...listed, ...location } }));
 }
+
+/**
+ * A condition-check item: the location is still active and its schedule (hours, slots, capacity, closures)
+ * still the one a booking was decided on.
+ */
+export const locationScheduleAsRead = (location: LocationRecord): NamedItem =>
+  named('location', {
+    ConditionCheck: {
+      TableName: tableName,
+      Key: keys.location(location.id),
+      ConditionExpression: `active = :true AND ${location.schedule_version === undefined ? 'attribute_not_exists(schedule_version)' : 'schedule_version = :version'}`,
+      ExpressionAttributeValues: { ':true': true, ...(location.schedule_version === undefined ? {} : { ':version': location.schedule_version }) },
+    },
+  });
 
 /** A condition-check item: the location is still active (it may be deactivated meanwhile). */
 export const locationIsActive = (locationId: string): NamedItem =>

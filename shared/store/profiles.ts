@@ -36,6 +36,14 @@ export interface ProfileRecord {
   updated_at: string | null;
   /** When the person's identifiers were erased (README "Privacy"); absent until then. */
   erased_at?: string;
+  /**
+   * The person's bookings at locations (issue #28), by appointment id: "<start>/<end>" (UTC instants). A
+   * booking reads them with the profile to refuse an overlapping one; entries of appointments no longer
+   * scheduled are checked against the appointment and dropped by the next booking. Never answered.
+   */
+  booked_slots?: Record<string, string> | null;
+  /** Counts the writes of booked_slots: each booking writes them on the condition that it is unchanged. */
+  bookings_seq?: number;
 }
 
 export type ProfilePatch = Partial<Omit<ProfileRecord, 'id' | 'profile_group_slug' | 'created_at' | 'updated_at' | 'erased_at'>>;
@@ -161,7 +169,13 @@ export async function updateProfile(id: string, patch: ProfilePatch, updatedAt: 
  * erased already is answered as it is (a repeated or concurrent erasure changes nothing).
  */
 export async function eraseProfileIdentifiers(id: string, at: string): Promise<ProfileRecord> {
-  const update = setAttributes({ ...Object.fromEntries(ERASED_PROFILE_FIELDS.map((field) => [field, null])), erased_at: at, updated_at: at });
+  // Its bookings' times go too: erasure has cancelled them.
+  const update = setAttributes({
+    ...Object.fromEntries(ERASED_PROFILE_FIELDS.map((field) => [field, null])),
+    booked_slots: null,
+    erased_at: at,
+    updated_at: at,
+  });
   try {
     const { Attributes } = await dynamo.send(
       new UpdateCommand({
@@ -203,6 +217,28 @@ export async function linkedToProfile(profileId: string): Promise<Record<Profile
 }
 
 /** A transaction's check that a new appointment or kit order is for a person not erased meanwhile. */
+/**
+ * Writes the person's bookings (booked_slots) on the condition that nobody else wrote them since `profile`
+ * was read and that it is not erased: two bookings of one person serialise here, so neither can miss the
+ * other's slot. A failure is a lost race (read again, decide again) or an erasure.
+ */
+export const profileBookingsAsRead = (profile: ProfileRecord, bookedSlots: Record<string, string>) =>
+  named('profile', {
+    Update: {
+      TableName: tableName,
+      Key: keys.profile(profile.id),
+      UpdateExpression: 'SET booked_slots = :slots, bookings_seq = :next',
+      ConditionExpression: `attribute_exists(PK) AND attribute_not_exists(erased_at) AND ${
+        profile.bookings_seq === undefined ? 'attribute_not_exists(bookings_seq)' : 'bookings_seq = :seq'
+      }`,
+      ExpressionAttributeValues: {
+        ':slots': bookedSlots,
+        ':next': (profile.bookings_seq ?? 0) + 1,
+        ...(profile.bookings_seq === undefined ? {} : { ':seq': profile.bookings_seq }),
+      },
+    },
+  });
+
 export const profileNotErased = (id: string) =>
   named('profile', {
     ConditionCheck: { TableName: tableName, Key: keys.profile(id), ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(erased_at)' },

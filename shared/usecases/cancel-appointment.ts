@@ -9,7 +9,7 @@ import { assertCancellable } from '../domain/appointment';
 import { apiActor } from '../domain/lifecycle';
 import { getAppointmentAggregateOrThrow } from '../store/appointments/reads';
 import { type AppointmentAggregate, appointmentLifecycle, type AppointmentRecord } from '../store/appointments/records';
-import { testsAndLocationAsRead } from '../store/appointments/writes';
+import { releaseHeldSeat, testsAndLocationAsRead } from '../store/appointments/writes';
 import { getExistingProfile, type ProfileRecord } from '../store/profiles';
 import { type Condition, joinPlaceholders, recorded } from '../store/transitions';
 import { commit } from './commit';
@@ -28,7 +28,8 @@ async function writeCancel(aggregate: AppointmentAggregate, reason: string, acto
   const { appointment } = aggregate;
   const after: AppointmentRecord = { ...appointment, status: 'cancelled', cancellation_reason: reason, updated_at: at };
   const transition = { lifecycle: appointmentLifecycle, before: appointment, after, actor: apiActor(actorKeyId), at, reason, condition: asRead(appointment) };
-  await commit({ transitions: [transition], writtenAt: at });
+  // asRead includes the time and location: the seat freed is the one the appointment holds.
+  await commit({ transitions: [transition], items: releaseHeldSeat(appointment), writtenAt: at });
   return { ...aggregate, appointment: recorded(appointment, after) };
 }
 

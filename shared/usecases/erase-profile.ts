@@ -20,6 +20,7 @@ import { type Actor, apiActor } from '../domain/lifecycle';
 import { NotFound, Unavailable } from '../errors';
 import { getAppointment, getAppointments } from '../store/appointments/reads';
 import { appointmentLifecycle, type AppointmentRecord } from '../store/appointments/records';
+import { releaseHeldSeat, slotAsRead } from '../store/appointments/writes';
 import { getHomeKitOrderOrThrow, homeKitOrderLifecycle, type HomeKitOrderRecord, removeDeliveryAddress } from '../store/home-kit-orders';
 import { index } from '../store/keys';
 import { eraseProfileIdentifiers, getProfile, linkedToProfile, PROFILE_NOT_FOUND, type ProfileRecord } from '../store/profiles';
@@ -92,8 +93,9 @@ async function cancelAppointment(listed: AppointmentRecord, { at, actor }: Chang
   for (let attempt = 1; appointment && isCancellableAppointment(appointment.status); attempt += 1) {
     if (attempt > MAX_ATTEMPTS) throw new Unavailable(BUSY);
     const after: AppointmentRecord = { ...appointment, status: 'cancelled', cancellation_reason: ERASURE_REASON, updated_at: at };
-    const transition = { lifecycle: appointmentLifecycle, before: appointment, after, actor, at, reason: ERASURE_REASON };
-    if (await committed(() => commit({ transitions: [transition], writtenAt: at }))) return true;
+    const transition = { lifecycle: appointmentLifecycle, before: appointment, after, actor, at, reason: ERASURE_REASON, condition: slotAsRead(appointment) };
+    const items = releaseHeldSeat(appointment);
+    if (await committed(() => commit({ transitions: [transition], items, writtenAt: at }))) return true;
     appointment = await getAppointment(appointment.id);
   }
   return false;

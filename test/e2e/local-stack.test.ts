@@ -16,6 +16,7 @@ import type { paths } from '../../docs/lab-api';
 import { freePort } from '../../infra/local/free-port';
 import { Webhook } from 'standardwebhooks';
 import { assertDocumented, recordContractChecks } from '../support/contract';
+import { slotIn } from '../support/slots';
 import { type Receiver, startReceiver } from '../support/webhook-receiver';
 import { interrupt, type NpmStart, npmStart } from '../support/npm-start';
 
@@ -158,7 +159,7 @@ describe('npm start', () => {
       const booked = await call(first, 'POST', '/api/v1/appointments', devKey, {
         profile_id: profileId,
         location_id: '5a1f3c2e-8b4d-4e6f-9a7b-1c2d3e4f5a01',
-        scheduled_at: new Date(Date.now() + 86_400_000).toISOString(),
+        scheduled_at: slotIn(1),
       });
       const arrived = await webhookWhere((m) => m.data.appointment_id === booked.body.id);
       new Webhook(webhookSecret).verify(arrived.body, arrived.headers as Record<string, string>);
@@ -175,7 +176,7 @@ describe('npm start', () => {
     const scheduled = await call(first, 'POST', '/api/v1/appointments', devKey, {
       profile_id: profileId,
       location_id: '5a1f3c2e-8b4d-4e6f-9a7b-1c2d3e4f5a01',
-      scheduled_at: new Date(Date.now() + 86_400_000).toISOString(),
+      scheduled_at: slotIn(1),
     });
     expect(scheduled.status).toBe(201);
     appointmentId = scheduled.body.id;
@@ -210,7 +211,7 @@ describe('npm start', () => {
     const booked = await call(first, 'POST', '/api/v1/appointments', devKey, {
       profile_id: profileId,
       location_id: '5a1f3c2e-8b4d-4e6f-9a7b-1c2d3e4f5a01',
-      scheduled_at: new Date(Date.now() + 86_400_000).toISOString(),
+      scheduled_at: slotIn(1),
     });
     const cardiogenetics = '7c0e4b1a-2f3d-4c5e-8a9b-0d1e2f3a4b04';
     await call(first, 'POST', `/api/v1/appointments/${booked.body.id}/panels`, devKey, { panel_ids: [cardiogenetics] });
@@ -241,7 +242,7 @@ describe('npm start', () => {
       body: {
         profile_id: profile.data.id,
         location_id: '5a1f3c2e-8b4d-4e6f-9a7b-1c2d3e4f5a01',
-        scheduled_at: new Date(Date.now() + 86_400_000).toISOString(),
+        scheduled_at: slotIn(1),
       },
     });
     if (!booked.data) throw new Error(`book answered ${booked.response.status}`);

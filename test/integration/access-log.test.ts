@@ -27,7 +27,7 @@ import { type ApiResponse, useApi } from '../support/api';
 import { mockEventBridge } from '../support/event-bridge';
 import { apiKey, apiKeyWithId, BERLIN_MITTE, seedDemoData, UNKNOWN_ID } from '../support/fixtures';
 import { clinical, deliver, report, uploadIncoming } from '../support/lab';
-import { confirmDraw, createProfile, ESSENTIALS_PANEL, inDays, newBarcode, scheduleAppointment } from '../support/scenario';
+import { confirmDraw, createProfile, ESSENTIALS_PANEL, newBarcode, scheduleAppointment, slotIn } from '../support/scenario';
 
 const api = useApi();
 mockEventBridge();
@@ -156,7 +156,7 @@ const SHOWS = named([
     route: 'createAppointment',
     method: 'POST',
     path: () => '/api/v1/appointments',
-    body: (p) => ({ profile_id: p.profileId, location_id: BERLIN_MITTE, scheduled_at: inDays(7) }),
+    body: (p) => ({ profile_id: p.profileId, location_id: BERLIN_MITTE, scheduled_at: slotIn(7) }),
     resource: (_, answer) => `appointment ${answer.body.id}`,
   },
   {
@@ -164,7 +164,7 @@ const SHOWS = named([
     arrange: withScheduledAppointment,
     method: 'PATCH',
     path: (p) => `/api/v1/appointments/${p.appointmentId}`,
-    body: () => ({ scheduled_at: inDays(8) }),
+    body: () => ({ scheduled_at: slotIn(8) }),
     resource: (p) => `appointment ${p.appointmentId}`,
   },
   {

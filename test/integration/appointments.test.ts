@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { useApi } from '../support/api';
 import { mockEventBridge } from '../support/event-bridge';
 import { apiKey, BERLIN_INACTIVE, BERLIN_MITTE, BERLIN_PRENZLAUER_BERG, HELSINKI_KAMPPI, seedDemoData, UNKNOWN_ID } from '../support/fixtures';
-import { confirmDraw, createProfile, ESSENTIALS_PANEL, inDays, scheduleAppointment, storedAppointment } from '../support/scenario';
+import { confirmDraw, createProfile, ESSENTIALS_PANEL, inDays, scheduleAppointment, slotIn, storedAppointment } from '../support/scenario';
 
 const api = useApi();
 mockEventBridge();
@@ -17,7 +17,7 @@ beforeAll(async () => {
 describe('POST /api/v1/appointments', () => {
   it('answers 201 with only the create fields, status scheduled and the profile without timestamps', async () => {
     const profileId = await createProfile(api, key);
-    const ok = await api.post('/api/v1/appointments', { profile_id: profileId, location_id: BERLIN_MITTE, scheduled_at: inDays(3) }, key);
+    const ok = await api.post('/api/v1/appointments', { profile_id: profileId, location_id: BERLIN_MITTE, scheduled_at: slotIn(3) }, key);
     expect(ok.status).toBe(201);
     expect(Object.keys(ok.body).sort()).toEqual(['id', 'location_id', 'profile', 'profile_id', 'scheduled_at', 'status', 'test_method']);
     expect(ok.body).toMatchObject({ profile_id: profileId, location_id: BERLIN_MITTE, status: 'scheduled', test_method: 'practitioner' });
@@ -51,20 +51,20 @@ describe('POST /api/v1/appointments', () => {
     ['an unknown field', { notes: 'x' }, 'notes is not an allowed field'],
   ])('answers 400 for %s', async (_, override, message) => {
     const profileId = await createProfile(api, key);
-    const res = await api.post('/api/v1/appointments', { profile_id: profileId, location_id: BERLIN_MITTE, scheduled_at: inDays(3), ...override }, key);
+    const res = await api.post('/api/v1/appointments', { profile_id: profileId, location_id: BERLIN_MITTE, scheduled_at: slotIn(3), ...override }, key);
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ error: message });
   });
 
   it('answers 404 for an unknown profile', async () => {
-    const res = await api.post('/api/v1/appointments', { profile_id: UNKNOWN_ID, location_id: BERLIN_MITTE, scheduled_at: inDays(3) }, key);
+    const res = await api.post('/api/v1/appointments', { profile_id: UNKNOWN_ID, location_id: BERLIN_MITTE, scheduled_at: slotIn(3) }, key);
     expect(res.status).toBe(404);
     expect(res.body).toEqual({ error: 'Profile not found' });
   });
 
   it('answers 404 for an inactive location', async () => {
     const profileId = await createProfile(api, key);
-    const res = await api.post('/api/v1/appointments', { profile_id: profileId, location_id: BERLIN_INACTIVE, scheduled_at: inDays(3) }, key);
+    const res = await api.post('/api/v1/appointments', { profile_id: profileId, location_id: BERLIN_INACTIVE, scheduled_at: slotIn(3) }, key);
     expect(res.status).toBe(404);
     expect(res.body).toEqual({ error: 'Location not found' });
   });
@@ -72,13 +72,13 @@ describe('POST /api/v1/appointments', () => {
   it('answers 403 for a profile outside the key context', async () => {
     const partnerKey = await apiKey({ profileGroups: ['partner-clinic'] });
     const profileId = await createProfile(api, partnerKey, 'partner-clinic');
-    const res = await api.post('/api/v1/appointments', { profile_id: profileId, location_id: BERLIN_MITTE, scheduled_at: inDays(3) }, key);
+    const res = await api.post('/api/v1/appointments', { profile_id: profileId, location_id: BERLIN_MITTE, scheduled_at: slotIn(3) }, key);
     expect(res.status).toBe(403);
   });
 
   it('answers 403 for a location outside the key location groups', async () => {
     const profileId = await createProfile(api, key);
-    const res = await api.post('/api/v1/appointments', { profile_id: profileId, location_id: HELSINKI_KAMPPI, scheduled_at: inDays(3) }, key);
+    const res = await api.post('/api/v1/appointments', { profile_id: profileId, location_id: HELSINKI_KAMPPI, scheduled_at: slotIn(3, HELSINKI_KAMPPI) }, key);
     expect(res.status).toBe(403);
     expect(res.body).toEqual({ error: 'This API key has no access to this location' });
   });
@@ -86,7 +86,7 @@ describe('POST /api/v1/appointments', () => {
   it('answers 403 to a key without TEST_SESSIONS_SCHEDULE', async () => {
     const res = await api.post(
       '/api/v1/appointments',
-      { profile_id: UNKNOWN_ID, location_id: BERLIN_MITTE, scheduled_at: inDays(3) },
+      { profile_id: UNKNOWN_ID, location_id: BERLIN_MITTE, scheduled_at: slotIn(3) },
       await apiKey({ scopes: ['TEST_SESSIONS_VIEW'] }),
     );
     expect(res.status).toBe(403);
@@ -147,7 +147,7 @@ describe('GET /api/v1/appointments/{id}', () => {
 describe('PATCH /api/v1/appointments/{id}', () => {
   it('reschedules and relocates, answering the full appointment with updated_at', async () => {
     const id = await scheduleAppointment(api, key);
-    const when = inDays(10);
+    const when = slotIn(10, BERLIN_PRENZLAUER_BERG);
     const res = await api.patch(`/api/v1/appointments/${id}`, { scheduled_at: when, location_id: BERLIN_PRENZLAUER_BERG }, key);
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ id, scheduled_at: when, location_id: BERLIN_PRENZLAUER_BERG, updated_at: expect.any(String), panels: [] });
@@ -188,7 +188,7 @@ describe('PATCH /api/v1/appointments/{id}', () => {
   });
 
   it('answers 404 for an unknown appointment', async () => {
-    const res = await api.patch(`/api/v1/appointments/${UNKNOWN_ID}`, { scheduled_at: inDays(4) }, key);
+    const res = await api.patch(`/api/v1/appointments/${UNKNOWN_ID}`, { scheduled_at: slotIn(4) }, key);
     expect(res.status).toBe(404);
   });
 
@@ -196,7 +196,7 @@ describe('PATCH /api/v1/appointments/{id}', () => {
     const id = await scheduleAppointment(api, key);
     await confirmDraw(api, key, id);
     const before = await storedAppointment(id);
-    const res = await api.patch(`/api/v1/appointments/${id}`, { scheduled_at: inDays(4) }, key);
+    const res = await api.patch(`/api/v1/appointments/${id}`, { scheduled_at: slotIn(4) }, key);
     expect(res.status).toBe(409);
     expect(await storedAppointment(id)).toEqual(before);
   });
@@ -204,7 +204,7 @@ describe('PATCH /api/v1/appointments/{id}', () => {
   it('answers 409 for a cancelled appointment', async () => {
     const id = await scheduleAppointment(api, key);
     await api.post(`/api/v1/appointments/${id}/cancel`, { cancellation_reason: 'Patient ill' }, key);
-    const res = await api.patch(`/api/v1/appointments/${id}`, { scheduled_at: inDays(4) }, key);
+    const res = await api.patch(`/api/v1/appointments/${id}`, { scheduled_at: slotIn(4) }, key);
     expect(res.status).toBe(409);
     expect(res.body).toEqual({ error: 'The appointment is cancelled and can no longer be changed' });
   });
@@ -282,9 +282,9 @@ describe('POST /api/v1/appointments/{id}/cancel', () => {
 describe('GET /api/v1/profiles/{id}/appointments', () => {
   it('lists the profile appointments, newest scheduled_at first', async () => {
     const profileId = await createProfile(api, key);
-    const soon = await scheduleAppointment(api, key, { profileId, scheduledAt: inDays(2) });
-    const later = await scheduleAppointment(api, key, { profileId, scheduledAt: inDays(20) });
-    const middle = await scheduleAppointment(api, key, { profileId, scheduledAt: inDays(9) });
+    const soon = await scheduleAppointment(api, key, { profileId, scheduledAt: slotIn(2) });
+    const later = await scheduleAppointment(api, key, { profileId, scheduledAt: slotIn(20) });
+    const middle = await scheduleAppointment(api, key, { profileId, scheduledAt: slotIn(9) });
     const res = await api.get(`/api/v1/profiles/${profileId}/appointments`, key);
     expect(res.status).toBe(200);
     expect(res.body.map((a: { id: string }) => a.id)).toEqual([later, middle, soon]);
@@ -292,9 +292,9 @@ describe('GET /api/v1/profiles/{id}/appointments', () => {
 
   it('follows a reschedule in its order', async () => {
     const profileId = await createProfile(api, key);
-    const first = await scheduleAppointment(api, key, { profileId, scheduledAt: inDays(2) });
-    const second = await scheduleAppointment(api, key, { profileId, scheduledAt: inDays(5) });
-    await api.patch(`/api/v1/appointments/${first}`, { scheduled_at: inDays(30) }, key);
+    const first = await scheduleAppointment(api, key, { profileId, scheduledAt: slotIn(2) });
+    const second = await scheduleAppointment(api, key, { profileId, scheduledAt: slotIn(5) });
+    await api.patch(`/api/v1/appointments/${first}`, { scheduled_at: slotIn(30) }, key);
     const res = await api.get(`/api/v1/profiles/${profileId}/appointments`, key);
     expect(res.body.map((a: { id: string }) => a.id)).toEqual([first, second]);
   });
@@ -302,7 +302,7 @@ describe('GET /api/v1/profiles/{id}/appointments', () => {
   it('pages with limit and X-Next-Cursor', async () => {
     const profileId = await createProfile(api, key);
     const ids = [];
-    for (let day = 2; day <= 6; day += 1) ids.push(await scheduleAppointment(api, key, { profileId, scheduledAt: inDays(day) }));
+    for (let day = 2; day <= 6; day += 1) ids.push(await scheduleAppointment(api, key, { profileId, scheduledAt: slotIn(day) }));
     const first = await api.get(`/api/v1/profiles/${profileId}/appointments?limit=3`, key);
     const second = await api.get(`/api/v1/profiles/${profileId}/appointments?limit=3&cursor=${first.headers.get('x-next-cursor')}`, key);
     expect([...first.body, ...second.body].map((a: { id: string }) => a.id)).toEqual(ids.reverse());
@@ -312,7 +312,7 @@ describe('GET /api/v1/profiles/{id}/appointments', () => {
   /** A profile with two appointments, and the X-Next-Cursor of its first page of one, issued to `key`. */
   async function profileWithCursor(): Promise<{ profileId: string; cursor: string }> {
     const profileId = await createProfile(api, key);
-    for (const day of [2, 3]) await scheduleAppointment(api, key, { profileId, scheduledAt: inDays(day) });
+    for (const day of [2, 3]) await scheduleAppointment(api, key, { profileId, scheduledAt: slotIn(day) });
     const page = await api.get(`/api/v1/profiles/${profileId}/appointments?limit=1`, key);
     return { profileId, cursor: page.headers.get('x-next-cursor') as string };
   }

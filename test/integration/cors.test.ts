@@ -9,6 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { useApi } from '../support/api';
+import { slotIn } from '../support/slots';
 import { apiKey, BERLIN_MITTE, seedDemoData } from '../support/fixtures';
 
 const APP = 'https://app.example';
@@ -93,9 +94,8 @@ describe('CORS headers on the answers', () => {
 
   it('lets a browser read X-Next-Cursor on a page of a list', async () => {
     const created = await api.request('POST', '/api/v1/profiles', { key, body: profile });
-    const scheduledAt = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 11) + '09:30:00Z';
     for (const days of [3, 4]) {
-      const booked = await api.post('/api/v1/appointments', { profile_id: created.body.id, location_id: BERLIN_MITTE, scheduled_at: scheduledAt(days) }, key);
+      const booked = await api.post('/api/v1/appointments', { profile_id: created.body.id, location_id: BERLIN_MITTE, scheduled_at: slotIn(days) }, key);
       expect(booked.status).toBe(201);
     }
     const page = await api.request('GET', `/api/v1/profiles/${created.body.id}/appointments?limit=1`, { key, headers: { Origin: APP } });

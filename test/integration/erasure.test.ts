@@ -13,7 +13,7 @@ import { type Handler, type Middleware, withMiddleware } from '../support/aws-fa
 import { mockEventBridge } from '../support/event-bridge';
 import { apiKey, BERLIN_MITTE, seedDemoData, UNKNOWN_ID } from '../support/fixtures';
 import { clinical, deliver, report } from '../support/lab';
-import { confirmDraw, inDays, newBarcode, scheduleAppointment, THYROID_PANEL } from '../support/scenario';
+import { confirmDraw, newBarcode, scheduleAppointment, slotIn, THYROID_PANEL } from '../support/scenario';
 
 const api = useApi();
 const eventBridge = mockEventBridge();
@@ -133,7 +133,7 @@ describe('POST /api/v1/profiles/{id}/erase', () => {
     const id = await newPerson();
     const appointmentIds = [
       await scheduleAppointment(api, key, { profileId: id }),
-      await scheduleAppointment(api, key, { profileId: id, scheduledAt: inDays(8) }),
+      await scheduleAppointment(api, key, { profileId: id, scheduledAt: slotIn(8) }),
     ];
     eventBridge.client.resetHistory();
     await erase(id);
@@ -208,7 +208,7 @@ describe('POST /api/v1/profiles/{id}/erase', () => {
   it('answers a new appointment for an erased profile 409', async () => {
     const id = await newPerson();
     await erase(id);
-    const res = await api.post('/api/v1/appointments', { profile_id: id, location_id: BERLIN_MITTE, scheduled_at: inDays(7) }, key);
+    const res = await api.post('/api/v1/appointments', { profile_id: id, location_id: BERLIN_MITTE, scheduled_at: slotIn(7) }, key);
     expect(res.status).toBe(409);
     expect(res.body.error).toContain('erased');
   });
@@ -225,7 +225,7 @@ describe('POST /api/v1/profiles/{id}/erase', () => {
     const id = await newPerson();
     const appointmentIds = [
       await scheduleAppointment(api, key, { profileId: id }),
-      await scheduleAppointment(api, key, { profileId: id, scheduledAt: inDays(8) }),
+      await scheduleAppointment(api, key, { profileId: id, scheduledAt: slotIn(8) }),
     ];
     // The fault at the SDK edge: the second cancellation's transaction fails as DynamoDB would when unavailable,
     // shaped as the SDK throws it once its retries gave up (`$metadata` set: shared/http/errors.ts isTryAgainLater).
@@ -288,7 +288,7 @@ describe('POST /api/v1/profiles/{id}/erase', () => {
       return next(args);
     };
     const res = await withMiddleware(eraseFirst, () =>
-      api.post('/api/v1/appointments', { profile_id: id, location_id: BERLIN_MITTE, scheduled_at: inDays(7) }, key),
+      api.post('/api/v1/appointments', { profile_id: id, location_id: BERLIN_MITTE, scheduled_at: slotIn(7) }, key),
     );
     expect(res.status).toBe(409);
     expect((await api.get(`/api/v1/profiles/${id}/appointments`, key)).body).toEqual([]);

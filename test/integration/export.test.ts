@@ -11,7 +11,7 @@ import { useApi } from '../support/api';
 import { mockEventBridge } from '../support/event-bridge';
 import { apiKey, BERLIN_MITTE, seedDemoData, UNKNOWN_ID } from '../support/fixtures';
 import { apoe, clinical, deliver, report, uploadIncoming } from '../support/lab';
-import { confirmDraw, createProfile, inDays, pickupDate, scheduleAppointment, THYROID_PANEL } from '../support/scenario';
+import { confirmDraw, createProfile, pickupDate, scheduleAppointment, slotIn, THYROID_PANEL } from '../support/scenario';
 
 const api = useApi();
 mockEventBridge();
@@ -35,7 +35,7 @@ async function kitOrder(profileId: string): Promise<string> {
  */
 async function personWithHistory() {
   const profileId = await createProfile(api, key);
-  const tested = await scheduleAppointment(api, key, { profileId, scheduledAt: inDays(3) });
+  const tested = await scheduleAppointment(api, key, { profileId, scheduledAt: slotIn(3) });
   await api.post(`/api/v1/appointments/${tested}/panels`, { panel_ids: [THYROID_PANEL] }, key);
   await api.post(`/api/v1/appointments/${tested}/biomarkers`, { biomarker_ids: [10, 100] }, key);
   await confirmDraw(api, key, tested);
@@ -53,7 +53,7 @@ async function personWithHistory() {
       documents: [{ s3_key: pdf, file_name: 'Report.pdf', content_type: 'application/pdf' }],
     }),
   );
-  const cancelled = await scheduleAppointment(api, key, { profileId, scheduledAt: inDays(9) });
+  const cancelled = await scheduleAppointment(api, key, { profileId, scheduledAt: slotIn(9) });
   await api.post(`/api/v1/appointments/${cancelled}/cancel`, { cancellation_reason: 'Patient is travelling' }, key);
   const order = await kitOrder(profileId);
   return { profileId, tested, cancelled, order, shipment: shipment.body.id as string };
@@ -142,7 +142,7 @@ describe('GET /api/v1/profiles/{id}/export', () => {
   it('exports every appointment of a person with more than one page of them (100 a read)', async () => {
     const profileId = await createProfile(api, key);
     const booked = [];
-    for (let day = 1; day <= 105; day++) booked.push(await scheduleAppointment(api, key, { profileId, scheduledAt: inDays(day) }));
+    for (let day = 1; day <= 105; day++) booked.push(await scheduleAppointment(api, key, { profileId, scheduledAt: slotIn(day) }));
     const res = await exportOf(profileId);
     expect(ids(res.body.appointments)).toEqual(booked.reverse());
   });

@@ -26,7 +26,7 @@ import {
 } from '../support/aws-faults';
 import { mockEventBridge } from '../support/event-bridge';
 import { apiKey, BERLIN_MITTE, seedDemoData } from '../support/fixtures';
-import { confirmDraw, createProfile, inDays, newBarcode, scheduleAppointment, storedAppointment } from '../support/scenario';
+import { confirmDraw, createProfile, newBarcode, scheduleAppointment, slotIn, storedAppointment } from '../support/scenario';
 
 const api = useApi();
 const eventBridge = mockEventBridge();
@@ -113,7 +113,7 @@ describe('POST /api/v1/appointments while DynamoDB cannot answer', () => {
   // clock by the second (a retry in the next second would be another request: 422).
   const scheduledAt = new Map<string, string>();
   const book = (profileId: string, headers: Record<string, string> = {}) => {
-    if (!scheduledAt.has(profileId)) scheduledAt.set(profileId, inDays(7));
+    if (!scheduledAt.has(profileId)) scheduledAt.set(profileId, slotIn(7));
     const body = { profile_id: profileId, location_id: BERLIN_MITTE, scheduled_at: scheduledAt.get(profileId) };
     return api.request('POST', '/api/v1/appointments', { key, headers, body });
   };
@@ -262,7 +262,7 @@ describe('use cases of several writes while DynamoDB cannot answer', () => {
     beforeAll(async () => {
       profileId = await createProfile(api, key);
       appointments = [];
-      for (let i = 0; i < 3; i += 1) appointments.push(await scheduleAppointment(api, key, { profileId, scheduledAt: inDays(7 + i) }));
+      for (let i = 0; i < 3; i += 1) appointments.push(await scheduleAppointment(api, key, { profileId, scheduledAt: slotIn(7 + i) }));
       stuck = appointments[1] as string;
       // Only the cancellation of one appointment fails: whatever the order, the sweep stops there.
       ({ result: first } = await dynamoFault(dynamoError(500, 'InternalServerError'), mentioning(stuck, 'TransactWriteItemsCommand'), () =>

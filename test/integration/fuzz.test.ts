@@ -30,7 +30,7 @@ import { logger } from '../../shared/logger';
 import { watchWrites } from '../support/fuzz/write-watch';
 import { type FuzzRequest, keyHeaderValue, NARROW_SCOPE, requestArbitrary, type World } from '../support/fuzz/requests';
 import { deliver, report, uploadIncoming } from '../support/lab';
-import { confirmDraw, createProfile, inDays, pickupDate, scheduleAppointment } from '../support/scenario';
+import { confirmDraw, createProfile, pickupDate, scheduleAppointment, slotIn } from '../support/scenario';
 import { type Receiver, startReceiver } from '../support/webhook-receiver';
 
 const api = useApi();
@@ -63,7 +63,7 @@ beforeAll(async () => {
   await confirmDraw(api, key, drawn);
   const cancelled = await scheduleAppointment(api, key, { profileId: profiles[1] });
   await api.post(`/api/v1/appointments/${cancelled}/cancel`, { cancellation_reason: 'moved' }, key);
-  const reported = await scheduleAppointment(api, key, { profileId: profiles[1], scheduledAt: inDays(2) });
+  const reported = await scheduleAppointment(api, key, { profileId: profiles[1], scheduledAt: slotIn(2) });
   await confirmDraw(api, key, reported);
   const incoming = await uploadIncoming(Buffer.from('%PDF-1.7 fuzz'));
   await deliver(report(reported, { documents: [{ s3_key: incoming, file_name: 'report.pdf', content_type: 'application/pdf' }] }));

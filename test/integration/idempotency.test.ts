@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useApi } from '../support/api';
+import { slotIn } from '../support/slots';
 import { apiKey, BERLIN_MITTE, seedDemoData } from '../support/fixtures';
 
 const api = useApi();
@@ -89,7 +90,7 @@ describe('Idempotency-Key', () => {
   it('keeps the routes apart: the same key on POST /profiles, then on POST /appointments, creates both', async () => {
     const idempotencyKey = randomUUID();
     const profileCreated = await create(idempotencyKey);
-    const body = { profile_id: profileCreated.body.id, location_id: BERLIN_MITTE, scheduled_at: new Date(Date.now() + 3 * 86_400_000).toISOString() };
+    const body = { profile_id: profileCreated.body.id, location_id: BERLIN_MITTE, scheduled_at: slotIn(3) };
     const appointment = await api.request('POST', '/api/v1/appointments', { key, body, headers: { 'Idempotency-Key': idempotencyKey } });
     expect(profileCreated.status).toBe(201);
     expect(appointment.status).toBe(201);
@@ -110,7 +111,7 @@ describe('Idempotency-Key', () => {
     const body = {
       profile_id: profileId,
       location_id: '5a1f3c2e-8b4d-4e6f-9a7b-1c2d3e4f5a01',
-      scheduled_at: new Date(Date.now() + 3 * 86_400_000).toISOString(),
+      scheduled_at: slotIn(3),
     };
     const results = await Promise.all(
       Array.from({ length: 5 }, () => api.request('POST', '/api/v1/appointments', { key, body, headers: { 'Idempotency-Key': idempotencyKey } })),

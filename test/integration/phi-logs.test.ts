@@ -30,7 +30,7 @@ import { mockEventBridge } from '../support/event-bridge';
 import { apiKey, apiKeyWithId, BERLIN_MITTE, seedDemoData } from '../support/fixtures';
 import { captureLogs, dateForms, type Finding, findLeaks, type Form, formsOf, type LogCapture } from '../support/log-capture';
 import { clinical, deliver, report, uploadIncoming } from '../support/lab';
-import { ESSENTIALS_PANEL, inDays, pickupDate, THYROID_PANEL } from '../support/scenario';
+import { ESSENTIALS_PANEL, pickupDate, slotIn, THYROID_PANEL } from '../support/scenario';
 import { dispatchEntries, type Receiver, startReceiver } from '../support/webhooks';
 
 const api = useApi();
@@ -179,7 +179,7 @@ async function scenario(): Promise<void> {
   expectStatus(await api.get(`/api/v1/profiles/${profileId}`, key), 200, 'get profile');
   expectStatus(await api.patch(`/api/v1/profiles/${profileId}`, { height: 171, phone: PERSON.phone }, key), 200, 'patch profile');
   const appointment = expectStatus(
-    await api.post('/api/v1/appointments', { profile_id: profileId, location_id: BERLIN_MITTE, scheduled_at: inDays(7) }, key),
+    await api.post('/api/v1/appointments', { profile_id: profileId, location_id: BERLIN_MITTE, scheduled_at: slotIn(7) }, key),
     201,
     'create appointment',
   );
@@ -254,7 +254,7 @@ async function scenario(): Promise<void> {
 
   // A second booking, cancelled with a reason, while EventBridge is down: the relay publishes it later.
   const second = expectStatus(
-    await api.post('/api/v1/appointments', { profile_id: profileId, location_id: BERLIN_MITTE, scheduled_at: inDays(9) }, key),
+    await api.post('/api/v1/appointments', { profile_id: profileId, location_id: BERLIN_MITTE, scheduled_at: slotIn(9) }, key),
     201,
     'second appointment',
   );

@@ -28,7 +28,7 @@ import {
   scanItems,
   tally,
 } from '../support/races';
-import { confirmDraw, createProfile, inDays, newBarcode, scheduleAppointment, storedAppointment, THYROID_PANEL } from '../support/scenario';
+import { confirmDraw, createProfile, newBarcode, scheduleAppointment, slotIn, storedAppointment, THYROID_PANEL } from '../support/scenario';
 import { dispatchEntries, type Receiver, startReceiver } from '../support/webhooks';
 
 const api = useApi();
@@ -159,7 +159,7 @@ describe('cancel racing update and attach-panels', () => {
   it('lets exactly one cancel win against racing PATCHes and stores the time of a PATCH answered 200 (the original when none was)', async () => {
     const id = await scheduled();
     const original = (await storedAppointment(id)).scheduled_at;
-    const times = Array.from({ length: N }, (_, i) => inDays(10 + i));
+    const times = Array.from({ length: N }, (_, i) => slotIn(10 + i));
     const results = await race(N, (i) => (i % 2 === 0 ? api.patch(`/api/v1/appointments/${id}`, { scheduled_at: times[i] }, key) : cancel(id)));
     expectOnly(results, [200, 409]);
     // In every serial order the first cancel wins (a PATCH before it does not stop it) and all after it are refused.
@@ -179,7 +179,7 @@ describe('cancel racing update and attach-panels', () => {
 
   it('answers the winning cancel of a race with PATCHes with the appointment as stored', async () => {
     const id = await scheduled();
-    const results = await race(N, (i) => (i % 2 === 0 ? api.patch(`/api/v1/appointments/${id}`, { scheduled_at: inDays(10 + i) }, key) : cancel(id)));
+    const results = await race(N, (i) => (i % 2 === 0 ? api.patch(`/api/v1/appointments/${id}`, { scheduled_at: slotIn(10 + i) }, key) : cancel(id)));
     const winner = results[indexesOf(results, 200).find((i) => i % 2 === 1) as number];
     expect(winner?.body).toEqual((await api.get(`/api/v1/appointments/${id}`, key)).body);
   });
@@ -306,7 +306,7 @@ describe(`idempotent creates: ${N} parallel requests with one Idempotency-Key`, 
   it('creates one appointment with one history entry and one event', async () => {
     const profileId = await createProfile(api, key);
     eventBridge.client.resetHistory();
-    const body = { profile_id: profileId, location_id: BERLIN_MITTE, scheduled_at: inDays(3) };
+    const body = { profile_id: profileId, location_id: BERLIN_MITTE, scheduled_at: slotIn(3) };
     const idempotencyKey = crypto.randomUUID();
     const id = expectOneCreated(await race(N, () => post('/api/v1/appointments', body, idempotencyKey)));
     const stored = await scanItems({
@@ -319,10 +319,10 @@ describe(`idempotent creates: ${N} parallel requests with one Idempotency-Key`, 
 
   it('refuses the same key with another appointment body with 422 and books nothing more', async () => {
     const profileId = await createProfile(api, key);
-    const body = { profile_id: profileId, location_id: BERLIN_MITTE, scheduled_at: inDays(3) };
+    const body = { profile_id: profileId, location_id: BERLIN_MITTE, scheduled_at: slotIn(3) };
     const idempotencyKey = crypto.randomUUID();
     expect((await post('/api/v1/appointments', body, idempotencyKey)).status).toBe(201);
-    const results = await race(N, (i) => post('/api/v1/appointments', { ...body, scheduled_at: inDays(4 + i) }, idempotencyKey));
+    const results = await race(N, (i) => post('/api/v1/appointments', { ...body, scheduled_at: slotIn(4 + i) }, idempotencyKey));
     expect(results.map((r) => [r.status, r.body])).toEqual(Array(N).fill([422, REUSED]));
     expect(
       await scanItems({ FilterExpression: 'SK = :sk AND profile_id = :profile', ExpressionAttributeValues: { ':sk': 'APPT', ':profile': profileId } }),

@@ -13,7 +13,7 @@ import { DATA_DIR, type ReferenceData, loadReferenceData } from '../../infra/dat
 import { getLocation } from '../../shared/store/locations';
 import { useApi } from '../support/api';
 import { apiKey, BERLIN_MITTE } from '../support/fixtures';
-import { ESSENTIALS_PANEL, inDays } from '../support/scenario';
+import { ESSENTIALS_PANEL, slotIn } from '../support/scenario';
 import { tableDigest } from '../support/table';
 
 const run = promisify(execFile);
@@ -50,7 +50,7 @@ describe('on a fresh table', () => {
       key,
     );
     expect(profile.status).toBe(201);
-    const appointment = await api.post('/api/v1/appointments', { profile_id: profile.body.id, location_id: BERLIN_MITTE, scheduled_at: inDays(5) }, key);
+    const appointment = await api.post('/api/v1/appointments', { profile_id: profile.body.id, location_id: BERLIN_MITTE, scheduled_at: slotIn(5) }, key);
     expect(appointment.status).toBe(201);
     expect((await api.post(`/api/v1/appointments/${appointment.body.id}/panels`, { panel_ids: [ESSENTIALS_PANEL] }, key)).status).toBe(200);
   });
@@ -95,7 +95,7 @@ describe('on a table that holds the files already', () => {
       { profile_group_slug: 'demo-clinic', first_name: 'A', last_name: 'B', date_of_birth: '1990-01-01' },
       key,
     );
-    const appointment = await api.post('/api/v1/appointments', { profile_id: profile.body.id, location_id: BERLIN_MITTE, scheduled_at: inDays(6) }, key);
+    const appointment = await api.post('/api/v1/appointments', { profile_id: profile.body.id, location_id: BERLIN_MITTE, scheduled_at: slotIn(6) }, key);
     expect((await api.post(`/api/v1/appointments/${appointment.body.id}/panels`, { panel_ids: [ESSENTIALS_PANEL] }, key)).status).toBe(404);
   });
 

@@ -6,7 +6,7 @@ import { seedDemoData } from '../../infra/local/seed';
 export { seedDemoData };
 export { BIOMARKERS, LOCATIONS, PANELS } from '../../infra/local/seed-data';
 
-export const BERLIN_MITTE = '5a1f3c2e-8b4d-4e6f-9a7b-1c2d3e4f5a01';
+export { BERLIN_MITTE } from './slots';
 export const BERLIN_PRENZLAUER_BERG = '5a1f3c2e-8b4d-4e6f-9a7b-1c2d3e4f5a02';
 export const BERLIN_INACTIVE = '5a1f3c2e-8b4d-4e6f-9a7b-1c2d3e4f5a03';
 export const HELSINKI_KAMPPI = '5a1f3c2e-8b4d-4e6f-9a7b-1c2d3e4f5a11';

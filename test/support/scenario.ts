@@ -6,6 +6,9 @@ import { dynamo, tableName } from '../../shared/store/client';
 import { keys } from '../../shared/store/keys';
 import type { TestApi } from './api';
 import { BERLIN_MITTE } from './fixtures';
+import { slotIn } from './slots';
+
+export { slotIn };
 
 export const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
@@ -40,7 +43,7 @@ export async function scheduleAppointment(
     {
       profile_id: options.profileId ?? (await createProfile(api, key)),
       location_id: options.locationId ?? BERLIN_MITTE,
-      scheduled_at: options.scheduledAt ?? inDays(7),
+      scheduled_at: options.scheduledAt ?? slotIn(7, options.locationId ?? BERLIN_MITTE),
     },
     key,
   );

@@ -15,7 +15,7 @@ import type { ApiResponse, TestApi } from './api';
 import type { mockEventBridge } from './event-bridge';
 import { apiKeyWithId, BERLIN_MITTE, BERLIN_PRENZLAUER_BERG, HELSINKI_KAMPPI } from './fixtures';
 import { apoe, clinical, deliver, report, uploadIncoming } from './lab';
-import { ESSENTIALS_PANEL, inDays, newBarcode, pickupDate, THYROID_PANEL } from './scenario';
+import { ESSENTIALS_PANEL, newBarcode, pickupDate, slotIn, THYROID_PANEL } from './scenario';
 import { dispatchEntries, type Receiver, startReceiver } from './webhooks';
 
 /** A create tenant 1 made with an Idempotency-Key. */
@@ -119,7 +119,8 @@ export async function seedTenant1(
   ).id as string;
 
   const book = async (profileId: string, locationId: string, days: number, biomarkerIds: number[]) => {
-    const id = (await post('/api/v1/appointments', { profile_id: profileId, location_id: locationId, scheduled_at: inDays(days) }, 201)).id as string;
+    const id = (await post('/api/v1/appointments', { profile_id: profileId, location_id: locationId, scheduled_at: slotIn(days, locationId) }, 201))
+      .id as string;
     await post(`/api/v1/appointments/${id}/biomarkers`, { biomarker_ids: biomarkerIds });
     return id;
   };
@@ -243,8 +244,9 @@ export async function seedTenant2(api: TestApi, receiverUrl: string): Promise<Te
   const profileId = (
     await post('/api/v1/profiles', { profile_group_slug: 'partner-clinic', first_name: 'Tuulikki', last_name: 'Virtanen', date_of_birth: '1990-05-05' }, 201)
   ).id as string;
-  const drawnAppointmentId = (await post('/api/v1/appointments', { profile_id: profileId, location_id: HELSINKI_KAMPPI, scheduled_at: inDays(9) }, 201))
-    .id as string;
+  const drawnAppointmentId = (
+    await post('/api/v1/appointments', { profile_id: profileId, location_id: HELSINKI_KAMPPI, scheduled_at: slotIn(9, HELSINKI_KAMPPI) }, 201)
+  ).id as string;
   await post(`/api/v1/appointments/${drawnAppointmentId}/biomarkers`, { biomarker_ids: [1] });
   await post(`/api/v1/appointments/${drawnAppointmentId}/confirm`, { barcode: newBarcode() });
   const shipment = (
@@ -281,11 +283,11 @@ export const BODIES: Partial<Record<RouteName, Bodies>> = {
   createProfile: () => [{ profile_group_slug: 'demo-clinic', first_name: 'Mallory', last_name: 'Intruder', date_of_birth: '1990-01-01' }],
   updateProfile: () => [{ first_name: 'Mallory' }],
   createAppointment: (t1, t2) => [
-    { profile_id: t1.profiles![0], location_id: HELSINKI_KAMPPI, scheduled_at: inDays(12) },
-    { profile_id: t2.profileId, location_id: BERLIN_MITTE, scheduled_at: inDays(12) },
-    { profile_id: t1.profiles![1], location_id: BERLIN_PRENZLAUER_BERG, scheduled_at: inDays(12) },
+    { profile_id: t1.profiles![0], location_id: HELSINKI_KAMPPI, scheduled_at: slotIn(12, HELSINKI_KAMPPI) },
+    { profile_id: t2.profileId, location_id: BERLIN_MITTE, scheduled_at: slotIn(12) },
+    { profile_id: t1.profiles![1], location_id: BERLIN_PRENZLAUER_BERG, scheduled_at: slotIn(12, BERLIN_PRENZLAUER_BERG) },
   ],
-  updateAppointment: () => [{ scheduled_at: inDays(11) }],
+  updateAppointment: () => [{ scheduled_at: slotIn(11) }],
   attachAppointmentPanels: () => [{ panel_ids: [THYROID_PANEL] }],
   attachAppointmentBiomarkers: () => [{ biomarker_ids: [5] }],
   confirmAppointment: () => [{ barcode: 'MALLORY-0001' }],

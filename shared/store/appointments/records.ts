@@ -5,9 +5,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { AppointmentStatus } from '../../domain/appointment';
+import { toUtcInstant } from '../../domain/instant';
 import { appointmentStatusChanged } from '../../events/status-changed';
 import { index, keys } from '../keys';
 import type { ClinicalResultRecord, DocumentLink, GeneticResultRecord } from '../lab-reports';
+import type { SeatRef } from '../seats';
 import type { Lifecycle } from '../transitions';
 
 export interface AppointmentRecord {
@@ -34,6 +36,13 @@ export interface AppointmentRecord {
    * conditional on this being unchanged, and a test attached meanwhile cannot miss the lab order.
    */
   tests_version?: number;
+  /** When its slot ends (scheduled_at plus the location's slot_minutes as booked); absent before slots. */
+  ends_at?: string;
+  /**
+   * It holds a seat in its slot (shared/store/seats.ts), freed when it is cancelled or moved. Absent on
+   * appointments booked before seats existed (until `npm run data -- seats` counts them) and on home kits'.
+   */
+  holds_seat?: boolean;
 }
 
 export interface PanelLink {
@@ -60,6 +69,19 @@ export interface AppointmentAggregate {
 }
 
 export const APPOINTMENT_NOT_FOUND = 'Appointment not found';
+
+/** A slot booked before ends_at existed was one of the default 15 minutes. */
+const LEGACY_SLOT_MS = 15 * 60_000;
+
+/** The slot an appointment at a location occupies, start and end (UTC instants); none for a home kit's. */
+export function slotOf(appointment: AppointmentRecord): SeatRef | undefined {
+  if (!appointment.location_id || !appointment.scheduled_at) return undefined;
+  const end = appointment.ends_at ?? toUtcInstant(new Date(Date.parse(appointment.scheduled_at) + LEGACY_SLOT_MS));
+  return { locationId: appointment.location_id, start: appointment.scheduled_at, end };
+}
+
+/** The seat the appointment holds, if it holds one. */
+export const heldSeatOf = (appointment: AppointmentRecord): SeatRef | undefined => (appointment.holds_seat ? slotOf(appointment) : undefined);
 
 /**
  * The one factory of a new appointment: booked at a location (`scheduled`), or born of an activated home

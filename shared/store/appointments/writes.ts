@@ -4,22 +4,22 @@
  * write or one transaction: two racing requests never both win.
  *
  * Access patterns:
- * - reschedule / relocate .................... TransactWrite  Update (status = scheduled) [+ ConditionCheck location]
+ * - reschedule / relocate .................... TransactWrite  Update (scheduled at the slot read) + seats, location, person
  * - attach panels / biomarkers ............... TransactWrite  Update tests_version (status = scheduled) + Update per link
  * - (with a transition) claim a barcode ...... Put BARCODE#<barcode> (not yet claimed)
  * - (with a transition) hand to a shipment ... ConditionCheck shipment + Put SHIPMENT#<ref> link per appointment
  */
 import { assertEditable } from '../../domain/appointment';
 import { linkedShipmentId } from '../../domain/shipment';
-import { Conflict, NotFound } from '../../errors';
+import { Conflict } from '../../errors';
 import { tableName } from '../client';
 import { index, keys } from '../keys';
-import { LOCATION_NOT_FOUND, locationIsActive } from '../locations';
 import { type NamedItem, named, TransactionCancelled, transactWrite } from '../transactions';
 import type { Condition } from '../transitions';
 import { setAttributes } from '../update-expression';
 import { getAppointmentAggregateOrThrow } from './reads';
-import { type AppointmentRecord, type BiomarkerLink, listingKeys, type PanelLink } from './records';
+import { type AppointmentRecord, type BiomarkerLink, heldSeatOf, listingKeys, type PanelLink } from './records';
+import { releaseSeat } from '../seats';
 
 export const CHANGED_MEANWHILE = 'The appointment changed while this request was processed; retry it';
 
@@ -34,6 +34,21 @@ export async function explainLostRace(appointmentId: string): Promise<never> {
 }
 
 const isScheduled = { ConditionExpression: '#status = :scheduled', names: { '#status': 'status' }, values: { ':scheduled': 'scheduled' } };
+
+/**
+ * A cancellation frees the appointment's seat in the same transaction (none to free for one booked before
+ * seats existed). The cancellation must then be conditional on the slot as read (slotAsRead).
+ */
+export const releaseHeldSeat = (appointment: AppointmentRecord): NamedItem[] => {
+  const seat = heldSeatOf(appointment);
+  return seat ? [releaseSeat(seat, appointment.id)] : [];
+};
+
+/** The appointment is still at the time and location read: the seat a write frees is the one it holds. */
+export const slotAsRead = (appointment: AppointmentRecord): Condition => ({
+  expression: 'scheduled_at = :readScheduledAt AND location_id = :readLocation',
+  values: { ':readScheduledAt': appointment.scheduled_at, ':readLocation': appointment.location_id },
+});
 
 /** The Puts of a new appointment's test links (a home kit's appointment is born with its tests). */
 export function testLinkPuts(appointmentId: string, links: { panels: PanelLink[]; biomarkers: BiomarkerLink[] }): NamedItem[] {
@@ -68,31 +83,38 @@ async function transactWriteOr(explain: (error: TransactionCancelled) => Promise
 }
 
 export interface SchedulePatch {
-  scheduled_at?: string;
-  location_id?: string;
+  scheduled_at: string;
+  ends_at: string;
+  location_id: string;
 }
 
-/** The appointment must still be scheduled and, when relocating, the new location active. */
-export async function changeSchedule(appointment: AppointmentRecord, patch: SchedulePatch, updatedAt: string): Promise<AppointmentRecord> {
-  const next: AppointmentRecord = { ...appointment, ...patch, updated_at: updatedAt };
-  // The list's sort key follows scheduled_at; a relocation alone leaves it (and a racing reschedule) alone.
-  const update = setAttributes({ ...patch, updated_at: updatedAt, ...(patch.scheduled_at ? { GSI1SK: listingKeys(next).GSI1SK } : {}) });
-  const explain = (error: TransactionCancelled) => {
-    if (error.failed('location')) throw new NotFound(LOCATION_NOT_FOUND);
-    return explainLostRace(appointment.id);
-  };
-  await transactWriteOr(explain, [
+/**
+ * Moves the appointment to another slot, with the booking's items (seats, location, person) in the same
+ * transaction, on the condition that it is still scheduled at the slot read. A failed condition is thrown
+ * as TransactionCancelled for the caller to decide again.
+ */
+export async function changeSchedule(
+  appointment: AppointmentRecord,
+  patch: SchedulePatch,
+  booking: NamedItem[],
+  updatedAt: string,
+): Promise<AppointmentRecord> {
+  const next: AppointmentRecord = { ...appointment, ...patch, holds_seat: true, updated_at: updatedAt };
+  // The list's sort key follows scheduled_at.
+  const update = setAttributes({ ...patch, holds_seat: true, updated_at: updatedAt, GSI1SK: listingKeys(next).GSI1SK });
+  const asRead = slotAsRead(appointment);
+  await transactWrite([
     named('appointment', {
       Update: {
         TableName: tableName,
         Key: keys.appointment(appointment.id),
         ...update,
-        ConditionExpression: isScheduled.ConditionExpression,
+        ConditionExpression: `${isScheduled.ConditionExpression} AND ${asRead.expression}`,
         ExpressionAttributeNames: { ...update.ExpressionAttributeNames, ...isScheduled.names },
-        ExpressionAttributeValues: { ...update.ExpressionAttributeValues, ...isScheduled.values },
+        ExpressionAttributeValues: { ...update.ExpressionAttributeValues, ...isScheduled.values, ...asRead.values },
       },
     }),
-    ...(patch.location_id ? [locationIsActive(patch.location_id)] : []),
+    ...booking,
   ]);
   return next;
 }
