@@ -215,6 +215,34 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
+        /**
+         * Change a location's schedule
+         * @description Sets any of open_hours (every weekday; ranges open before they close, in order, not overlapping), slot_minutes (5–240, a multiple of 5), capacity_per_slot (1–100) and closures (replaces the list). Scope LOCATIONS_MANAGE, the location inside the key's location groups. Never cancels a booking: affected_appointments names the scheduled ones the new schedule would not take, so the clinic can move them.
+         *
+         *     Scopes (any one suffices): `LOCATIONS_MANAGE`.
+         */
+        patch: operations["updateLocation"];
+        trace?: never;
+    };
+    "/api/v1/locations/{id}/availability": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Free slots of a location
+         * @description Every slot from `from` to `to` (dates in the location's time zone, inclusive; default today there and six days later; at most 31 days apart) that can be booked now: in the future (at least 30 minutes ahead), inside the hours, not on a closure, with a free seat. Book one with POST /appointments, scheduled_at = its start. A location whose hours are unknown has none.
+         *
+         *     Scopes (any one suffices): `LOCATIONS_VIEW`, `TEST_SESSIONS_SCHEDULE`.
+         */
+        get: operations["getLocationAvailability"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
         patch?: never;
         trace?: never;
     };
@@ -273,7 +301,7 @@ export interface paths {
         put?: never;
         /**
          * Book an appointment
-         * @description Books a blood draw for a profile at a location; scheduled_at must be in the future. Status on creation: scheduled.
+         * @description Books a blood draw for a profile at a location; scheduled_at must be the start of a bookable slot there (GET /locations/{id}/availability lists them; 400 says which rule a time breaks). Status on creation: scheduled.
          *
          *     Scopes (any one suffices): `TEST_SESSIONS_SCHEDULE`.
          */
@@ -305,7 +333,7 @@ export interface paths {
         head?: never;
         /**
          * Reschedule an appointment
-         * @description Changes scheduled_at (with a timezone designator, in the future) and/or location_id (an existing, active location) until the blood draw is confirmed.
+         * @description Changes scheduled_at (with a timezone designator) and/or location_id (an existing, active location) until the blood draw is confirmed: the result must be a bookable slot at the location, as for a booking; its seat moves atomically (a full slot: 409, the old seat kept).
          *
          *     Scopes (any one suffices): `TEST_SESSIONS_SCHEDULE`.
          */
@@ -1117,6 +1145,41 @@ export interface components {
             /** @description 1–50 distinct ids; a duplicate is counted once */
             panel_ids: string[];
         };
+        Availability: {
+            /** Format: uuid */
+            location_id: string;
+            /** @description IANA time zone the dates and the slot grid are in; null: hours unknown, no slots */
+            timezone: string | null;
+            slot_minutes: number;
+            /** Format: date */
+            from: string;
+            /** Format: date */
+            to: string;
+            /** @description every slot that can be booked now, in order: in the future (at least the lead time ahead), inside the hours, not on a closure, with a free seat */
+            slots: {
+                /**
+                 * Format: date-time
+                 * @description UTC; book it as scheduled_at
+                 */
+                start: string;
+                /** Format: date-time */
+                end: string;
+                /** @description seats still free in the slot */
+                remaining: number;
+            }[];
+        };
+        AvailabilityQuery: {
+            /**
+             * Format: date
+             * @description first date, in the location's time zone; default: today there
+             */
+            from?: string;
+            /**
+             * Format: date
+             * @description last date, inclusive; default: six days after from; at most 31 days after it
+             */
+            to?: string;
+        };
         Biomarker: {
             id: number;
             name: string;
@@ -1697,6 +1760,80 @@ export interface components {
             scheduled_at?: string;
             /** Format: uuid */
             location_id?: string;
+        };
+        UpdatedLocation: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            company_name: string | null;
+            address_line_1: string | null;
+            address_line_2: string | null;
+            city: string | null;
+            /** @description null when the city has no linked state */
+            state: string | null;
+            postal_code: string | null;
+            country_name: string | null;
+            /** @description ISO 3166-1 alpha-2 */
+            country_code: string | null;
+            /** @description IANA time zone, e.g. Europe/Berlin */
+            timezone: string | null;
+            contact_phone: string | null;
+            email: string | null;
+            website: string | null;
+            google_maps_url: string | null;
+            image_url: string | null;
+            /** @description Monday first; null when the hours are unknown */
+            open_hours: components["schemas"]["OpenHours"] | null;
+            /** @description length of a bookable slot, in minutes */
+            slot_minutes: number;
+            /** @description bookings one slot can take (chairs and staff) */
+            capacity_per_slot: number;
+            /** @description upcoming dates (in the location's time zone, today included) on which it is closed whatever its hours say, in date order */
+            closures: {
+                /** Format: date */
+                date: string;
+                reason: string | null;
+            }[];
+            /** @description scheduled appointments from now on that the new schedule leaves outside its hours, on a closed date, off its slot grid or over a slot's capacity, in time order: they stay booked and keep working; move them (PATCH /appointments/{id}) or cancel them. Only those of profile groups the key may see */
+            affected_appointments: {
+                /** Format: uuid */
+                id: string;
+                /** Format: date-time */
+                scheduled_at: string;
+                /**
+                 * @description why the new schedule would not take this booking
+                 * @enum {string}
+                 */
+                reason: "hours_unknown" | "closed" | "outside_hours" | "not_a_slot_start" | "over_capacity";
+                detail: string;
+            }[];
+            /** @description affected appointments of profile groups outside the key, counted only */
+            other_affected_count: number;
+        };
+        UpdateLocationBody: {
+            open_hours?: {
+                /** @description opening ranges; empty: closed that day */
+                monday: components["schemas"]["OpeningRange"][];
+                /** @description opening ranges; empty: closed that day */
+                tuesday: components["schemas"]["OpeningRange"][];
+                /** @description opening ranges; empty: closed that day */
+                wednesday: components["schemas"]["OpeningRange"][];
+                /** @description opening ranges; empty: closed that day */
+                thursday: components["schemas"]["OpeningRange"][];
+                /** @description opening ranges; empty: closed that day */
+                friday: components["schemas"]["OpeningRange"][];
+                /** @description opening ranges; empty: closed that day */
+                saturday: components["schemas"]["OpeningRange"][];
+                /** @description opening ranges; empty: closed that day */
+                sunday: components["schemas"]["OpeningRange"][];
+            } | null;
+            slot_minutes?: number;
+            capacity_per_slot?: number;
+            closures?: {
+                /** Format: date */
+                date: string;
+                reason: string | null;
+            }[];
         };
         UpdateProfileBody: {
             /** @description contains at least one letter of any script */
@@ -2304,6 +2441,86 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    updateLocation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateLocationBody"];
+            };
+        };
+        responses: {
+            /** @description The location, and the bookings the new schedule leaves outside it. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UpdatedLocation"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description location not found or inactive */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getLocationAvailability: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The bookable slots, in order. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Availability"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description location not found or inactive */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     listPanels: {
         parameters: {
             query?: never;
@@ -2425,7 +2642,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description the profile was erased; or: A request with this Idempotency-Key is still in progress: retry later. */
+            /** @description the profile was erased; the slot is full; the person holds another scheduled appointment overlapping the slot; or: A request with this Idempotency-Key is still in progress: retry later. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2535,7 +2752,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description blood draw already confirmed, or appointment cancelled; or a concurrent request changed the resource meanwhile: retry */
+            /** @description blood draw already confirmed, or appointment cancelled; the slot is full; the person holds another appointment overlapping it; or a concurrent request changed the resource meanwhile: retry */
             409: {
                 headers: {
                     [name: string]: unknown;

@@ -78,6 +78,19 @@ export const routes = {
     handler: 'functions/locations/get.ts',
     scopes: ['LOCATIONS_VIEW', 'TEST_SESSIONS_SCHEDULE'],
   },
+  // Not in the spec (issue #28): a location's schedule managed by the clinic, and its free slots.
+  updateLocation: {
+    method: 'PATCH',
+    path: '/api/v1/locations/{id}',
+    handler: 'functions/locations/update.ts',
+    scopes: ['LOCATIONS_MANAGE'],
+  },
+  getLocationAvailability: {
+    method: 'GET',
+    path: '/api/v1/locations/{id}/availability',
+    handler: 'functions/locations/availability.ts',
+    scopes: ['LOCATIONS_VIEW', 'TEST_SESSIONS_SCHEDULE'],
+  },
 
   listPanels: {
     method: 'GET',

@@ -8,8 +8,8 @@ import * as v from 'valibot';
 import { LOGISTICS_PROVIDERS } from '../../shared/domain/shipment';
 import { ReferenceRange } from '../../shared/events/lab-results-reported';
 import { biomarkerId } from '../../shared/schemas/appointments';
-import { calendarDate, email, slug, text, uuid } from '../../shared/schemas/fields';
-import { OpenHours } from '../../shared/schemas/locations';
+import { email, slug, text, uuid } from '../../shared/schemas/fields';
+import { scheduleFields } from '../../shared/schemas/locations';
 import { Address } from '../../shared/schemas/shipments';
 
 const nullableText = (max: number) => v.nullable(text(max));
@@ -22,11 +22,6 @@ function isTimeZone(zone: string): boolean {
   } catch {
     return false;
   }
-}
-
-/** Each day's ranges open before they close and follow one another without overlapping. */
-function rangesInOrder(hours: v.InferOutput<typeof OpenHours>): boolean {
-  return Object.values(hours).every((ranges) => ranges.every(({ open, close }, i) => open < close && (i === 0 || ranges[i - 1]!.close <= open)));
 }
 
 export const ProfileGroupFile = v.strictObject({ slug, name: text(100) });
@@ -51,22 +46,12 @@ export const LocationFile = v.strictObject({
   website: v.nullable(v.pipe(v.string(), v.url('must be a URL'))),
   google_maps_url: v.nullable(v.pipe(v.string(), v.url('must be a URL'))),
   image_url: v.nullable(v.pipe(v.string(), v.url('must be a URL'))),
-  open_hours: v.nullable(v.pipe(v.strictObject(OpenHours.entries), v.check(rangesInOrder, 'each day must list ranges that open before they close, in order'))),
+  open_hours: scheduleFields.open_hours,
   pickup_address: v.nullable(v.strictObject(Address.entries)),
   logistics: v.nullable(v.strictObject({ provider: v.picklist(LOGISTICS_PROVIDERS), destination: v.strictObject(Address.entries) })),
-  // Slots start on a grid from each opening time: 5-minute steps keep every start a readable clock time.
-  slot_minutes: v.pipe(
-    v.number(),
-    v.integer('must be a whole number of minutes'),
-    v.minValue(5, 'must be at least 5'),
-    v.maxValue(240, 'must be at most 240'),
-    v.multipleOf(5, 'must be a multiple of 5'),
-  ),
-  capacity_per_slot: v.pipe(v.number(), v.integer('must be a whole number'), v.minValue(1, 'must be at least 1'), v.maxValue(100, 'must be at most 100')),
-  closures: v.pipe(
-    v.array(v.strictObject({ date: calendarDate, reason: v.nullable(text(200)) })),
-    v.check((closures) => closures.every((closure, i) => i === 0 || closures[i - 1]!.date < closure.date), 'must list each date once, in date order'),
-  ),
+  slot_minutes: scheduleFields.slot_minutes,
+  capacity_per_slot: scheduleFields.capacity_per_slot,
+  closures: scheduleFields.closures,
 });
 
 export const BiomarkerFile = v.strictObject({

@@ -26,7 +26,7 @@ import {
   ADDRESS,
   countAtSdkEdge,
   countRoundTrips,
-  inDays,
+  slotIn,
   LIST_LIMIT,
   newBarcode,
   PROFILE,
@@ -159,7 +159,7 @@ async function main(): Promise<void> {
     const fresh: World['fresh'] = {
       profile: async () => idOf(await call('POST', '/api/v1/profiles', PROFILE)),
       async appointment(options = {}) {
-        const id = idOf(await call('POST', '/api/v1/appointments', { profile_id: await fresh.profile(), location_id: BERLIN_MITTE, scheduled_at: inDays(1) }));
+        const id = idOf(await call('POST', '/api/v1/appointments', { profile_id: await fresh.profile(), location_id: BERLIN_MITTE, scheduled_at: slotIn(1) }));
         if (options.panels !== false) await call('POST', `/api/v1/appointments/${id}/panels`, { panel_ids: [ESSENTIALS_PANEL] });
         if (options.drawn) await call('POST', `/api/v1/appointments/${id}/confirm`, { barcode: newBarcode() });
         return id;
@@ -189,7 +189,7 @@ async function main(): Promise<void> {
     if (process.env.BENCH_VERBOSE === '1') console.error('arranging the lists');
     const listedProfile = idOf(await call('POST', '/api/v1/profiles', PROFILE));
     for (let i = 0; i < listSize; i++) {
-      await call('POST', '/api/v1/appointments', { profile_id: listedProfile, location_id: BERLIN_MITTE, scheduled_at: inDays(1 + i / 24) });
+      await call('POST', '/api/v1/appointments', { profile_id: listedProfile, location_id: BERLIN_MITTE, scheduled_at: slotIn(1 + i / 24) });
       await call('POST', '/api/v1/home-kit-orders', { profile_id: listedProfile, delivery_address: ADDRESS });
       await call('GET', `/api/v1/profiles/${listedProfile}`);
       await fresh.shipment();

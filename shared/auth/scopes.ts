@@ -18,6 +18,8 @@ export const SCOPES = [
   // Not in the spec: privacy (README "Privacy"): erasing a person's identifiers, and reading who read their data.
   'PROFILES_ERASE',
   'AUDIT_VIEW',
+  // Not in the spec: a location's schedule (hours, slots, capacity, closures), set by the clinic (README "Scheduling").
+  'LOCATIONS_MANAGE',
 ] as const;
 
 export type Scope = (typeof SCOPES)[number];

@@ -20,7 +20,7 @@ import { Success } from '../schemas/fields';
 import { ProfileExport } from '../schemas/export';
 import { AppointmentHistoryEntry, HomeKitOrderHistoryEntry, ShipmentHistoryEntry } from '../schemas/history';
 import { HomeKitOrder } from '../schemas/home-kit-orders';
-import { Location } from '../schemas/locations';
+import { Availability, Location, UpdatedLocation } from '../schemas/locations';
 import { CreatedProfile, EmbeddedProfile, Profile, ProfileErasure } from '../schemas/profiles';
 import { AppointmentResults } from '../schemas/results';
 import { CreatedShipment, Shipment, ShipmentWithAppointments } from '../schemas/shipments';
@@ -175,6 +175,26 @@ export const operations = {
     responses: { 200: { description: 'The location.', schema: Location } },
     errors: { 404: 'location not found or inactive' },
   },
+  updateLocation: {
+    tag: 'Locations',
+    summary: "Change a location's schedule",
+    description:
+      'Sets any of open_hours (every weekday; ranges open before they close, in order, not overlapping), slot_minutes (5–240, a multiple of 5), ' +
+      "capacity_per_slot (1–100) and closures (replaces the list). Scope LOCATIONS_MANAGE, the location inside the key's location groups. " +
+      'Never cancels a booking: affected_appointments names the scheduled ones the new schedule would not take, so the clinic can move them.',
+    responses: { 200: { description: 'The location, and the bookings the new schedule leaves outside it.', schema: UpdatedLocation } },
+    errors: { 404: 'location not found or inactive' },
+  },
+  getLocationAvailability: {
+    tag: 'Locations',
+    summary: 'Free slots of a location',
+    description:
+      "Every slot from `from` to `to` (dates in the location's time zone, inclusive; default today there and six days later; at most 31 days apart) " +
+      'that can be booked now: in the future (at least 30 minutes ahead), inside the hours, not on a closure, with a free seat. Book one with POST /appointments, ' +
+      'scheduled_at = its start. A location whose hours are unknown has none.',
+    responses: { 200: { description: 'The bookable slots, in order.', schema: Availability } },
+    errors: { 404: 'location not found or inactive' },
+  },
 
   listPanels: {
     tag: 'Catalog',
@@ -192,11 +212,16 @@ export const operations = {
   createAppointment: {
     tag: 'Appointments',
     summary: 'Book an appointment',
-    description: 'Books a blood draw for a profile at a location; scheduled_at must be in the future. Status on creation: scheduled.',
+    description:
+      'Books a blood draw for a profile at a location; scheduled_at must be the start of a bookable slot there (GET /locations/{id}/availability lists them; 400 says which rule a time breaks). Status on creation: scheduled.',
     responses: {
       201: { description: 'The appointment, the profile embedded without timestamps.', schema: CreatedAppointment, example: examples.createdAppointment },
     },
-    errors: { 404: 'profile or location not found (a location also when inactive)', 409: 'the profile was erased', 503: CHANGE_NOT_SHOWN },
+    errors: {
+      404: 'profile or location not found (a location also when inactive)',
+      409: 'the profile was erased; the slot is full; the person holds another scheduled appointment overlapping the slot',
+      503: CHANGE_NOT_SHOWN,
+    },
     requestExample: examples.createAppointmentBody,
   },
   getAppointment: {
@@ -210,11 +235,14 @@ export const operations = {
     tag: 'Appointments',
     summary: 'Reschedule an appointment',
     description:
-      'Changes scheduled_at (with a timezone designator, in the future) and/or location_id (an existing, active location) until the blood draw is confirmed.',
+      'Changes scheduled_at (with a timezone designator) and/or location_id (an existing, active location) until the blood draw is confirmed: ' +
+      'the result must be a bookable slot at the location, as for a booking; its seat moves atomically (a full slot: 409, the old seat kept).',
     responses: { 200: { description: 'The updated appointment as in Get Appointment.', schema: Appointment } },
     errors: {
       404: 'appointment, or location not found or inactive',
-      409: 'blood draw already confirmed, or appointment cancelled; or ' + CHANGED_MEANWHILE,
+      409:
+        'blood draw already confirmed, or appointment cancelled; the slot is full; the person holds another appointment overlapping it; or ' +
+        CHANGED_MEANWHILE,
       503: CHANGE_NOT_SHOWN,
     },
   },

@@ -19,6 +19,9 @@ export const BOOKING_LEAD_MINUTES = 30;
 
 const DAY_MS = 86_400_000;
 
+/** An availability query spans at most this many days after its first (a month, whatever its length). */
+export const MAX_AVAILABILITY_SPAN_DAYS = 31;
+
 /** The earliest and latest slot starts a booking made at `now` may take. */
 export const bookingWindow = (now: Date) => ({
   earliest: new Date(now.getTime() + BOOKING_LEAD_MINUTES * 60_000),
@@ -42,34 +45,51 @@ export const hoursUnknown = (location: ScheduledLocation) => `${location.name} h
 
 const capitalised = (word: string) => word[0]!.toUpperCase() + word.slice(1);
 
+/** Why an instant is not a slot start of the location's schedule: the code, and words for a person. */
+export interface SlotProblem {
+  code: 'hours_unknown' | 'closed' | 'outside_hours' | 'not_a_slot_start';
+  message: string;
+}
+
 /**
- * The slot that `instant` starts at this location, or a 400 that says why there is none: the hours are
- * unknown, a closure, a day it is closed, outside the day's hours, off the slot grid, too soon, too far.
+ * Whether `at` starts a slot of the location's schedule (its hours, closures and grid; not the lead time
+ * or horizon): the slot, or the problem. PATCH /locations/{id} reads the problems of booked appointments
+ * under a new schedule through the same function that refuses a booking.
+ */
+export function slotAt(field: string, location: ScheduledLocation, at: Date): { slot: Slot } | { problem: SlotProblem } {
+  const schedule = scheduleOf(location);
+  if (!schedule) return { problem: { code: 'hours_unknown', message: hoursUnknown(location) } };
+  const { date, time } = wallClockOf(at, schedule.timeZone);
+  const closure = schedule.closures.find((candidate) => candidate.date === date);
+  if (closure) return { problem: { code: 'closed', message: `${location.name} is closed on ${date}${closure.reason ? ` (${closure.reason})` : ''}` } };
+  const weekday = weekdayOf(date);
+  const ranges = schedule.openHours[weekday] ?? [];
+  if (ranges.length === 0) return { problem: { code: 'closed', message: `${location.name} is closed on ${capitalised(weekday)}` } };
+  if (!ranges.some(({ open, close }) => open <= time && time < close)) {
+    const hours = ranges.map(({ open, close }) => `${open}–${close}`).join(', ');
+    const message = `${field} ${date} ${time} is outside opening hours ${hours} ${schedule.timeZone} (${location.name}, ${capitalised(weekday)})`;
+    return { problem: { code: 'outside_hours', message } };
+  }
+  const slot = slotsOn(date, schedule).find((candidate) => candidate.start.getTime() === at.getTime());
+  if (slot) return { slot };
+  const froms = ranges.map(({ open }) => open).join(' and ');
+  const message = `${field} is not a slot start: slots start every ${schedule.slotMinutes} minutes from ${froms} ${schedule.timeZone}`;
+  return { problem: { code: 'not_a_slot_start', message } };
+}
+
+/**
+ * The slot that `instant` starts at this location, or a 400 that says why there is none: too soon or too
+ * far, the hours unknown, a closure, a day it is closed, outside the day's hours, off the slot grid.
  */
 export function bookableSlot(field: string, location: ScheduledLocation, instant: string, now: Date): Slot {
   const at = new Date(instant);
   const { earliest, latest } = bookingWindow(now);
   if (at.getTime() <= now.getTime()) throw new InvalidInput(`${field} must be in the future`);
   if (at.getTime() > latest.getTime()) throw new InvalidInput(`${field} must be at most ${BOOKING_HORIZON_DAYS} days ahead`);
-  const schedule = scheduleOf(location);
-  if (!schedule) throw new InvalidInput(hoursUnknown(location));
-  const { date, time } = wallClockOf(at, schedule.timeZone);
-  const closure = schedule.closures.find((candidate) => candidate.date === date);
-  if (closure) throw new InvalidInput(`${location.name} is closed on ${date}${closure.reason ? ` (${closure.reason})` : ''}`);
-  const weekday = weekdayOf(date);
-  const ranges = schedule.openHours[weekday] ?? [];
-  if (ranges.length === 0) throw new InvalidInput(`${location.name} is closed on ${capitalised(weekday)}`);
-  const hours = ranges.map(({ open, close }) => `${open}–${close}`).join(', ');
-  if (!ranges.some(({ open, close }) => open <= time && time < close)) {
-    throw new InvalidInput(`${field} ${date} ${time} is outside opening hours ${hours} ${schedule.timeZone} (${location.name}, ${capitalised(weekday)})`);
-  }
-  const slot = slotsOn(date, schedule).find((candidate) => candidate.start.getTime() === at.getTime());
-  if (!slot) {
-    const froms = ranges.map(({ open }) => open).join(' and ');
-    throw new InvalidInput(`${field} is not a slot start: slots start every ${schedule.slotMinutes} minutes from ${froms} ${schedule.timeZone}`);
-  }
+  const found = slotAt(field, location, at);
+  if ('problem' in found) throw new InvalidInput(found.problem.message);
   if (at.getTime() < earliest.getTime()) throw new InvalidInput(`${field} must be at least ${BOOKING_LEAD_MINUTES} minutes ahead`);
-  return slot;
+  return found.slot;
 }
 
 /** Two half-open intervals [start, end) overlap. */

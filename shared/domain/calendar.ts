@@ -57,3 +57,11 @@ export function dateInZone(instant: Date, timeZone: string | null): string {
   const parts = Object.fromEntries(format.formatToParts(instant).map((part) => [part.type, part.value]));
   return `${parts.year}-${parts.month}-${parts.day}`;
 }
+
+const DAY_MS = 86_400_000;
+
+/** The calendar date `days` after `date` (YYYY-MM-DD; a date has no time zone, so UTC arithmetic is exact). */
+export const addDays = (date: string, days: number): string => new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
+
+/** How many days `to` is after `from` (negative when before). */
+export const daysBetween = (from: string, to: string): number => Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS);

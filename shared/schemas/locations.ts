@@ -1,9 +1,10 @@
 /** Location representation: every field the spec lists, null where unknown; internal fields dropped. */
 import * as v from 'valibot';
+import { MAX_AVAILABILITY_SPAN_DAYS } from '../domain/booking';
 import { dateInZone } from '../domain/calendar';
 import { DEFAULT_CAPACITY_PER_SLOT, DEFAULT_SLOT_MINUTES } from '../domain/location-schedule';
 import type { LocationRecord, OpenHours as StoredOpenHours, Weekday } from '../store/locations';
-import { date, uuid } from './fields';
+import { calendarDate, date, instant, text, uuid } from './fields';
 
 const WEEK: Weekday[] = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
 
@@ -11,6 +12,32 @@ const clock = v.pipe(v.string(), v.regex(/^([01]\d|2[0-3]):[0-5]\d$/), v.descrip
 export const OpeningRange = v.object({ open: clock, close: clock });
 const day = v.pipe(v.array(OpeningRange), v.description('opening ranges; empty: closed that day'));
 export const OpenHours = v.object(Object.fromEntries(WEEK.map((weekday) => [weekday, day])) as Record<Weekday, typeof day>);
+
+/** Each day's ranges open before they close and follow one another without overlapping. */
+function rangesInOrder(hours: v.InferOutput<typeof OpenHours>): boolean {
+  return Object.values(hours).every((ranges) => ranges.every(({ open, close }, i) => open < close && (i === 0 || ranges[i - 1]!.close <= open)));
+}
+
+/**
+ * A location's schedule as a clinic sets it (the reference data files and PATCH /locations/{id} alike):
+ * every weekday named, ranges in order; slots on a 5-minute grid (every start a readable clock time).
+ */
+export const scheduleFields = {
+  open_hours: v.nullable(v.pipe(v.strictObject(OpenHours.entries), v.check(rangesInOrder, 'each day must list ranges that open before they close, in order'))),
+  slot_minutes: v.pipe(
+    v.number(),
+    v.integer('must be a whole number of minutes'),
+    v.minValue(5, 'must be at least 5'),
+    v.maxValue(240, 'must be at most 240'),
+    v.multipleOf(5, 'must be a multiple of 5'),
+  ),
+  capacity_per_slot: v.pipe(v.number(), v.integer('must be a whole number'), v.minValue(1, 'must be at least 1'), v.maxValue(100, 'must be at most 100')),
+  closures: v.pipe(
+    v.array(v.strictObject({ date: calendarDate, reason: v.nullable(text(200)) })),
+    v.maxLength(400, 'must list at most 400 dates'),
+    v.check((closures) => closures.every((closure, i) => i === 0 || closures[i - 1]!.date < closure.date), 'must list each date once, in date order'),
+  ),
+};
 
 export const Location = v.object({
   id: uuid,
@@ -71,3 +98,66 @@ export function toLocation(location: LocationRecord, now: Date): Location {
     closures: (location.closures ?? []).filter((closure) => closure.date >= today).map(({ date, reason }) => ({ date, reason: reason ?? null })),
   };
 }
+
+/** GET /locations/{id}/availability: dates in the location's time zone, inclusive. */
+export const AvailabilityQuery = v.strictObject({
+  from: v.optional(v.pipe(calendarDate, v.description("first date, in the location's time zone; default: today there"))),
+  to: v.optional(
+    v.pipe(calendarDate, v.description(`last date, inclusive; default: six days after from; at most ${MAX_AVAILABILITY_SPAN_DAYS} days after it`)),
+  ),
+});
+
+export const Availability = v.object({
+  location_id: uuid,
+  timezone: v.pipe(v.nullable(v.string()), v.description('IANA time zone the dates and the slot grid are in; null: hours unknown, no slots')),
+  slot_minutes: v.pipe(v.number(), v.integer()),
+  from: date,
+  to: date,
+  slots: v.pipe(
+    v.array(
+      v.object({
+        start: v.pipe(instant, v.description('UTC; book it as scheduled_at')),
+        end: instant,
+        remaining: v.pipe(v.number(), v.integer(), v.minValue(1), v.description('seats still free in the slot')),
+      }),
+    ),
+    v.description(
+      'every slot that can be booked now, in order: in the future (at least the lead time ahead), inside the hours, not on a closure, with a free seat',
+    ),
+  ),
+});
+export type Availability = v.InferOutput<typeof Availability>;
+
+/** PATCH /locations/{id}: any of the schedule's fields; closures replace the list. */
+export const UpdateLocationBody = v.pipe(
+  v.strictObject({
+    open_hours: v.optional(scheduleFields.open_hours),
+    slot_minutes: v.optional(scheduleFields.slot_minutes),
+    capacity_per_slot: v.optional(scheduleFields.capacity_per_slot),
+    closures: v.optional(scheduleFields.closures),
+  }),
+  v.check((patch) => Object.keys(patch).length > 0, 'must change open_hours, slot_minutes, capacity_per_slot or closures'),
+);
+export type UpdateLocationBody = v.InferOutput<typeof UpdateLocationBody>;
+
+export const SLOT_PROBLEMS = ['hours_unknown', 'closed', 'outside_hours', 'not_a_slot_start', 'over_capacity'] as const;
+
+export const UpdatedLocation = v.object({
+  ...Location.entries,
+  affected_appointments: v.pipe(
+    v.array(
+      v.object({
+        id: uuid,
+        scheduled_at: instant,
+        reason: v.pipe(v.picklist(SLOT_PROBLEMS), v.description('why the new schedule would not take this booking')),
+        detail: v.string(),
+      }),
+    ),
+    v.description(
+      "scheduled appointments from now on that the new schedule leaves outside its hours, on a closed date, off its slot grid or over a slot's capacity, " +
+        'in time order: they stay booked and keep working; move them (PATCH /appointments/{id}) or cancel them. Only those of profile groups the key may see',
+    ),
+  ),
+  other_affected_count: v.pipe(v.number(), v.integer(), v.description('affected appointments of profile groups outside the key, counted only')),
+});
+export type UpdatedLocation = v.InferOutput<typeof UpdatedLocation>;

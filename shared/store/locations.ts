@@ -4,15 +4,18 @@
  * Access patterns:
  * - a location by id .................... GetItem  PK=LOCATION#<id>
  * - active locations of a group ......... Query    GSI1 LOCGROUP#<slug> / LOCATION#…  (one per group of the key)
+ * - change its schedule ................. UpdateItem  condition: active AND schedule_version as read
  */
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Address } from '../domain/address';
 import type { Closure, OpenHours } from '../domain/location-schedule';
 import type { LogisticsProvider } from '../domain/shipment';
 import { dynamo, tableName } from './client';
+import { isConditionFailure } from './conditions';
 import { index, keys } from './keys';
 import { listByIndexPrefix, withoutKeys } from './query';
 import { type NamedItem, named } from './transactions';
+import { setAttributes } from './update-expression';
 
 export type { OpenHours, Weekday } from '../domain/location-schedule';
 
@@ -69,6 +72,38 @@ export async function listActiveLocations(locationGroups: Iterable<string>): Pro
 export async function putLocation(location: LocationRecord): Promise<void> {
   const listed = location.active ? index.activeLocation(location.location_group_slug, location.id) : {};
   await dynamo.send(new PutCommand({ TableName: tableName, Item: { ...keys.location(location.id), ...listed, ...location } }));
+}
+
+export type SchedulePatch = Partial<Pick<LocationRecord, 'open_hours' | 'slot_minutes' | 'capacity_per_slot' | 'closures'>>;
+
+/**
+ * Writes a new schedule on the condition that the location is still active and its schedule still the
+ * one read; bumps schedule_version, so a booking decided on the old schedule fails its condition and is
+ * decided again. Undefined when the condition failed (a racing change or a deactivation: read again).
+ */
+export async function changeLocationSchedule(location: LocationRecord, patch: SchedulePatch): Promise<LocationRecord | undefined> {
+  const update = setAttributes({ ...patch, schedule_version: (location.schedule_version ?? 0) + 1 });
+  const asRead = location.schedule_version === undefined ? 'attribute_not_exists(schedule_version)' : 'schedule_version = :readVersion';
+  try {
+    const { Attributes } = await dynamo.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: keys.location(location.id),
+        ...update,
+        ConditionExpression: `active = :true AND ${asRead}`,
+        ExpressionAttributeValues: {
+          ...update.ExpressionAttributeValues,
+          ':true': true,
+          ...(location.schedule_version === undefined ? {} : { ':readVersion': location.schedule_version }),
+        },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return withoutKeys<LocationRecord>(Attributes ?? {});
+  } catch (error) {
+    if (isConditionFailure(error)) return undefined;
+    throw error;
+  }
 }
 
 /**

@@ -27,11 +27,11 @@ describe('POST /api/v1/appointments', () => {
 
   it('stores scheduled_at as a UTC instant with Z, whatever offset was sent', async () => {
     const profileId = await createProfile(api, key);
-    const local = new Date(Date.now() + 2 * 86_400_000);
-    local.setUTCHours(8, 30, 0, 0);
-    const withOffset = `${local.toISOString().slice(0, 10)}T10:30:00+02:00`;
+    const slot = slotIn(2);
+    // The same instant written in a +02:00 wall clock.
+    const withOffset = `${new Date(Date.parse(slot) + 2 * 3_600_000).toISOString().slice(0, 19)}+02:00`;
     const res = await api.post('/api/v1/appointments', { profile_id: profileId, location_id: BERLIN_MITTE, scheduled_at: withOffset }, key);
-    expect(res.body.scheduled_at).toBe(`${local.toISOString().slice(0, 10)}T08:30:00Z`);
+    expect(res.body.scheduled_at).toBe(slot);
   });
 
   it.each([

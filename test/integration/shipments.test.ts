@@ -411,10 +411,8 @@ describe('POST /api/v1/shipments/{id}/status', () => {
 });
 
 describe('pickup into a shipment', () => {
-  const scheduledAt = '2026-11-25T09:00:00Z';
-
   async function drawn(): Promise<string> {
-    const id = await scheduleAppointment(api, key, { scheduledAt });
+    const id = await scheduleAppointment(api, key);
     await confirmDraw(api, key, id);
     return id;
   }
@@ -474,8 +472,8 @@ describe('pickup into a shipment', () => {
       scopes: ['SHIPMENTS_MANAGE', 'CREATE_USER', 'TEST_SESSIONS_SCHEDULE', 'TEST_SESSIONS_OPERATE'],
     });
     const shipment = await createShipment({}, both);
-    const demo = await scheduleAppointment(api, both, { scheduledAt, profileId: await createProfile(api, both, 'demo-clinic') });
-    const partner = await scheduleAppointment(api, both, { scheduledAt, profileId: await createProfile(api, both, 'partner-clinic') });
+    const demo = await scheduleAppointment(api, both, { profileId: await createProfile(api, both, 'demo-clinic') });
+    const partner = await scheduleAppointment(api, both, { profileId: await createProfile(api, both, 'partner-clinic') });
     await confirmDraw(api, both, demo);
     await confirmDraw(api, both, partner);
     await api.post('/api/v1/appointments/pickup', { appointment_ids: [demo, partner], shipment_id: shipment }, both);

@@ -24,6 +24,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueApiKey } from '../../shared/auth/api-keys';
 import { SCOPES, type Scope } from '../../shared/auth/scopes';
+import { addDays, dateInZone } from '../../shared/domain/calendar';
 import { type Route, type RouteName, routeEntries } from '../../shared/routes';
 import { revokeApiKey } from '../../shared/store/api-keys';
 import { type ApiResponse, useApi } from '../support/api';
@@ -166,7 +167,12 @@ const nextSecond = () => new Promise((resolve) => setTimeout(resolve, 1005 - (Da
 async function legitimateForTenant2(): Promise<Set<string | number>> {
   const helsinki = LOCATIONS.filter((location) => TENANT_2.locationGroups.includes(location.location_group_slug));
   const catalog = await Promise.all(['/api/v1/panels', '/api/v1/biomarkers'].map(async (path) => (await api.get(path, t1.key)).body));
-  return new Set(leaves([PANELS, BIOMARKERS, catalog, helsinki, t2.sent]).keys());
+  // The run's calendar is nobody's secret: today (and the default availability range's last day) in UTC
+  // and every seeded zone, as an availability answer's `from` and `to` show them.
+  const now = new Date();
+  const zones = new Set(['UTC', ...LOCATIONS.map((location) => location.timezone ?? 'UTC')]);
+  const today = [...zones].flatMap((zone) => [dateInZone(now, zone), addDays(dateInZone(now, zone), 6)]);
+  return new Set([...leaves([PANELS, BIOMARKERS, catalog, helsinki, t2.sent]).keys(), ...today]);
 }
 
 /** The test machine's own address: the caller IP of every access-log entry of both tenants. */

@@ -288,6 +288,7 @@ export const BODIES: Partial<Record<RouteName, Bodies>> = {
     { profile_id: t1.profiles![1], location_id: BERLIN_PRENZLAUER_BERG, scheduled_at: slotIn(12, BERLIN_PRENZLAUER_BERG) },
   ],
   updateAppointment: () => [{ scheduled_at: slotIn(11) }],
+  updateLocation: () => [{ capacity_per_slot: 3 }],
   attachAppointmentPanels: () => [{ panel_ids: [THYROID_PANEL] }],
   attachAppointmentBiomarkers: () => [{ biomarker_ids: [5] }],
   confirmAppointment: () => [{ barcode: 'MALLORY-0001' }],

@@ -42,7 +42,7 @@ export function nextWeekday(): string {
   return day.toISOString().slice(0, 10);
 }
 
-export const BERLIN_MITTE = '5a1f3c2e-8b4d-4e6f-9a7b-1c2d3e4f5a01';
+export { BERLIN_MITTE } from '../slot-picker';
 export const ESSENTIALS_PANEL = '7c0e4b1a-2f3d-4c5e-8a9b-0d1e2f3a4b01'; // biomarkers 1, 2, 5, 6
 
 /**

@@ -5,6 +5,7 @@
  */
 import { type Answer, BERLIN_MITTE, type Call, ESSENTIALS_PANEL, idOf, labReport, nextWeekday } from './api-client';
 import type { Figure } from './report';
+import { createSlotPicker } from '../slot-picker';
 
 export interface LatencySettings {
   requests: number;
@@ -30,12 +31,15 @@ export async function measureLatency(call: Call, roundTrips: { reset(): void; co
   const id = idOf(await call('POST', '/api/v1/profiles', profile));
 
   let barcodes = 0;
-  const scheduleAppointment = async (drawn: boolean, profileId = id) => {
+  const slotIn = createSlotPicker();
+  // Each its own person by default: one person's bookings serialise (shared/usecases/slot-booking.ts), and
+  // these are booked in parallel.
+  const scheduleAppointment = async (drawn: boolean, profileId?: string) => {
     const appointment = idOf(
       await call('POST', '/api/v1/appointments', {
-        profile_id: profileId,
+        profile_id: profileId ?? idOf(await call('POST', '/api/v1/profiles', profile)),
         location_id: BERLIN_MITTE,
-        scheduled_at: new Date(Date.now() + 86_400_000).toISOString(),
+        scheduled_at: slotIn(1),
       }),
     );
     await call('POST', `/api/v1/appointments/${appointment}/panels`, { panel_ids: [ESSENTIALS_PANEL] });

@@ -15,6 +15,7 @@ import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { type RouteName, routeEntries, routes } from '../../../shared/routes';
 import { type Answer, BERLIN_MITTE, type Call, ESSENTIALS_PANEL, idOf, nextWeekday } from './api-client';
 import type { Figure } from './report';
+import { createSlotPicker } from '../slot-picker';
 
 export interface Probe {
   params?: Record<string, string>;
@@ -91,7 +92,8 @@ type Prober = (world: World) => Promise<Probe>;
 
 const PROFILE = { profile_group_slug: 'demo-clinic', first_name: 'Bench', last_name: 'Mark', date_of_birth: '1980-01-01' };
 const ADDRESS = { name: 'Bench Mark', street: 'Beispielweg', house_number: '7', postal_code: '10117', city: 'Berlin', country: 'DE' };
-const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString();
+/** New bookable slots: every booking of the bench its own (infra/local/slot-picker.ts). */
+const slotIn = createSlotPicker();
 
 /** A request per route that answers 2xx. `list`: a paged list, asked also with `limit`. */
 export const PROBES = {
@@ -106,11 +108,15 @@ export const PROBES = {
   exportProfile: async (w) => ({ params: { id: w.listedProfile } }),
   listLocations: async () => ({}),
   getLocation: async () => ({ params: { id: BERLIN_MITTE } }),
+  // The clinic's own schedule, set again as it is (capacity as seeded): nothing moves.
+  updateLocation: async () => ({ params: { id: BERLIN_MITTE }, body: { capacity_per_slot: 2 } }),
+  // A week of the location's slots (what a booking app shows by default): its cost is in the availability figure.
+  getLocationAvailability: async () => ({ params: { id: BERLIN_MITTE } }),
   listPanels: async () => ({}),
   listBiomarkers: async () => ({}),
-  createAppointment: async (w) => ({ body: { profile_id: await w.fresh.profile(), location_id: BERLIN_MITTE, scheduled_at: inDays(1) } }),
+  createAppointment: async (w) => ({ body: { profile_id: await w.fresh.profile(), location_id: BERLIN_MITTE, scheduled_at: slotIn(1) } }),
   getAppointment: async (w) => ({ params: { id: await w.fresh.appointment() } }),
-  updateAppointment: async (w) => ({ params: { id: await w.fresh.appointment() }, body: { scheduled_at: inDays(2) } }),
+  updateAppointment: async (w) => ({ params: { id: await w.fresh.appointment() }, body: { scheduled_at: slotIn(2) } }),
   attachAppointmentPanels: async (w) => ({ params: { id: await w.fresh.appointment({ panels: false }) }, body: { panel_ids: [ESSENTIALS_PANEL] } }),
   attachAppointmentBiomarkers: async (w) => ({ params: { id: await w.fresh.appointment() }, body: { biomarker_ids: [3] } }),
   confirmAppointment: async (w) => ({ params: { id: await w.fresh.appointment() }, body: { barcode: w.barcode() } }),
@@ -289,4 +295,4 @@ const compress = (calls: readonly string[]): string => {
 
 export const newBarcode = () => `BENCH-${randomUUID().slice(0, 8).toUpperCase()}`;
 
-export { idOf, PROFILE, ADDRESS, inDays };
+export { idOf, PROFILE, ADDRESS, slotIn };

@@ -1,0 +1,15 @@
+// PATCH /api/v1/locations/{id} — a location's schedule (hours, slot length, capacity, closures); names the bookings it leaves outside.
+import { httpHandler } from '../../shared/http/handler';
+import { ok } from '../../shared/http/responses';
+import { IdParams } from '../../shared/schemas/fields';
+import { UpdateLocationBody } from '../../shared/schemas/locations';
+import { updateLocationSchedule } from '../../shared/usecases/update-location-schedule';
+
+export const handler = httpHandler({
+  route: 'updateLocation',
+  params: IdParams,
+  body: UpdateLocationBody,
+  async run({ params, body, access, now }) {
+    return ok(await updateLocationSchedule(params.id, body, { access, now }));
+  },
+});
