@@ -1168,18 +1168,6 @@ export interface components {
                 remaining: number;
             }[];
         };
-        AvailabilityQuery: {
-            /**
-             * Format: date
-             * @description first date, in the location's time zone; default: today there
-             */
-            from?: string;
-            /**
-             * Format: date
-             * @description last date, inclusive; default: six days after from; at most 31 days after it
-             */
-            to?: string;
-        };
         Biomarker: {
             id: number;
             name: string;
@@ -2486,7 +2474,12 @@ export interface operations {
     };
     getLocationAvailability: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description first date, in the location's time zone; default: today there */
+                from?: string;
+                /** @description last date, inclusive; default: six days after from; at most 31 days after it */
+                to?: string;
+            };
             header?: never;
             path: {
                 id: string;

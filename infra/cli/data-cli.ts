@@ -4,6 +4,7 @@
  *
  *   plan    prints what apply would create, update or deactivate; writes nothing
  *   apply   prints the same plan, then applies it (a table that matches the files gets no write)
+ *   seats   gives appointments booked before seats existed their seats (infra/data/seats.ts); once per table
  *
  * Every file is checked first: one invalid record anywhere and nothing is written (the message names the
  * file, the path inside it and the reason; exit code 2). Records are never deleted: one the files no longer
@@ -18,6 +19,7 @@ import { DATA_DIR, InvalidReferenceData, loadReferenceData } from '../data/refer
 const USAGE = `usage:
   npm run data -- plan  [--table TABLE] [--data-dir DIR]
   npm run data -- apply [--table TABLE] [--data-dir DIR]
+  npm run data -- seats [--table TABLE]
 
 plan prints what apply would change; apply prints it, then changes it. Without --table: the running
 npm start stack; --table: a deployed table, with your usual AWS credentials and region. The files are
@@ -31,7 +33,7 @@ async function main(argv: string[]): Promise<void> {
   });
   const [command, ...rest] = positionals;
   if (values.help) return void console.log(USAGE);
-  if ((command !== 'plan' && command !== 'apply') || rest.length > 0) {
+  if ((command !== 'plan' && command !== 'apply' && command !== 'seats') || rest.length > 0) {
     console.error(USAGE);
     process.exitCode = 2;
     return;
@@ -54,6 +56,12 @@ async function main(argv: string[]): Promise<void> {
     Object.assign(process.env, localFunctionEnvironment(runningStackSettings()));
   }
   // Loaded after the environment is set: shared/ reads its configuration once, at import.
+  if (command === 'seats') {
+    const { seatLegacyAppointments } = await import('../data/seats');
+    const { seated, skipped } = await seatLegacyAppointments();
+    console.log(`${process.env.TABLE_NAME}: ${seated} appointment(s) took their seat; ${skipped} changed meanwhile and needed none`);
+    return;
+  }
   const { applyPlan, describePlan, planReferenceData } = await import('../data/apply');
   const plan = await planReferenceData(data);
   console.log(`${command === 'plan' ? 'would change' : 'changing'} ${process.env.TABLE_NAME}:`);

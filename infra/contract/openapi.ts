@@ -52,7 +52,7 @@ function components(): Record<string, GenericSchema> {
     }
   }
   // Params and queries become parameters, not schemas; the parsing wrapper of a delivery address is documented by its shape.
-  for (const name of ['ShipmentParams', 'DeliveryAddressSchema']) delete named[name];
+  for (const name of ['ShipmentParams', 'AvailabilityQuery', 'DeliveryAddressSchema']) delete named[name];
   // Sorted: the key order of a module namespace differs between loaders (tsx, vitest), the file must not.
   return Object.fromEntries(Object.entries(named).sort(([a], [b]) => a.localeCompare(b)));
 }

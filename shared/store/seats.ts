@@ -44,17 +44,26 @@ export const takeSeat = (seat: SeatRef, appointmentId: string, capacity: number)
     },
   });
 
-/** Frees the appointment's seat (no condition: a freed seat is free, whatever else happened to the slot). */
-export const releaseSeat = (seat: SeatRef, appointmentId: string): NamedItem =>
-  named('released seat', {
+/** Adds or removes the appointment's id in the slot's set; its item expires KEPT_AFTER_SLOT_DAYS after the slot. */
+const seatUpdate = (name: string, action: 'ADD' | 'DELETE', seat: SeatRef, appointmentId: string): NamedItem =>
+  named(name, {
     Update: {
       TableName: tableName,
       Key: keys.seats(seat.locationId, seat.start),
-      UpdateExpression: 'DELETE appointment_ids :ids SET #expires = if_not_exists(#expires, :expires)',
+      UpdateExpression: `${action} appointment_ids :ids SET #expires = if_not_exists(#expires, :expires)`,
       ExpressionAttributeNames: { '#expires': TTL_ATTRIBUTE },
       ExpressionAttributeValues: { ':ids': new Set([appointmentId]), ':expires': expiresAt(seat.end) },
     },
   });
+
+/** Frees the appointment's seat (no condition: a freed seat is free, whatever else happened to the slot). */
+export const releaseSeat = (seat: SeatRef, appointmentId: string): NamedItem => seatUpdate('released seat', 'DELETE', seat, appointmentId);
+
+/**
+ * Gives a booking that exists its seat whatever the capacity (`npm run data -- seats`, for appointments
+ * booked before seats existed): a booked person keeps their chair.
+ */
+export const keepSeat = (seat: SeatRef, appointmentId: string): NamedItem => seatUpdate('seat', 'ADD', seat, appointmentId);
 
 export interface BookedSlot {
   /** The slot's start, a UTC instant. */

@@ -184,7 +184,7 @@ describe('booking rules of POST /api/v1/appointments', () => {
     expect(res.body).toEqual({ error: `This person already has appointment ${held.body.id} at ${start}, which overlaps this slot` });
   });
 
-  it("books the person again into the slot once the overlapping appointment is cancelled", async () => {
+  it('books the person again into the slot once the overlapping appointment is cancelled', async () => {
     const profileId = await createProfile(api, key);
     const start = berlin(nextWeekday(3, 60), '11:00');
     const held = await book(BERLIN_MITTE, start, profileId);
@@ -198,7 +198,12 @@ describe('booking rules of POST /api/v1/appointments', () => {
     const answers = await race(20, (i) => book(BERLIN_MITTE, start, profiles[i]));
     expectOnly(answers, [201, 409]);
     expect(tally(answers)).toEqual({ 201: 2, 409: 18 });
-    expect(await seatHolders(BERLIN_MITTE, start)).toEqual(answers.filter((a) => a.status === 201).map((a) => a.body.id).sort());
+    expect(await seatHolders(BERLIN_MITTE, start)).toEqual(
+      answers
+        .filter((a) => a.status === 201)
+        .map((a) => a.body.id)
+        .sort(),
+    );
   });
 
   it('books one of two parallel bookings of one person at one time at two locations, refusing the other', async () => {
@@ -297,7 +302,16 @@ describe('PATCH /api/v1/locations/{id}', () => {
     ['an empty patch', {}, 'body must change open_hours, slot_minutes, capacity_per_slot or closures'],
     ['slot_minutes off the 5-minute grid', { slot_minutes: 7 }, 'slot_minutes must be a multiple of 5'],
     ['no capacity', { capacity_per_slot: 0 }, 'capacity_per_slot must be at least 1'],
-    ['closures out of order', { closures: [{ date: '2027-01-02', reason: null }, { date: '2027-01-01', reason: null }] }, 'closures must list each date once, in date order'],
+    [
+      'closures out of order',
+      {
+        closures: [
+          { date: '2027-01-02', reason: null },
+          { date: '2027-01-01', reason: null },
+        ],
+      },
+      'closures must list each date once, in date order',
+    ],
   ])('answers 400 for %s and changes nothing', async (_, body, error) => {
     const res = await patchLocation(BERLIN_PRENZLAUER_BERG, body);
     expect(res.status).toBe(400);
@@ -306,7 +320,13 @@ describe('PATCH /api/v1/locations/{id}', () => {
   });
 
   it('answers 400 for opening ranges that overlap', async () => {
-    const hours = { ...prenzlauerBerg.open_hours!, monday: [{ open: '08:00', close: '12:00' }, { open: '11:00', close: '15:00' }] };
+    const hours = {
+      ...prenzlauerBerg.open_hours!,
+      monday: [
+        { open: '08:00', close: '12:00' },
+        { open: '11:00', close: '15:00' },
+      ],
+    };
     const res = await patchLocation(BERLIN_PRENZLAUER_BERG, { open_hours: hours });
     expect(res.status).toBe(400);
     expect(res.body.error).toMatch(/^open_hours/);

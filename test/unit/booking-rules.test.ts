@@ -7,7 +7,15 @@ const weekday = [{ open: '07:30', close: '18:00' }];
 const mitte: ScheduledLocation = {
   name: 'Berlin Mitte',
   timezone: 'Europe/Berlin',
-  open_hours: { monday: weekday, tuesday: weekday, wednesday: weekday, thursday: weekday, friday: weekday, saturday: [], sunday: [{ open: '01:00', close: '04:00' }] },
+  open_hours: {
+    monday: weekday,
+    tuesday: weekday,
+    wednesday: weekday,
+    thursday: weekday,
+    friday: weekday,
+    saturday: [],
+    sunday: [{ open: '01:00', close: '04:00' }],
+  },
   slot_minutes: 15,
   capacity_per_slot: 2,
   closures: [{ date: '2026-12-24', reason: 'Christmas Eve' }],

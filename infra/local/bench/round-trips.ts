@@ -174,6 +174,20 @@ const PAGED: ReadonlySet<RouteName> = new Set([
 
 export const LIST_LIMIT = 20;
 
+/** Availability over its default week and over the longest range it takes (31 days after from). */
+const monthAhead = () => {
+  const from = new Date().toISOString().slice(0, 10);
+  return { query: `from=${from}&to=${new Date(Date.parse(from) + 31 * 86_400_000).toISOString().slice(0, 10)}` };
+};
+const VARIANTS: Partial<Record<RouteName, (Probe | undefined)[]>> = { getLocationAvailability: [undefined, monthAhead()] };
+
+/** What an answer returns: a list's items, or an availability's slots. */
+const itemsOf = (json: unknown): number | undefined => {
+  if (Array.isArray(json)) return json.length;
+  const slots = (json as { slots?: unknown } | null)?.slots;
+  return Array.isArray(slots) ? slots.length : undefined;
+};
+
 function pathOf(name: RouteName, probe: Probe): string {
   const path = routes[name].path.replace(/\{(\w+)\}/g, (_, param: string) => encodeURIComponent(probe.params?.[param] ?? ''));
   return probe.query ? `${path}?${probe.query}` : path;
@@ -202,7 +216,7 @@ export async function countRoundTrips(
       continue;
     }
     progress(`${route.method} ${route.path}`);
-    const variants: (Probe | undefined)[] = PAGED.has(name) ? [undefined, { query: `limit=${LIST_LIMIT}` }] : [undefined];
+    const variants: (Probe | undefined)[] = PAGED.has(name) ? [undefined, { query: `limit=${LIST_LIMIT}` }] : (VARIANTS[name] ?? [undefined]);
     for (const variant of variants) {
       let measured: { answer: Answer; counted: Counted } | undefined;
       for (let run = 0; run < 2; run++) {
@@ -218,7 +232,7 @@ export async function countRoundTrips(
         calls: counted.calls,
         roundTrips: counted.calls.length,
         itemsRead: counted.itemsRead,
-        itemsReturned: Array.isArray(answer.json) ? answer.json.length : undefined,
+        itemsReturned: itemsOf(answer.json),
         status: answer.status,
       });
     }
