@@ -52,6 +52,18 @@ function desiredRecords(data: ReferenceData): { kind: Kind; id: string; record: 
   ];
 }
 
+/**
+ * The files seed a location's schedule; once a clinic changes it (PATCH /locations/{id}, which sets
+ * schedule_version) the clinic owns it: apply keeps the stored schedule and its version, so it never
+ * reverts a clinic's hours or closures, nor lets a booking decided on an older schedule pass its check.
+ */
+const SCHEDULE_FIELDS = ['open_hours', 'slot_minutes', 'capacity_per_slot', 'closures', 'schedule_version'] as const;
+function keepingClinicSchedule(kind: Kind, record: AnyRecord, current: AnyRecord | undefined): AnyRecord {
+  if (kind !== 'location' || (current as LocationRecord | undefined)?.schedule_version === undefined) return record;
+  const stored = current as LocationRecord;
+  return { ...record, ...Object.fromEntries(SCHEDULE_FIELDS.map((field) => [field, stored[field]])) } as LocationRecord;
+}
+
 const nameOf = (record: AnyRecord) => String((record as { name?: string }).name ?? '');
 
 /** What would change in the table for it to hold `data`. Reads only; writes nothing. */
@@ -75,8 +87,9 @@ export async function planReferenceData(data: ReferenceData): Promise<Plan> {
   for (const item of items) stored.set(byKey.get(`${String(item.PK)}|${String(item.SK)}`)!, withoutKeys<AnyRecord>(item));
 
   const changes: Change[] = [];
-  for (const { kind, id, record } of desired) {
+  for (const { kind, id, record: filed } of desired) {
     const current = stored.get(`${kind}:${id}`);
+    const record = keepingClinicSchedule(kind, filed, current);
     if (!current) changes.push({ action: 'create', kind, id, name: nameOf(record), record });
     else if (!isDeepStrictEqual(current, record)) changes.push({ action: 'update', kind, id, name: nameOf(record), record });
   }

@@ -9,7 +9,7 @@ import { assertCancellable } from '../domain/appointment';
 import { apiActor } from '../domain/lifecycle';
 import { getAppointmentAggregateOrThrow } from '../store/appointments/reads';
 import { type AppointmentAggregate, appointmentLifecycle, type AppointmentRecord } from '../store/appointments/records';
-import { releaseHeldSeat, testsAndLocationAsRead } from '../store/appointments/writes';
+import { releaseHeldSeat, seatAsRead, testsAndLocationAsRead } from '../store/appointments/writes';
 import { getExistingProfile, type ProfileRecord } from '../store/profiles';
 import { type Condition, joinPlaceholders, recorded } from '../store/transitions';
 import { commit } from './commit';
@@ -19,7 +19,7 @@ import type { Caller } from './request';
 function asRead(appointment: AppointmentRecord): Condition {
   const testsAndLocation = testsAndLocationAsRead(appointment);
   return {
-    expression: `${testsAndLocation.expression} AND scheduled_at = :readScheduledAt`,
+    expression: `${testsAndLocation.expression} AND scheduled_at = :readScheduledAt AND ${seatAsRead(appointment)}`,
     values: joinPlaceholders(testsAndLocation.values, { ':readScheduledAt': appointment.scheduled_at }),
   };
 }

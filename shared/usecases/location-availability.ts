@@ -8,6 +8,7 @@
  * slot listed can be booked (unless someone books its last seat first) and every bookable time is listed.
  */
 import { assertLocationGroupAccess } from '../auth/access';
+import { BOOKING_HORIZON_DAYS } from '../domain/appointment';
 import { bookingWindow, capacityOf, MAX_AVAILABILITY_SPAN_DAYS, scheduleOf } from '../domain/booking';
 import { addDays, dateInZone, daysBetween } from '../domain/calendar';
 import { DEFAULT_SLOT_MINUTES } from '../domain/location-schedule';
@@ -19,6 +20,9 @@ import { getLocation, LOCATION_NOT_FOUND } from '../store/locations';
 import { bookedSlots } from '../store/seats';
 import type { Caller } from './request';
 
+/** The last date (days after today) that can hold a slot inside the booking horizon. */
+const LAST_BOOKABLE_DAY = BOOKING_HORIZON_DAYS + 1;
+
 /** The days listed when the query names no range: today and the six days after it. */
 const DEFAULT_SPAN_DAYS = 6;
 
@@ -26,15 +30,21 @@ export async function locationAvailability(id: string, query: { from?: string; t
   const location = await getLocation(id);
   if (!location?.active) throw new NotFound(LOCATION_NOT_FOUND);
   assertLocationGroupAccess(access, location.location_group_slug, 'location');
-  const from = query.from ?? dateInZone(now, location.timezone);
+  const today = dateInZone(now, location.timezone);
+  const from = query.from ?? today;
   const to = query.to ?? addDays(from, DEFAULT_SPAN_DAYS);
   if (daysBetween(from, to) < 0) throw new InvalidInput('to must not be before from');
   if (daysBetween(from, to) > MAX_AVAILABILITY_SPAN_DAYS) throw new InvalidInput(`to must be at most ${MAX_AVAILABILITY_SPAN_DAYS} days after from`);
+  if (daysBetween(today, from) > LAST_BOOKABLE_DAY)
+    throw new InvalidInput(`from must be at most ${LAST_BOOKABLE_DAY} days after today: nothing can be booked later`);
   const answer = { location_id: location.id, timezone: location.timezone, slot_minutes: location.slot_minutes ?? DEFAULT_SLOT_MINUTES, from, to };
   const schedule = scheduleOf(location);
   if (!schedule) return { ...answer, slots: [] };
   const { earliest, latest } = bookingWindow(now);
-  const grid = slotsBetween(from, to, schedule).filter((slot) => slot.start >= earliest && slot.start <= latest);
+  // Only the dates that can hold a bookable slot are laid out: today (there) to the horizon's last date.
+  const [gridFrom, gridTo] = [from < today ? today : from, daysBetween(today, to) > LAST_BOOKABLE_DAY ? addDays(today, LAST_BOOKABLE_DAY) : to];
+  if (gridFrom > gridTo) return { ...answer, slots: [] };
+  const grid = slotsBetween(gridFrom, gridTo, schedule).filter((slot) => slot.start >= earliest && slot.start <= latest);
   if (grid.length === 0) return { ...answer, slots: [] };
   const booked = await bookedSlots(location.id, toUtcInstant(grid[0]!.start), toUtcInstant(grid.at(-1)!.start));
   const taken = new Map(booked.map((slot) => [slot.start, slot.appointmentIds.length]));

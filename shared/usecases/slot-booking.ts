@@ -94,8 +94,13 @@ export async function planSlotBooking(input: {
   };
 }
 
-/** A booking's transaction failed: a full slot is the client's 409; anything else is a race to decide again. */
+/**
+ * A booking's transaction failed: a full slot is the client's 409 when nothing else failed with it; a
+ * changed appointment, schedule or person besides is a race to decide again (on the new state the slot
+ * may have room, or another rule may answer).
+ */
 export function explainBookingFailure(error: unknown, seat: SeatRef): never {
-  if (error instanceof TransactionCancelled && error.failed('seat')) throw new Conflict(slotFull(seat));
+  const raced = error instanceof TransactionCancelled && ['appointment', 'location', 'profile'].some((name) => error.failed(name));
+  if (error instanceof TransactionCancelled && error.failed('seat') && !raced) throw new Conflict(slotFull(seat));
   throw error;
 }

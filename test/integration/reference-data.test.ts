@@ -66,6 +66,13 @@ describe('on a table that holds the files already', () => {
     expect(await tableDigest()).toBe(before);
   });
 
+  it("keeps a location's schedule a clinic changed: apply plans no change to it", async () => {
+    await apply();
+    const patched = await api.patch(`/api/v1/locations/${BERLIN_MITTE}`, { capacity_per_slot: 4 }, await apiKey());
+    expect(patched.status).toBe(200);
+    expect((await planReferenceData(files)).changes).toEqual([]);
+  });
+
   it('a changed value is planned as an update of that record only, then stored', async () => {
     await apply();
     const renamed = { ...files, locations: files.locations.map((l) => (l.id === BERLIN_MITTE ? { ...l, name: 'Berlin Mitte (Friedrichstraße)' } : l)) };

@@ -109,6 +109,17 @@ describe('GET /api/v1/locations/{id}/availability', () => {
     expect(res.body).toEqual({ error });
   });
 
+  it('answers 400 for a from after the last date anything can be booked', async () => {
+    const res = await availability(BERLIN_MITTE, '?from=9999-12-26');
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ error: 'from must be at most 366 days after today: nothing can be booked later' });
+  });
+
+  it('lists nothing for a range in the past', async () => {
+    const res = await availability(BERLIN_MITTE, '?from=2020-01-06&to=2020-01-10');
+    expect([res.status, res.body.slots]).toEqual([200, []]);
+  });
+
   it('answers a range of exactly 31 days after from', async () => {
     expect((await availability(BERLIN_MITTE, '?from=2026-12-01&to=2027-01-01')).status).toBe(200);
   });

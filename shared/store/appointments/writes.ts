@@ -44,11 +44,17 @@ export const releaseHeldSeat = (appointment: AppointmentRecord): NamedItem[] => 
   return seat ? [releaseSeat(seat, appointment.id)] : [];
 };
 
-/** The appointment is still at the time and location read: the seat a write frees is the one it holds. */
+/**
+ * The appointment is still at the time and location read, holding a seat or not as read (`npm run data --
+ * seats` may seat it meanwhile): the seat a write frees is exactly the one it holds.
+ */
 export const slotAsRead = (appointment: AppointmentRecord): Condition => ({
-  expression: 'scheduled_at = :readScheduledAt AND location_id = :readLocation',
+  expression: `scheduled_at = :readScheduledAt AND location_id = :readLocation AND ${seatAsRead(appointment)}`,
   values: { ':readScheduledAt': appointment.scheduled_at, ':readLocation': appointment.location_id },
 });
+
+/** Whether the appointment holds a seat, as read (holds_seat is only ever true). */
+export const seatAsRead = (appointment: AppointmentRecord) => (appointment.holds_seat ? 'attribute_exists(holds_seat)' : 'attribute_not_exists(holds_seat)');
 
 /** The Puts of a new appointment's test links (a home kit's appointment is born with its tests). */
 export function testLinkPuts(appointmentId: string, links: { panels: PanelLink[]; biomarkers: BiomarkerLink[] }): NamedItem[] {
