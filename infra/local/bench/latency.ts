@@ -52,12 +52,10 @@ export async function measureLatency(call: Call, roundTrips: { reset(): void; co
   const { ingestLabReport } = await import('../../../shared/usecases/ingest-lab-report');
   const personWithAppointments = async () => {
     const person = idOf(await call('POST', '/api/v1/profiles', profile));
-    await Promise.all(
-      Array.from({ length: exportedAppointments }, async () => {
-        const appointmentId = await scheduleAppointment(true, person);
-        await ingestLabReport(labReport(appointmentId), new Date());
-      }),
-    );
+    // Booked one after the other: one person's bookings serialise (each checks the others for overlap).
+    const appointmentIds: string[] = [];
+    for (let i = 0; i < exportedAppointments; i += 1) appointmentIds.push(await scheduleAppointment(true, person));
+    await Promise.all(appointmentIds.map((appointmentId) => ingestLabReport(labReport(appointmentId), new Date())));
     return [person];
   };
 
