@@ -1090,7 +1090,7 @@ export interface components {
         };
         AppointmentResults: {
             /**
-             * @description completed once the appointment is completed and every planned test, clinical and genetic, is received
+             * @description completed once the appointment is completed and every planned test, clinical and genetic, has its final (or corrected) result
              * @enum {string}
              */
             status: "in_progress" | "completed";
@@ -1435,7 +1435,7 @@ export interface components {
         };
         ExportedResults: {
             /**
-             * @description completed once the appointment is completed and every planned test, clinical and genetic, is received
+             * @description completed once the appointment is completed and every planned test, clinical and genetic, has its final (or corrected) result
              * @enum {string}
              */
             status: "in_progress" | "completed";
@@ -1447,6 +1447,11 @@ export interface components {
         GeneticResultItem: {
             /** @constant */
             status: "received";
+            /**
+             * @description preliminary: may still change; final: the lab's answer; corrected: replaces a final answer (the value it replaced stays in the appointment's history)
+             * @enum {string}
+             */
+            result_status: "preliminary" | "final" | "corrected";
             biomarker_id: number;
             gene: string;
             genotype: string;
@@ -1568,6 +1573,7 @@ export interface components {
         PlannedClinicalResult: {
             /** @constant */
             status: "planned";
+            result_status: null;
             biomarker_id: number;
             biomarker_name: string;
             category: string;
@@ -1577,12 +1583,14 @@ export interface components {
             unit: null;
             reference_range_lab: null;
             reference_range_service: components["schemas"]["ReferenceRange"] | null;
+            interpretation: null;
             tested_at: null;
             comment: null;
         };
         PlannedGeneticResult: {
             /** @constant */
             status: "planned";
+            result_status: null;
             biomarker_id: number;
             gene: string;
             genotype: null;
@@ -1658,6 +1666,11 @@ export interface components {
         ReceivedClinicalResult: {
             /** @constant */
             status: "received";
+            /**
+             * @description preliminary: may still change; final: the lab's answer; corrected: replaces a final answer (the value it replaced stays in the appointment's history)
+             * @enum {string}
+             */
+            result_status: "preliminary" | "final" | "corrected";
             biomarker_id: number;
             biomarker_name: string;
             category: string;
@@ -1673,6 +1686,8 @@ export interface components {
             reference_range_lab: components["schemas"]["ReferenceRange"] | null;
             /** @description the service's own range */
             reference_range_service: components["schemas"]["ReferenceRange"] | null;
+            /** @description the lab's flag when it sent one, else derived: beyond the catalog's critical limits, then against the lab's normal range; null: nothing to compare with */
+            interpretation: ("normal" | "low" | "high" | "critical_low" | "critical_high" | "abnormal") | null;
             /** Format: date */
             tested_at: string;
             comment: string | null;

@@ -64,6 +64,9 @@ export const BiomarkerFile = v.strictObject({
   kind: v.picklist(['clinical', 'genetic']),
   gene: v.optional(text(32)),
   loinc: v.optional(v.pipe(v.string(), v.regex(/^\d{1,7}-\d$/, 'must be a LOINC code, e.g. 2276-4'))),
+  // Values beyond these are critical: the clinician must see them at once (issue #29).
+  critical_low: v.optional(v.nullable(v.number())),
+  critical_high: v.optional(v.nullable(v.number())),
 });
 
 export const PanelFile = v.strictObject({

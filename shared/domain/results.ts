@@ -14,6 +14,66 @@ export interface ReportOrder {
 }
 
 /**
+ * How final a reported value is (issue #29): `preliminary` values may still change, `final` ones are the
+ * lab's answer, `corrected` ones replace a final answer. A result stored before statuses existed is final.
+ */
+export const RESULT_STATUSES = ['preliminary', 'final', 'corrected'] as const;
+export type ResultStatus = (typeof RESULT_STATUSES)[number];
+
+/** A clinical value against its ranges: the lab's flag when it sends one, else derived (interpretationOf). */
+export const INTERPRETATIONS = ['normal', 'low', 'high', 'critical_low', 'critical_high', 'abnormal'] as const;
+export type Interpretation = (typeof INTERPRETATIONS)[number];
+
+export const isCritical = (interpretation: Interpretation | null | undefined) => interpretation === 'critical_low' || interpretation === 'critical_high';
+
+/** A result as stored, as far as replacing it is concerned. */
+export interface StoredVersion extends ReportOrder {
+  result_status?: ResultStatus;
+}
+
+/**
+ * Whether an incoming result replaces the stored one: a preliminary value never replaces a final or
+ * corrected one; a final replaces a preliminary one (and a final one it is not older than: a late
+ * re-report); a correction replaces whatever it is not older than. Order is supersedes(): a delayed,
+ * out-of-order report never overwrites a newer one.
+ */
+export function replaces(incoming: ReportOrder & { result_status: ResultStatus }, existing: StoredVersion | undefined): boolean {
+  if (!existing) return true;
+  const stored = existing.result_status ?? 'final';
+  if (incoming.result_status === 'preliminary' && stored !== 'preliminary') return false;
+  if (incoming.result_status === 'final' && stored === 'corrected') return false;
+  if (incoming.result_status !== 'preliminary' && stored === 'preliminary') return true;
+  return supersedes(incoming, existing);
+}
+
+/** A result that counts as done: the lab's final (or corrected) answer. */
+export const isFinal = (result: { result_status?: ResultStatus }) => (result.result_status ?? 'final') !== 'preliminary';
+
+/** Critical limits of a biomarker (the catalog's): beyond them a value needs a clinician at once. */
+export interface CriticalLimits {
+  critical_low?: number | null;
+  critical_high?: number | null;
+}
+
+/**
+ * A value's interpretation when the lab sends no flag: beyond a critical limit first, then against the
+ * lab's normal range; null when there is nothing to compare with.
+ */
+export function interpretationOf(
+  value: number,
+  range: { normal_min: number | null; normal_max: number | null } | null,
+  limits: CriticalLimits | undefined,
+): Interpretation | null {
+  if (limits?.critical_low != null && value < limits.critical_low) return 'critical_low';
+  if (limits?.critical_high != null && value > limits.critical_high) return 'critical_high';
+  const flag = rangeFlag(value, range);
+  if (flag === 'H') return 'high';
+  if (flag === 'L') return 'low';
+  if (flag === 'N') return 'normal';
+  return null;
+}
+
+/**
  * A later report replaces an earlier one only when it is not older — tested later, or tested the same day
  * and reported at the same time or later — so a delayed, out-of-order report never overwrites a newer one.
  */
@@ -43,7 +103,7 @@ export function orderedRange(range: Range | null | undefined): Range | null {
   return { normal_min, normal_max, optimal_min, optimal_max };
 }
 
-interface CatalogBiomarker {
+interface CatalogBiomarker extends CriticalLimits {
   id: number;
   name: string;
   category: string;
@@ -61,7 +121,14 @@ interface StoredClinical {
   reference_range_lab: Range | null;
   tested_at: string;
   comment: string | null;
+  result_status?: ResultStatus;
+  /** As stored at ingest (the lab's flag or derived then); absent on results stored before interpretations. */
+  interpretation?: Interpretation | null;
 }
+
+/** A stored result's interpretation: as stored at ingest, or derived now for one stored before interpretations. */
+export const interpretationOfStored = (result: StoredClinical, biomarker: CriticalLimits | undefined) =>
+  result.interpretation !== undefined ? result.interpretation : interpretationOf(result.value, result.reference_range_lab, biomarker);
 
 /** One item per planned clinical biomarker (received or planned), then received ones that were not planned. */
 export function clinicalResultItems(planned: number[], catalog: ReadonlyMap<number, CatalogBiomarker>, received: ReadonlyMap<number, StoredClinical>) {
@@ -78,6 +145,7 @@ export function clinicalResultItems(planned: number[], catalog: ReadonlyMap<numb
     if (!result) {
       return {
         status: 'planned' as const,
+        result_status: null,
         ...described,
         value: null,
         value_operator: null,
@@ -85,12 +153,14 @@ export function clinicalResultItems(planned: number[], catalog: ReadonlyMap<numb
         unit: null,
         reference_range_lab: null,
         reference_range_service: orderedRange(biomarker?.reference_range_service),
+        interpretation: null,
         tested_at: null,
         comment: null,
       };
     }
     return {
       status: 'received' as const,
+      result_status: result.result_status ?? 'final',
       ...described,
       value: result.value,
       value_operator: result.value_operator,
@@ -98,6 +168,7 @@ export function clinicalResultItems(planned: number[], catalog: ReadonlyMap<numb
       unit: result.unit,
       reference_range_lab: orderedRange(result.reference_range_lab),
       reference_range_service: orderedRange(biomarker?.reference_range_service),
+      interpretation: interpretationOfStored(result, biomarker),
       tested_at: result.tested_at,
       comment: result.comment ?? null,
     };
@@ -121,6 +192,7 @@ export function geneticResultItems<R extends { biomarker_id: number }>(
     const biomarker = catalog.get(id);
     return {
       status: 'planned' as const,
+      result_status: null,
       biomarker_id: id,
       gene: biomarker?.gene ?? biomarker?.name ?? `Biomarker ${id}`,
       genotype: null,
@@ -141,7 +213,10 @@ export function rangeFlag(value: number, range: { normal_min: number | null; nor
   return 'N';
 }
 
-/** The results are `completed` once the appointment is and every planned test, clinical and genetic, is received. */
-export function resultsStatus(appointmentStatus: string, planned: number[], received: Iterable<number>): 'completed' | 'in_progress' {
-  return appointmentStatus === 'completed' && missingResults(planned, received).length === 0 ? 'completed' : 'in_progress';
+/**
+ * The results are `completed` once the appointment is and every planned test, clinical and genetic, has
+ * its final answer (`done`: the biomarkers with a final or corrected result; a preliminary one is pending).
+ */
+export function resultsStatus(appointmentStatus: string, planned: number[], done: Iterable<number>): 'completed' | 'in_progress' {
+  return appointmentStatus === 'completed' && missingResults(planned, done).length === 0 ? 'completed' : 'in_progress';
 }

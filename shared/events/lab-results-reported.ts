@@ -5,7 +5,7 @@
  */
 import * as v from 'valibot';
 import { isCalendarDate } from '../domain/calendar';
-import { VALUE_OPERATORS } from '../domain/results';
+import { INTERPRETATIONS, RESULT_STATUSES, VALUE_OPERATORS } from '../domain/results';
 import { BARCODE_PATTERN } from '../domain/sample';
 import { INCOMING_PREFIX } from '../documents/bucket-layout';
 
@@ -17,6 +17,15 @@ const text = (max: number) => v.pipe(v.string(), v.maxLength(max));
 const date = v.pipe(v.string(), v.isoDate(), v.check(isCalendarDate, 'must be a real date (YYYY-MM-DD)'));
 const biomarkerId = v.pipe(v.number(), v.integer(), v.minValue(1));
 const bound = v.nullable(v.number());
+const resultStatus = v.optional(
+  v.pipe(
+    v.picklist(RESULT_STATUSES),
+    v.description(
+      'preliminary: may still change; final (the default): the answer; corrected: replaces a final answer. A preliminary value never replaces a final one.',
+    ),
+  ),
+  'final',
+);
 
 export const ReferenceRange = v.strictObject({ normal_min: bound, normal_max: bound, optimal_min: bound, optimal_max: bound });
 
@@ -29,6 +38,14 @@ export const ClinicalResult = v.strictObject({
   reference_range_lab: v.nullable(ReferenceRange),
   tested_at: date,
   comment: v.optional(v.nullable(text(2000)), null),
+  result_status: resultStatus,
+  interpretation: v.optional(
+    v.pipe(
+      v.nullable(v.picklist(INTERPRETATIONS)),
+      v.description("the lab's flag; absent or null: derived from the catalog's critical limits and the lab's range"),
+    ),
+    null,
+  ),
 });
 
 const Condition = v.strictObject({ condition: text(500), association_description: text(2000), badge: text(100) });
@@ -54,6 +71,7 @@ export const GeneticResult = v.strictObject({
   tested_at: date,
   comment: v.optional(v.nullable(text(2000)), null),
   variants: v.array(Variant),
+  result_status: resultStatus,
 });
 
 /** A key the lab uploaded: the upload prefix, then 1–900 characters S3 keys allow without escaping. */

@@ -6,7 +6,7 @@
  * the report's status says `partial` until they are.
  */
 import { derivedUuid } from '../derived-uuid';
-import { orderedRange, rangeFlag, type ValueOperator } from '../domain/results';
+import { type Interpretation, interpretationOfStored, isFinal, orderedRange, type ResultStatus, type ValueOperator } from '../domain/results';
 import type { AppointmentAggregate } from '../store/appointments/records';
 import type { BiomarkerRecord } from '../store/catalog';
 import type { ClinicalResultRecord, GeneticResultRecord } from '../store/lab-reports';
@@ -35,6 +35,19 @@ const fhirInstant = (instant: string) => new Date(instant).toISOString();
 
 const COMPARATORS: Record<ValueOperator, string | undefined> = { eq: undefined, lt: '<', le: '<=', gt: '>', ge: '>=' };
 
+/** Our interpretations as v3 ObservationInterpretation codes (critical ones are LL and HH). */
+const INTERPRETATION_CODES: Record<Interpretation, { code: string; display: string }> = {
+  normal: { code: 'N', display: 'Normal' },
+  low: { code: 'L', display: 'Low' },
+  high: { code: 'H', display: 'High' },
+  critical_low: { code: 'LL', display: 'Critical low' },
+  critical_high: { code: 'HH', display: 'Critical high' },
+  abnormal: { code: 'A', display: 'Abnormal' },
+};
+
+/** FHIR's Observation.status is our result_status, word for word. */
+const observationStatus = (status: ResultStatus | undefined): ResultStatus => status ?? 'final';
+
 function quantity(value: number, unit: string | null): Json {
   const code = ucumOf(unit);
   return { value, ...(unit ? { unit } : {}), ...(code ? { system: UCUM, code } : {}) };
@@ -55,12 +68,12 @@ function patient(profile: ProfileRecord): Json {
 function clinicalObservation(id: string, result: ClinicalResultRecord, biomarker: BiomarkerRecord | undefined, subject: Json): Json {
   const name = biomarker?.name ?? `Biomarker ${result.biomarker_id}`;
   const range = orderedRange(result.reference_range_lab);
-  const flag = rangeFlag(result.value, range);
+  const interpretation = interpretationOfStored(result, biomarker);
   const comparator = COMPARATORS[result.value_operator];
   return {
     resourceType: 'Observation',
     id,
-    status: 'final',
+    status: observationStatus(result.result_status),
     category: [{ coding: [{ system: OBSERVATION_CATEGORY, code: 'laboratory', display: 'Laboratory' }] }],
     // Our name goes in text: a coding's display must be LOINC's own name, which we do not keep.
     code: { ...(biomarker?.loinc ? { coding: [{ system: LOINC, code: biomarker.loinc }] } : {}), text: name },
@@ -68,7 +81,7 @@ function clinicalObservation(id: string, result: ClinicalResultRecord, biomarker
     effectiveDateTime: result.tested_at,
     issued: fhirInstant(result.reported_at),
     valueQuantity: { ...quantity(result.value, result.unit), ...(comparator ? { comparator } : {}) },
-    ...(flag ? { interpretation: [{ coding: [{ system: INTERPRETATION, code: flag }] }] } : {}),
+    ...(interpretation ? { interpretation: [{ coding: [{ system: INTERPRETATION, ...INTERPRETATION_CODES[interpretation] }] }] } : {}),
     ...(range && (range.normal_min !== null || range.normal_max !== null)
       ? {
           referenceRange: [
@@ -99,7 +112,7 @@ function geneticObservation(id: string, result: GeneticResultRecord, biomarker: 
   return {
     resourceType: 'Observation',
     id,
-    status: 'final',
+    status: observationStatus(result.result_status),
     category: [{ coding: [{ system: OBSERVATION_CATEGORY, code: 'laboratory', display: 'Laboratory' }] }],
     code: { coding: [GENOTYPE_CODE], text: biomarker?.name ?? (said(result.gene) ? `${result.gene} genotype` : 'Genotype') },
     subject,
@@ -114,8 +127,10 @@ function geneticObservation(id: string, result: GeneticResultRecord, biomarker: 
 export interface ResultsExport {
   aggregate: AppointmentAggregate;
   biomarkers: ReadonlyMap<number, BiomarkerRecord>;
-  /** Our results status: `completed` once every planned test is received. */
+  /** Our results status: `completed` once every planned test has its final answer. */
   status: 'completed' | 'in_progress';
+  /** How many planned tests have no value at all yet. */
+  missing: number;
   /** The latest report's time (UTC), null before any. */
   reportedAt: string | null;
   profile: ProfileRecord;
@@ -124,7 +139,16 @@ export interface ResultsExport {
   now: Date;
 }
 
-export function resultsBundle({ aggregate, biomarkers, status, reportedAt, profile, baseUrl, now }: ResultsExport): Json {
+/**
+ * DiagnosticReport.status: `partial` while a planned test has no value yet, `preliminary` while every one
+ * has a value but some may still change, then `final`, or `corrected` once any value was corrected.
+ */
+function reportStatus(status: ResultsExport['status'], results: { result_status?: ResultStatus }[], missing: number): string {
+  if (status === 'completed') return results.some((result) => result.result_status === 'corrected') ? 'corrected' : 'final';
+  return missing === 0 && results.some((result) => !isFinal(result)) ? 'preliminary' : 'partial';
+}
+
+export function resultsBundle({ aggregate, biomarkers, status, missing, reportedAt, profile, baseUrl, now }: ResultsExport): Json {
   const { appointment } = aggregate;
   const subject = { reference: urn(profile.id) };
   const observations = [
@@ -141,7 +165,7 @@ export function resultsBundle({ aggregate, biomarkers, status, reportedAt, profi
     resourceType: 'DiagnosticReport',
     id: appointment.id,
     ...(appointment.barcode ? { identifier: [{ system: 'urn:lab-api:sample-barcode', value: appointment.barcode }] } : {}),
-    status: status === 'completed' ? 'final' : 'partial',
+    status: reportStatus(status, [...aggregate.clinicalResults, ...aggregate.geneticResults], missing),
     category: [{ coding: [{ system: DIAGNOSTIC_SERVICE, code: 'LAB', display: 'Laboratory' }] }],
     code: { coding: [LAB_REPORT_CODE], text: 'Laboratory report' },
     subject,

@@ -1,6 +1,6 @@
 /** Result representations: the body of GET /api/v1/appointments/{id}/results. */
 import * as v from 'valibot';
-import { clinicalResultItems, geneticResultItems, VALUE_OPERATORS } from '../domain/results';
+import { clinicalResultItems, geneticResultItems, INTERPRETATIONS, RESULT_STATUSES, VALUE_OPERATORS } from '../domain/results';
 import { ReferenceRange, Variant } from '../events/lab-results-reported';
 import type { Catalog } from '../store/catalog';
 import type { ClinicalResultRecord, DocumentLink, GeneticResultRecord } from '../store/lab-reports';
@@ -8,10 +8,23 @@ import { date, uuid } from './fields';
 
 const biomarkerId = v.pipe(v.number(), v.integer());
 const describedBiomarker = { biomarker_id: biomarkerId, biomarker_name: v.string(), category: v.string() };
+const resultStatus = v.pipe(
+  v.picklist(RESULT_STATUSES),
+  v.description(
+    "preliminary: may still change; final: the lab's answer; corrected: replaces a final answer (the value it replaced stays in the appointment's history)",
+  ),
+);
+const interpretation = v.pipe(
+  v.nullable(v.picklist(INTERPRETATIONS)),
+  v.description(
+    "the lab's flag when it sent one, else derived: beyond the catalog's critical limits, then against the lab's normal range; null: nothing to compare with",
+  ),
+);
 
 /** A planned clinical test the lab has not reported yet: its value fields are null. */
 export const PlannedClinicalResult = v.object({
   status: v.literal('planned'),
+  result_status: v.null(),
   ...describedBiomarker,
   value: v.null(),
   value_operator: v.null(),
@@ -19,12 +32,14 @@ export const PlannedClinicalResult = v.object({
   unit: v.null(),
   reference_range_lab: v.null(),
   reference_range_service: v.nullable(ReferenceRange),
+  interpretation: v.null(),
   tested_at: v.null(),
   comment: v.null(),
 });
 
 export const ReceivedClinicalResult = v.object({
   status: v.literal('received'),
+  result_status: resultStatus,
   ...describedBiomarker,
   value: v.number(),
   value_operator: v.pipe(v.picklist(VALUE_OPERATORS), v.description('eq: the value as measured; lt/le/gt/ge: below/above a detection limit')),
@@ -32,12 +47,14 @@ export const ReceivedClinicalResult = v.object({
   unit: v.nullable(v.string()),
   reference_range_lab: v.pipe(v.nullable(ReferenceRange), v.description("the lab's range for this sample")),
   reference_range_service: v.pipe(v.nullable(ReferenceRange), v.description("the service's own range")),
+  interpretation,
   tested_at: date,
   comment: v.nullable(v.string()),
 });
 
 export const GeneticResultItem = v.object({
   status: v.literal('received'),
+  result_status: resultStatus,
   biomarker_id: biomarkerId,
   gene: v.string(),
   genotype: v.string(),
@@ -52,6 +69,7 @@ export type GeneticResultItem = v.InferOutput<typeof GeneticResultItem>;
 /** A planned genetic test the lab has not reported yet: its gene, every other field null. */
 export const PlannedGeneticResult = v.object({
   status: v.literal('planned'),
+  result_status: v.null(),
   biomarker_id: biomarkerId,
   gene: v.string(),
   genotype: v.null(),
@@ -66,7 +84,7 @@ export type PlannedGeneticResult = v.InferOutput<typeof PlannedGeneticResult>;
 export const AppointmentResults = v.object({
   status: v.pipe(
     v.picklist(['in_progress', 'completed']),
-    v.description('completed once the appointment is completed and every planned test, clinical and genetic, is received'),
+    v.description('completed once the appointment is completed and every planned test, clinical and genetic, has its final (or corrected) result'),
   ),
   clinical_results: v.pipe(
     v.array(v.variant('status', [ReceivedClinicalResult, PlannedClinicalResult])),
@@ -83,6 +101,7 @@ export type AppointmentResults = v.InferOutput<typeof AppointmentResults>;
 export function toGeneticResult(result: GeneticResultRecord): GeneticResultItem {
   return {
     status: 'received',
+    result_status: result.result_status ?? 'final',
     biomarker_id: result.biomarker_id,
     gene: result.gene,
     genotype: result.genotype,

@@ -44,6 +44,9 @@ export interface BiomarkerRecord {
   gene?: string;
   /** Its LOINC code (what FHIR exports name it by), where it has one. */
   loinc?: string;
+  /** Values beyond these need a clinician at once (issue #29): critical_low / critical_high. */
+  critical_low?: number | null;
+  critical_high?: number | null;
 }
 
 const offered = <T extends { active?: boolean }>(records: T[]) => records.filter((record) => record.active !== false);

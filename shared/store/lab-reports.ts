@@ -9,7 +9,7 @@
  * - store a result ....................... Put (optimistic: the result it replaces is still the one stored)
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import type { ReportOrder, ValueOperator } from '../domain/results';
+import type { Interpretation, ReportOrder, ResultStatus, ValueOperator } from '../domain/results';
 import type { Variant } from '../events/lab-results-reported';
 import type { ReferenceRange } from './catalog';
 import { dynamo, tableName } from './client';
@@ -26,6 +26,10 @@ export interface ClinicalResultRecord {
   tested_at: string;
   comment: string | null;
   reported_at: string;
+  /** Absent on results stored before statuses: final. */
+  result_status?: ResultStatus;
+  /** The lab's flag, or derived at ingest; absent on results stored before interpretations. */
+  interpretation?: Interpretation | null;
 }
 
 export interface GeneticResultRecord {
@@ -38,6 +42,7 @@ export interface GeneticResultRecord {
   comment: string | null;
   variants: Variant[];
   reported_at: string;
+  result_status?: ResultStatus;
 }
 
 /** A report document as the appointment lists it; the document itself is shared/store/documents.ts. */

@@ -10,7 +10,7 @@
  */
 import { createHash } from 'node:crypto';
 import { LAB } from '../domain/lifecycle';
-import { missingResults, type ReportOrder, supersedes } from '../domain/results';
+import { interpretationOf, isFinal, missingResults, replaces, type StoredVersion } from '../domain/results';
 import { copyObject, deleteObject, objectSize } from '../documents/s3';
 import { errorNames, logger } from '../logger';
 import { labResultsAvailable } from '../events/lab-results-available';
@@ -55,17 +55,20 @@ async function assertKnownBiomarkers(detail: LabResultsReportedDetail): Promise<
   if (unknown.length > 0) throw new ReportRejected(`unknown biomarker(s) or wrong kind: ${unknown.join(', ')}`);
 }
 
-/** The Puts of the reported results that supersede what is stored (and `stored` updated to match). */
-function supersedingPuts(
-  results: { biomarker_id: number; tested_at: string }[],
-  stored: Map<number, ReportOrder>,
+/**
+ * The Puts of the reported results that replace what is stored (shared/domain/results.ts replaces(): a
+ * preliminary value never over a final one), and `stored` updated to match.
+ */
+function replacingPuts(
+  results: { biomarker_id: number; tested_at: string; result_status: StoredVersion['result_status'] & string }[],
+  stored: Map<number, StoredVersion>,
   itemKey: (biomarkerId: number) => ItemKey,
   detail: LabResultsReportedDetail,
 ): NamedItem[] {
   return results.flatMap((result) => {
-    const incoming = { tested_at: result.tested_at, reported_at: detail.reported_at };
+    const incoming = { tested_at: result.tested_at, reported_at: detail.reported_at, result_status: result.result_status };
     const existing = stored.get(result.biomarker_id);
-    if (!supersedes(incoming, existing)) return [];
+    if (!replaces(incoming, existing)) return [];
     stored.set(result.biomarker_id, incoming);
     return [resultPut(itemKey(result.biomarker_id), result, detail, existing)];
   });
@@ -79,11 +82,17 @@ async function prepare(detail: LabResultsReportedDetail, aggregate: AppointmentA
   const { appointment } = aggregate;
   const at = now.toISOString();
 
-  const clinical = new Map<number, ReportOrder>(aggregate.clinicalResults.map((r) => [r.biomarker_id, r]));
-  const genetic = new Map<number, ReportOrder>(aggregate.geneticResults.map((r) => [r.biomarker_id, r]));
+  const catalog = await loadCatalog();
+  const clinical = new Map<number, StoredVersion>(aggregate.clinicalResults.map((r) => [r.biomarker_id, r]));
+  const genetic = new Map<number, StoredVersion>(aggregate.geneticResults.map((r) => [r.biomarker_id, r]));
+  // Each value's interpretation is kept as reported: the lab's flag, else derived now from its range and the catalog's critical limits.
+  const interpreted = detail.clinical_results.map((result) => ({
+    ...result,
+    interpretation: result.interpretation ?? interpretationOf(result.value, result.reference_range_lab, catalog.biomarkers.get(result.biomarker_id)),
+  }));
   const items: NamedItem[] = [
-    ...supersedingPuts(detail.clinical_results, clinical, (id) => keys.clinicalResult(appointment.id, id), detail),
-    ...supersedingPuts(detail.genetic_results, genetic, (id) => keys.geneticResult(appointment.id, id), detail),
+    ...replacingPuts(interpreted, clinical, (id) => keys.clinicalResult(appointment.id, id), detail),
+    ...replacingPuts(detail.genetic_results, genetic, (id) => keys.geneticResult(appointment.id, id), detail),
   ];
 
   // Every file checked before any is copied: a report refused for its second file leaves nothing under documents/.
@@ -117,8 +126,8 @@ async function prepare(detail: LabResultsReportedDetail, aggregate: AppointmentA
   }
   items.push(reportMarkerPut(detail.event_id, appointment.id, now));
 
-  const catalog = await loadCatalog();
-  const received = [...clinical.keys(), ...genetic.keys()];
+  // Done: the tests with their final (or corrected) answer; a preliminary one is still pending.
+  const received = [...clinical.entries(), ...genetic.entries()].filter(([, version]) => isFinal(version)).map(([id]) => id);
   const canComplete = appointment.status === 'blood_drawn' || appointment.status === 'in_transit';
   const completes = canComplete && missingResults(plannedBiomarkers(aggregate, catalog), received).length === 0;
   const changes: Changes = {

@@ -6,7 +6,7 @@
  */
 import type { AccessContext } from '../auth/access';
 import { assertProfileResourceAccess } from '../auth/access';
-import { resultsStatus } from '../domain/results';
+import { isFinal, resultsStatus } from '../domain/results';
 import type { AppointmentAggregate } from '../store/appointments/records';
 import { getAppointmentAggregateOrThrow } from '../store/appointments/reads';
 import { type Catalog, loadCatalog, plannedBiomarkers } from '../store/catalog';
@@ -41,7 +41,11 @@ export async function readResults(id: string, access: AccessContext, view: Resul
     planned,
     clinical,
     genetic,
-    status: resultsStatus(aggregate.appointment.status, planned, [...clinical.keys(), ...genetic.keys()]),
+    status: resultsStatus(
+      aggregate.appointment.status,
+      planned,
+      [...aggregate.clinicalResults, ...aggregate.geneticResults].filter(isFinal).map((result) => result.biomarker_id),
+    ),
     reportedAt: reported.at(-1) ?? null,
   };
 }

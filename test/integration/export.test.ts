@@ -105,7 +105,7 @@ describe('GET /api/v1/profiles/{id}/export', () => {
   it('holds the clinical and genetic results as the results route answers them', async () => {
     const { documents: _documents, ...results } = (await api.get(`/api/v1/appointments/${person.tested}/results`, key)).body;
     expect(appointmentIn(person.tested).results).toEqual(results);
-    expect(results.genetic_results).toEqual([{ status: 'received', ...apoe }]);
+    expect(results.genetic_results).toEqual([{ status: 'received', result_status: 'final', ...apoe }]);
   });
 
   it('links the picked-up appointment to its shipment', () => {

@@ -119,7 +119,7 @@ describe('GET /api/v1/appointments/{id}/results/fhir', () => {
       code: { coding: [{ system: 'http://loinc.org', code: '3016-3' }], text: 'TSH' },
       valueQuantity: { value: 5.2, unit: 'mIU/L', system: 'http://unitsofmeasure.org', code: 'm[IU]/L' },
       referenceRange: [{ low: { value: 0.4, code: 'm[IU]/L' }, high: { value: 4, code: 'm[IU]/L' } }],
-      interpretation: [{ coding: [{ system: 'http://terminology.hl7.org/CodeSystem/v3-ObservationInterpretation', code: 'H' }] }],
+      interpretation: [{ coding: [{ system: 'http://terminology.hl7.org/CodeSystem/v3-ObservationInterpretation', code: 'H', display: 'High' }] }],
       effectiveDateTime: '2026-11-20',
     });
   });
@@ -156,7 +156,7 @@ describe('GET /api/v1/appointments/{id}/results/fhir', () => {
     const bundle = await exported(id);
     expect(ofType(bundle, 'DiagnosticReport')[0]?.status).toBe('partial');
     expect(ofType(bundle, 'Observation').map((o) => o.code.text)).toEqual(['TSH']);
-    expect(observationOf(bundle, 'TSH')?.interpretation).toEqual([{ coding: [{ system: expect.any(String), code: 'N' }] }]);
+    expect(observationOf(bundle, 'TSH')?.interpretation).toEqual([{ coding: [{ system: expect.any(String), code: 'N', display: 'Normal' }] }]);
   });
 
   it('exports a drawn appointment without results as a valid partial report with no Observation', async () => {

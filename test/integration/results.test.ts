@@ -42,6 +42,7 @@ describe('GET /api/v1/appointments/{id}/results', () => {
     expect(body.clinical_results.map((r: { biomarker_id: number }) => r.biomarker_id)).toEqual([3, 4, 10]);
     expect(body.clinical_results[0]).toEqual({
       status: 'planned',
+      result_status: null,
       biomarker_id: 3,
       biomarker_name: 'TSH',
       category: 'Thyroid',
@@ -51,6 +52,7 @@ describe('GET /api/v1/appointments/{id}/results', () => {
       unit: null,
       reference_range_lab: null,
       reference_range_service: { normal_min: 0.4, normal_max: 4, optimal_min: 0.5, optimal_max: 2.5 },
+      interpretation: null,
       tested_at: null,
       comment: null,
     });
@@ -139,6 +141,7 @@ describe('LabResultsReported ingest', () => {
     expect(body.genetic_results).toEqual([
       {
         status: 'planned',
+        result_status: null,
         biomarker_id: 100,
         gene: 'APOE',
         genotype: null,
@@ -166,7 +169,7 @@ describe('LabResultsReported ingest', () => {
     const { id } = await drawnAppointment({ genetic: true });
     await deliver(report(id, { genetic_results: [apoe] }));
     const body = await results(id);
-    expect(body.genetic_results).toEqual([{ status: 'received', ...apoe }]);
+    expect(body.genetic_results).toEqual([{ status: 'received', result_status: 'final', ...apoe }]);
     expect(body.clinical_results.map((r: { biomarker_id: number }) => r.biomarker_id)).toEqual([3, 4, 10]);
   });
 

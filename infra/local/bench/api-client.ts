@@ -82,6 +82,8 @@ export const labReport = (appointmentId: string, documents: { s3_key: string; fi
     reference_range_lab: { normal_min: 1, normal_max: 10, optimal_min: null, optimal_max: null },
     tested_at: '2026-11-20',
     comment: null,
+    result_status: 'final' as const,
+    interpretation: null,
   })),
   genetic_results: [],
   documents,

@@ -1,0 +1,159 @@
+/**
+ * Results as a lab sends them (issue #29, first part): preliminary, final and corrected values, which
+ * replaces which, when the results are complete, and each value's interpretation, in the results and
+ * the FHIR export alike.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useApi } from '../support/api';
+import { mockEventBridge } from '../support/event-bridge';
+import { apiKey, seedDemoData } from '../support/fixtures';
+import { fhirErrors } from '../support/fhir-schema';
+import { clinical, deliver, report } from '../support/lab';
+import { confirmDraw, scheduleAppointment } from '../support/scenario';
+
+const api = useApi();
+mockEventBridge();
+let key: string;
+
+beforeAll(async () => {
+  await seedDemoData();
+  key = await apiKey();
+});
+
+/** A drawn appointment planning haemoglobin (2, critical below 7 and above 20 g/dL) and TSH (3). */
+async function drawnAppointment(): Promise<string> {
+  const id = await scheduleAppointment(api, key);
+  await api.post(`/api/v1/appointments/${id}/biomarkers`, { biomarker_ids: [2, 3] }, key);
+  await confirmDraw(api, key, id);
+  return id;
+}
+
+type Status = 'preliminary' | 'final' | 'corrected';
+const value = (biomarker: number, amount: number, result_status: Status, extra: Record<string, unknown> = {}) => ({
+  ...clinical(biomarker, amount),
+  result_status,
+  ...extra,
+});
+const send = (id: string, ...results: ReturnType<typeof value>[]) => deliver(report(id, { clinical_results: results }));
+const results = async (id: string) => (await api.get(`/api/v1/appointments/${id}/results`, key)).body;
+const item = async (id: string, biomarker: number) => (await results(id)).clinical_results.find((r: { biomarker_id: number }) => r.biomarker_id === biomarker);
+/** The FHIR export, valid against the FHIR R4 schema. */
+async function fhir(id: string) {
+  const bundle = JSON.parse((await api.get(`/api/v1/appointments/${id}/results/fhir`, key)).body as string);
+  expect(fhirErrors(bundle)).toEqual([]);
+  return bundle;
+}
+const observations = (bundle: { entry: { resource: { resourceType: string } }[] }) =>
+  bundle.entry.map((entry) => entry.resource).filter((resource) => resource.resourceType === 'Observation') as unknown as Record<string, unknown>[];
+const diagnosticReport = (bundle: { entry: { resource: { resourceType: string; status?: string } }[] }) =>
+  bundle.entry.find((entry) => entry.resource.resourceType === 'DiagnosticReport')!.resource;
+
+describe('result_status', () => {
+  it('shows a preliminary value as preliminary', async () => {
+    const id = await drawnAppointment();
+    await send(id, value(2, 14, 'preliminary'));
+    expect(await item(id, 2)).toMatchObject({ status: 'received', result_status: 'preliminary', value: 14 });
+  });
+
+  it('keeps the results in progress while a planned test has only a preliminary value', async () => {
+    const id = await drawnAppointment();
+    await send(id, value(2, 14, 'preliminary'), value(3, 2, 'final'));
+    expect((await results(id)).status).toBe('in_progress');
+    expect((await api.get(`/api/v1/appointments/${id}`, key)).body.status).toBe('blood_drawn');
+  });
+
+  it('replaces a preliminary value by a final one, completing the results', async () => {
+    const id = await drawnAppointment();
+    await send(id, value(2, 14, 'preliminary'), value(3, 2, 'final'));
+    await send(id, value(2, 15, 'final'));
+    expect(await item(id, 2)).toMatchObject({ result_status: 'final', value: 15 });
+    expect((await results(id)).status).toBe('completed');
+  });
+
+  it('never replaces a final value by a later preliminary one', async () => {
+    const id = await drawnAppointment();
+    await send(id, value(2, 15, 'final'));
+    await send(id, value(2, 9, 'preliminary'));
+    expect(await item(id, 2)).toMatchObject({ result_status: 'final', value: 15 });
+  });
+
+  it('replaces a final value by a correction, shown as corrected', async () => {
+    const id = await drawnAppointment();
+    await send(id, value(2, 15, 'final'), value(3, 2, 'final'));
+    await send(id, value(2, 13.1, 'corrected'));
+    expect(await item(id, 2)).toMatchObject({ result_status: 'corrected', value: 13.1 });
+    expect((await results(id)).status).toBe('completed');
+  });
+
+  it('never replaces a corrected value by a late final one', async () => {
+    const id = await drawnAppointment();
+    await send(id, value(2, 15, 'final'));
+    await send(id, value(2, 13.1, 'corrected'));
+    await send(id, value(2, 15, 'final'));
+    expect(await item(id, 2)).toMatchObject({ result_status: 'corrected', value: 13.1 });
+  });
+
+  it('answers a planned test with result_status and interpretation null', async () => {
+    const id = await drawnAppointment();
+    expect(await item(id, 3)).toMatchObject({ status: 'planned', result_status: null, interpretation: null });
+  });
+
+  it('reads a result the lab sent without a status as final', async () => {
+    const id = await drawnAppointment();
+    await deliver(report(id, { clinical_results: [clinical(2, 14)] }));
+    expect(await item(id, 2)).toMatchObject({ result_status: 'final' });
+  });
+});
+
+describe('interpretation', () => {
+  it.each([
+    [2, 25, 'critical_high'],
+    [2, 6.5, 'critical_low'],
+    [2, 14, 'normal'],
+    [3, 0.5, 'low'],
+    [3, 150, 'high'],
+  ])('derives biomarker %s at %s (lab range 1–100; haemoglobin critical below 7 and above 20) as %s', async (biomarker, amount, expected) => {
+    const id = await drawnAppointment();
+    await send(id, value(biomarker, amount, 'final'));
+    expect((await item(id, biomarker)).interpretation).toBe(expected);
+  });
+
+  it("keeps the lab's own flag when it sends one", async () => {
+    const id = await drawnAppointment();
+    await send(id, value(3, 2, 'final', { interpretation: 'abnormal' }));
+    expect((await item(id, 3)).interpretation).toBe('abnormal');
+  });
+});
+
+describe('the FHIR export', () => {
+  it('gives each Observation its result status', async () => {
+    const id = await drawnAppointment();
+    await send(id, value(2, 14, 'preliminary'), value(3, 2, 'final'));
+    expect(observations(await fhir(id)).map((observation) => observation.status)).toEqual(['preliminary', 'final']);
+  });
+
+  it('codes a critical value HH in v3 ObservationInterpretation', async () => {
+    const id = await drawnAppointment();
+    await send(id, value(2, 25, 'final'));
+    expect(observations(await fhir(id))[0]!.interpretation).toEqual([
+      { coding: [{ system: 'http://terminology.hl7.org/CodeSystem/v3-ObservationInterpretation', code: 'HH', display: 'Critical high' }] },
+    ]);
+  });
+
+  it.each([
+    ['partial while a planned test has no value', [value(2, 14, 'final')], 'partial'],
+    ['preliminary while every test has a value and one may change', [value(2, 14, 'preliminary'), value(3, 2, 'final')], 'preliminary'],
+    ['final once every value is final', [value(2, 14, 'final'), value(3, 2, 'final')], 'final'],
+  ])('states the DiagnosticReport %s', async (_, sent, status) => {
+    const id = await drawnAppointment();
+    await send(id, ...sent);
+    expect(diagnosticReport(await fhir(id)).status).toBe(status);
+  });
+
+  it('states the DiagnosticReport corrected once a value was corrected', async () => {
+    const id = await drawnAppointment();
+    await send(id, value(2, 14, 'final'), value(3, 2, 'final'));
+    await send(id, value(2, 13, 'corrected'));
+    expect(diagnosticReport(await fhir(id)).status).toBe('corrected');
+  });
+});
