@@ -3217,6 +3217,7 @@ export interface operations {
                      *       "clinical_results": [
                      *         {
                      *           "status": "received",
+                     *           "result_status": "final",
                      *           "biomarker_id": 1,
                      *           "biomarker_name": "Haemoglobin",
                      *           "category": "Blood count",
@@ -3236,11 +3237,13 @@ export interface operations {
                      *             "optimal_min": 13,
                      *             "optimal_max": 15
                      *           },
+                     *           "interpretation": "normal",
                      *           "tested_at": "2026-12-02",
                      *           "comment": null
                      *         },
                      *         {
                      *           "status": "planned",
+                     *           "result_status": null,
                      *           "biomarker_id": 2,
                      *           "biomarker_name": "Ferritin",
                      *           "category": "Iron",
@@ -3255,6 +3258,7 @@ export interface operations {
                      *             "optimal_min": null,
                      *             "optimal_max": null
                      *           },
+                     *           "interpretation": null,
                      *           "tested_at": null,
                      *           "comment": null
                      *         }

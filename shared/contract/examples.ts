@@ -57,6 +57,7 @@ export const appointmentResults = {
   clinical_results: [
     {
       status: 'received',
+      result_status: 'final',
       biomarker_id: 1,
       biomarker_name: 'Haemoglobin',
       category: 'Blood count',
@@ -66,11 +67,13 @@ export const appointmentResults = {
       unit: 'g/dL',
       reference_range_lab: { normal_min: 12, normal_max: 16, optimal_min: null, optimal_max: null },
       reference_range_service: { normal_min: 12, normal_max: 15.5, optimal_min: 13, optimal_max: 15 },
+      interpretation: 'normal',
       tested_at: '2026-12-02',
       comment: null,
     },
     {
       status: 'planned',
+      result_status: null,
       biomarker_id: 2,
       biomarker_name: 'Ferritin',
       category: 'Iron',
@@ -80,6 +83,7 @@ export const appointmentResults = {
       unit: null,
       reference_range_lab: null,
       reference_range_service: { normal_min: 15, normal_max: 150, optimal_min: null, optimal_max: null },
+      interpretation: null,
       tested_at: null,
       comment: null,
     },
