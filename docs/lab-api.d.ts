@@ -516,6 +516,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/appointments/{id}/results/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every version of the results
+         * @description Per reported test, every version the lab sent, newest first: the value shown now (preliminary, final or corrected), then each one it replaced, with when the lab reported it and the report's event_id. A correction never erases the value it corrects.
+         *
+         *     Scopes (any one suffices): `RESULTS_VIEW`.
+         */
+        get: operations["getAppointmentResultsHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/appointments/{id}/results/fhir": {
         parameters: {
             query?: never;
@@ -1105,6 +1127,22 @@ export interface components {
                 file_name: string;
             }[];
         };
+        AppointmentResultsHistory: {
+            /** Format: uuid */
+            appointment_id: string;
+            clinical_results: {
+                biomarker_id: number;
+                biomarker_name: string;
+                /** @description newest first: the value shown now, then each one it replaced */
+                versions: components["schemas"]["ClinicalResultVersion"][];
+            }[];
+            genetic_results: {
+                biomarker_id: number;
+                gene: string;
+                /** @description newest first: the finding shown now, then each one it replaced */
+                versions: components["schemas"]["GeneticResultVersion"][];
+            }[];
+        };
         AppointmentSummary: {
             /** Format: uuid */
             id: string;
@@ -1188,6 +1226,28 @@ export interface components {
         };
         CancelBody: {
             cancellation_reason: string;
+        };
+        ClinicalResultVersion: {
+            /**
+             * @description preliminary: may still change; final: the lab's answer; corrected: replaces a final answer (the value it replaced stays in the appointment's history)
+             * @enum {string}
+             */
+            result_status: "preliminary" | "final" | "corrected";
+            value: number;
+            /** @enum {string} */
+            value_operator: "eq" | "lt" | "le" | "gt" | "ge";
+            unit_id: number | null;
+            unit: string | null;
+            reference_range_lab: components["schemas"]["ReferenceRange"] | null;
+            /** @description the lab's flag when it sent one, else derived: beyond the catalog's critical limits, then against the lab's normal range; null: nothing to compare with */
+            interpretation: ("normal" | "low" | "high" | "critical_low" | "critical_high" | "abnormal") | null;
+            /** Format: date */
+            tested_at: string;
+            comment: string | null;
+            /** @description when the lab reported this version */
+            reported_at: string;
+            /** @description the lab's report (LabResultsReported event_id) that sent it; null for results stored before versions were kept */
+            event_id: string | null;
         };
         ConfirmBody: {
             barcode: string;
@@ -1462,6 +1522,25 @@ export interface components {
             tested_at: string;
             comment: string | null;
             variants: components["schemas"]["Variant"][];
+        };
+        GeneticResultVersion: {
+            /**
+             * @description preliminary: may still change; final: the lab's answer; corrected: replaces a final answer (the value it replaced stays in the appointment's history)
+             * @enum {string}
+             */
+            result_status: "preliminary" | "final" | "corrected";
+            gene: string;
+            genotype: string;
+            clinical_significance: string;
+            risk_description: string;
+            /** Format: date */
+            tested_at: string;
+            comment: string | null;
+            variants: components["schemas"]["Variant"][];
+            /** @description when the lab reported this version */
+            reported_at: string;
+            /** @description the lab's report (LabResultsReported event_id) that sent it; null for results stored before versions were kept */
+            event_id: string | null;
         };
         HomeKitOrder: {
             /** Format: uuid */
@@ -3302,6 +3381,53 @@ export interface operations {
             };
         };
     };
+    getAppointmentResultsHistory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The versions of each reported result. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppointmentResultsHistory"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description appointment not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            /** @description the read could not be recorded in the access log, so nothing is shown: retry; or: The database or the file store could not answer now (throttling, a conflicting transaction, a brief outage): retry after Retry-After seconds; a write of several steps (an erasure, a pickup of many) is finished by the retry. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before repeating the request. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getAppointmentResultsFhir: {
         parameters: {
             query?: never;
@@ -4387,7 +4513,7 @@ export interface operations {
                         /** Format: uuid */
                         id: string;
                         url: string;
-                        event_types: ("AppointmentStatusChanged" | "HomeKitOrderStatusChanged" | "ShipmentStatusChanged" | "LabResultsAvailable")[];
+                        event_types: ("AppointmentStatusChanged" | "HomeKitOrderStatusChanged" | "ShipmentStatusChanged" | "LabResultsAvailable" | "LabResultsUpdated" | "LabResultsCorrected")[];
                         description: string | null;
                         /**
                          * @description disabled: by the client, or after deliveries failed 5 times in a row (see disabled_reason)
@@ -4422,7 +4548,7 @@ export interface operations {
                     /** @description https (in AWS); never a private, loopback, link-local or reserved address. The local stack also accepts http://127.0.0.1 and localhost. */
                     url: string;
                     /** @description The events to receive (EventBridge detail-types, docs/events/). A key receives only those it could read with its scopes. */
-                    event_types: ("AppointmentStatusChanged" | "HomeKitOrderStatusChanged" | "ShipmentStatusChanged" | "LabResultsAvailable")[];
+                    event_types: ("AppointmentStatusChanged" | "HomeKitOrderStatusChanged" | "ShipmentStatusChanged" | "LabResultsAvailable" | "LabResultsUpdated" | "LabResultsCorrected")[];
                     description?: string | null;
                 };
             };
@@ -4438,7 +4564,7 @@ export interface operations {
                         /** Format: uuid */
                         id: string;
                         url: string;
-                        event_types: ("AppointmentStatusChanged" | "HomeKitOrderStatusChanged" | "ShipmentStatusChanged" | "LabResultsAvailable")[];
+                        event_types: ("AppointmentStatusChanged" | "HomeKitOrderStatusChanged" | "ShipmentStatusChanged" | "LabResultsAvailable" | "LabResultsUpdated" | "LabResultsCorrected")[];
                         description: string | null;
                         /**
                          * @description disabled: by the client, or after deliveries failed 5 times in a row (see disabled_reason)
@@ -4502,7 +4628,7 @@ export interface operations {
                         /** Format: uuid */
                         id: string;
                         url: string;
-                        event_types: ("AppointmentStatusChanged" | "HomeKitOrderStatusChanged" | "ShipmentStatusChanged" | "LabResultsAvailable")[];
+                        event_types: ("AppointmentStatusChanged" | "HomeKitOrderStatusChanged" | "ShipmentStatusChanged" | "LabResultsAvailable" | "LabResultsUpdated" | "LabResultsCorrected")[];
                         description: string | null;
                         /**
                          * @description disabled: by the client, or after deliveries failed 5 times in a row (see disabled_reason)
@@ -4594,7 +4720,7 @@ export interface operations {
                     /** @description https (in AWS); never a private, loopback, link-local or reserved address. The local stack also accepts http://127.0.0.1 and localhost. */
                     url?: string;
                     /** @description The events to receive (EventBridge detail-types, docs/events/). A key receives only those it could read with its scopes. */
-                    event_types?: ("AppointmentStatusChanged" | "HomeKitOrderStatusChanged" | "ShipmentStatusChanged" | "LabResultsAvailable")[];
+                    event_types?: ("AppointmentStatusChanged" | "HomeKitOrderStatusChanged" | "ShipmentStatusChanged" | "LabResultsAvailable" | "LabResultsUpdated" | "LabResultsCorrected")[];
                     description?: string | null;
                     /** @enum {string} */
                     status?: "enabled" | "disabled";
@@ -4612,7 +4738,7 @@ export interface operations {
                         /** Format: uuid */
                         id: string;
                         url: string;
-                        event_types: ("AppointmentStatusChanged" | "HomeKitOrderStatusChanged" | "ShipmentStatusChanged" | "LabResultsAvailable")[];
+                        event_types: ("AppointmentStatusChanged" | "HomeKitOrderStatusChanged" | "ShipmentStatusChanged" | "LabResultsAvailable" | "LabResultsUpdated" | "LabResultsCorrected")[];
                         description: string | null;
                         /**
                          * @description disabled: by the client, or after deliveries failed 5 times in a row (see disabled_reason)
@@ -4683,7 +4809,7 @@ export interface operations {
                         /** Format: uuid */
                         id: string;
                         url: string;
-                        event_types: ("AppointmentStatusChanged" | "HomeKitOrderStatusChanged" | "ShipmentStatusChanged" | "LabResultsAvailable")[];
+                        event_types: ("AppointmentStatusChanged" | "HomeKitOrderStatusChanged" | "ShipmentStatusChanged" | "LabResultsAvailable" | "LabResultsUpdated" | "LabResultsCorrected")[];
                         description: string | null;
                         /**
                          * @description disabled: by the client, or after deliveries failed 5 times in a row (see disabled_reason)
@@ -4752,7 +4878,7 @@ export interface operations {
                          * @description The event, and the webhook-id header of every attempt.
                          */
                         event_id: string;
-                        /** @description AppointmentStatusChanged, HomeKitOrderStatusChanged, ShipmentStatusChanged, LabResultsAvailable or webhook.test */
+                        /** @description AppointmentStatusChanged, HomeKitOrderStatusChanged, ShipmentStatusChanged, LabResultsAvailable, LabResultsUpdated, LabResultsCorrected or webhook.test */
                         event_type: string;
                         /** Format: date-time */
                         occurred_at: string;
@@ -4835,7 +4961,7 @@ export interface operations {
                          * @description The event, and the webhook-id header of every attempt.
                          */
                         event_id: string;
-                        /** @description AppointmentStatusChanged, HomeKitOrderStatusChanged, ShipmentStatusChanged, LabResultsAvailable or webhook.test */
+                        /** @description AppointmentStatusChanged, HomeKitOrderStatusChanged, ShipmentStatusChanged, LabResultsAvailable, LabResultsUpdated, LabResultsCorrected or webhook.test */
                         event_type: string;
                         /** Format: date-time */
                         occurred_at: string;
@@ -4903,7 +5029,7 @@ export interface operations {
                          * @description The event, and the webhook-id header of every attempt.
                          */
                         event_id: string;
-                        /** @description AppointmentStatusChanged, HomeKitOrderStatusChanged, ShipmentStatusChanged, LabResultsAvailable or webhook.test */
+                        /** @description AppointmentStatusChanged, HomeKitOrderStatusChanged, ShipmentStatusChanged, LabResultsAvailable, LabResultsUpdated, LabResultsCorrected or webhook.test */
                         event_type: string;
                         /** Format: date-time */
                         occurred_at: string;

@@ -173,6 +173,13 @@ export const routes = {
     handler: 'functions/results/get.ts',
     scopes: ['RESULTS_VIEW'],
   },
+  // Ours (issue #29): every version of every result, the values corrections replaced included.
+  getAppointmentResultsHistory: {
+    method: 'GET',
+    path: '/api/v1/appointments/{id}/results/history',
+    handler: 'functions/results/history.ts',
+    scopes: ['RESULTS_VIEW'],
+  },
   // Ours: the results as a FHIR R4 Bundle (README "Results and documents").
   getAppointmentResultsFhir: {
     method: 'GET',

@@ -12,6 +12,7 @@ import type { GenericSchema } from 'valibot';
 import { LAB_ORDER_REQUESTED, LabOrderRequestedDetail } from '../../shared/events/lab-order-requested';
 import { EVENT_SOURCE } from '../../shared/events/event-source';
 import { LAB_RESULTS_AVAILABLE, LabResultsAvailableDetail } from '../../shared/events/lab-results-available';
+import { LAB_RESULTS_CORRECTED, LAB_RESULTS_UPDATED, LabResultsCorrectedDetail, LabResultsUpdatedDetail } from '../../shared/events/lab-results-updated';
 import { LAB_PARTNER_SOURCE, LAB_RESULTS_REPORTED, LabResultsReportedDetail } from '../../shared/events/lab-results-reported';
 import {
   APPOINTMENT_STATUS_CHANGED,
@@ -48,6 +49,24 @@ export const PUBLISHED_EVENTS: PublishedEvent[] = [
     detailType: LAB_RESULTS_AVAILABLE,
     description: 'Every planned result of an appointment is in and the appointment is completed. Delivered at least once.',
     detail: LabResultsAvailableDetail,
+  },
+  {
+    file: 'lab-results-updated.schema.json',
+    source: EVENT_SOURCE,
+    detailType: LAB_RESULTS_UPDATED,
+    description:
+      'A lab report added or changed results of an appointment (preliminary ones included): which tests, and their status now. ' +
+      'Ids and statuses only, never a value: read GET /api/v1/appointments/{id}/results. Delivered at least once: drop duplicates by event_id.',
+    detail: LabResultsUpdatedDetail,
+  },
+  {
+    file: 'lab-results-corrected.schema.json',
+    source: EVENT_SOURCE,
+    detailType: LAB_RESULTS_CORRECTED,
+    description:
+      'The lab corrected a final result: which tests. The value it replaced stays in GET /api/v1/appointments/{id}/results/history. ' +
+      'Ids only, never a value. Delivered at least once: drop duplicates by event_id.',
+    detail: LabResultsCorrectedDetail,
   },
   {
     file: 'appointment-status-changed.schema.json',

@@ -22,7 +22,7 @@ import { AppointmentHistoryEntry, HomeKitOrderHistoryEntry, ShipmentHistoryEntry
 import { HomeKitOrder } from '../schemas/home-kit-orders';
 import { Availability, Location, UpdatedLocation } from '../schemas/locations';
 import { CreatedProfile, EmbeddedProfile, Profile, ProfileErasure } from '../schemas/profiles';
-import { AppointmentResults } from '../schemas/results';
+import { AppointmentResults, AppointmentResultsHistory } from '../schemas/results';
 import { CreatedShipment, Shipment, ShipmentWithAppointments } from '../schemas/shipments';
 import { Webhook, WebhookDelivery, WebhookWithSecret } from '../schemas/webhooks';
 import * as examples from './examples';
@@ -322,6 +322,15 @@ export const operations = {
     summary: "Get an appointment's results",
     description: 'Planned tests appear with status planned, next to received clinical and genetic results and the lab report documents.',
     responses: { 200: { description: 'The results.', schema: AppointmentResults, example: examples.appointmentResults } },
+    errors: { 404: 'appointment not found', 503: READ_NOT_RECORDED },
+  },
+  getAppointmentResultsHistory: {
+    tag: 'Results',
+    summary: 'Every version of the results',
+    description:
+      'Per reported test, every version the lab sent, newest first: the value shown now (preliminary, final or corrected), then each one it replaced, ' +
+      "with when the lab reported it and the report's event_id. A correction never erases the value it corrects.",
+    responses: { 200: { description: 'The versions of each reported result.', schema: AppointmentResultsHistory } },
     errors: { 404: 'appointment not found', 503: READ_NOT_RECORDED },
   },
   getAppointmentResultsFhir: {

@@ -23,6 +23,7 @@ export const AUDITED_ROUTES: ReadonlySet<RouteName> = new Set<RouteName>([
   'getAppointment',
   'listAppointmentHistory',
   'getAppointmentResults',
+  'getAppointmentResultsHistory',
   'getAppointmentResultsFhir',
   'getAppointmentResultsReport',
   'getDocument',

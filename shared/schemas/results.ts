@@ -1,9 +1,17 @@
 /** Result representations: the body of GET /api/v1/appointments/{id}/results. */
 import * as v from 'valibot';
-import { clinicalResultItems, geneticResultItems, INTERPRETATIONS, RESULT_STATUSES, VALUE_OPERATORS } from '../domain/results';
+import {
+  clinicalResultItems,
+  geneticResultItems,
+  INTERPRETATIONS,
+  interpretationOfStored,
+  orderedRange,
+  RESULT_STATUSES,
+  VALUE_OPERATORS,
+} from '../domain/results';
 import { ReferenceRange, Variant } from '../events/lab-results-reported';
 import type { Catalog } from '../store/catalog';
-import type { ClinicalResultRecord, DocumentLink, GeneticResultRecord } from '../store/lab-reports';
+import type { ClinicalResultRecord, DocumentLink, GeneticResultRecord, SupersededVersion } from '../store/lab-reports';
 import { date, uuid } from './fields';
 
 const biomarkerId = v.pipe(v.number(), v.integer());
@@ -132,5 +140,106 @@ export function toAppointmentResults(read: {
       item.status === 'received' ? toGeneticResult(item.result) : item,
     ),
     documents: read.aggregate.documents.map(({ id, file_name }) => ({ id, file_name })),
+  };
+}
+
+const reportedBy = {
+  reported_at: v.pipe(v.string(), v.description('when the lab reported this version')),
+  event_id: v.pipe(
+    v.nullable(uuid),
+    v.description("the lab's report (LabResultsReported event_id) that sent it; null for results stored before versions were kept"),
+  ),
+};
+
+/** One version of a clinical result, as the lab sent it. */
+export const ClinicalResultVersion = v.object({
+  result_status: resultStatus,
+  value: v.number(),
+  value_operator: v.picklist(VALUE_OPERATORS),
+  unit_id: v.nullable(biomarkerId),
+  unit: v.nullable(v.string()),
+  reference_range_lab: v.nullable(ReferenceRange),
+  interpretation,
+  tested_at: date,
+  comment: v.nullable(v.string()),
+  ...reportedBy,
+});
+
+export const GeneticResultVersion = v.object({
+  result_status: resultStatus,
+  gene: v.string(),
+  genotype: v.string(),
+  clinical_significance: v.string(),
+  risk_description: v.string(),
+  tested_at: date,
+  comment: v.nullable(v.string()),
+  variants: v.array(Variant),
+  ...reportedBy,
+});
+
+/** GET /appointments/{id}/results/history: every version of every reported result, the current one first. */
+export const AppointmentResultsHistory = v.object({
+  appointment_id: uuid,
+  clinical_results: v.array(
+    v.object({
+      biomarker_id: biomarkerId,
+      biomarker_name: v.string(),
+      versions: v.pipe(v.array(ClinicalResultVersion), v.description('newest first: the value shown now, then each one it replaced')),
+    }),
+  ),
+  genetic_results: v.array(
+    v.object({
+      biomarker_id: biomarkerId,
+      gene: v.string(),
+      versions: v.pipe(v.array(GeneticResultVersion), v.description('newest first: the finding shown now, then each one it replaced')),
+    }),
+  ),
+});
+export type AppointmentResultsHistory = v.InferOutput<typeof AppointmentResultsHistory>;
+
+const clinicalVersion = (result: SupersededVersion<ClinicalResultRecord>, catalog: Catalog) => ({
+  result_status: result.result_status ?? 'final',
+  value: result.value,
+  value_operator: result.value_operator,
+  unit_id: result.unit_id,
+  unit: result.unit,
+  reference_range_lab: orderedRange(result.reference_range_lab),
+  interpretation: interpretationOfStored(result, catalog.biomarkers.get(result.biomarker_id)),
+  tested_at: result.tested_at,
+  comment: result.comment ?? null,
+  reported_at: result.reported_at,
+  event_id: result.event_id ?? null,
+});
+
+const geneticVersion = (result: SupersededVersion<GeneticResultRecord>) => ({
+  result_status: result.result_status ?? 'final',
+  gene: result.gene,
+  genotype: result.genotype,
+  clinical_significance: result.clinical_significance,
+  risk_description: result.risk_description,
+  tested_at: result.tested_at,
+  comment: result.comment ?? null,
+  variants: result.variants,
+  reported_at: result.reported_at,
+  event_id: result.event_id ?? null,
+});
+
+export function toResultsHistory(
+  appointmentId: string,
+  read: { catalog: Catalog; aggregate: { clinicalResults: ClinicalResultRecord[]; geneticResults: GeneticResultRecord[] } },
+): AppointmentResultsHistory {
+  const byId = <T extends { biomarker_id: number }>(results: T[]) => [...results].sort((a, b) => a.biomarker_id - b.biomarker_id);
+  return {
+    appointment_id: appointmentId,
+    clinical_results: byId(read.aggregate.clinicalResults).map((result) => ({
+      biomarker_id: result.biomarker_id,
+      biomarker_name: read.catalog.biomarkers.get(result.biomarker_id)?.name ?? `Biomarker ${result.biomarker_id}`,
+      versions: [result, ...(result.superseded ?? [])].map((version) => clinicalVersion(version, read.catalog)),
+    })),
+    genetic_results: byId(read.aggregate.geneticResults).map((result) => ({
+      biomarker_id: result.biomarker_id,
+      gene: result.gene,
+      versions: [result, ...(result.superseded ?? [])].map(geneticVersion),
+    })),
   };
 }

@@ -30,6 +30,22 @@ export interface ClinicalResultRecord {
   result_status?: ResultStatus;
   /** The lab's flag, or derived at ingest; absent on results stored before interpretations. */
   interpretation?: Interpretation | null;
+  /** The values this one replaced, newest first (at most MAX_SUPERSEDED), each as it was stored. */
+  superseded?: SupersededVersion<ClinicalResultRecord>[];
+  event_id?: string;
+}
+
+/** A replaced version of a result, kept in the result's own item: what it was, and the report that sent it. */
+export type SupersededVersion<R> = Omit<R, 'superseded'>;
+
+/** How many replaced versions a result keeps: a lab corrects a value a few times, not a hundred. */
+export const MAX_SUPERSEDED = 20;
+
+/** The stored result's versions before the new one, newest first: the one replaced, then its own history. */
+export function supersededBy<R extends { superseded?: SupersededVersion<R>[] }>(existing: R | undefined): SupersededVersion<R>[] | undefined {
+  if (!existing) return undefined;
+  const { superseded = [], ...replaced } = existing;
+  return [replaced as SupersededVersion<R>, ...superseded].slice(0, MAX_SUPERSEDED);
 }
 
 export interface GeneticResultRecord {
@@ -43,6 +59,8 @@ export interface GeneticResultRecord {
   variants: Variant[];
   reported_at: string;
   result_status?: ResultStatus;
+  superseded?: SupersededVersion<GeneticResultRecord>[];
+  event_id?: string;
 }
 
 /** A report document as the appointment lists it; the document itself is shared/store/documents.ts. */
@@ -89,7 +107,7 @@ export const reportMarkerPut = (eventId: string, appointmentId: string, now: Dat
  */
 export function resultPut(
   key: ItemKey,
-  result: { biomarker_id: number; tested_at: string },
+  result: { biomarker_id: number; tested_at: string; superseded?: unknown[] },
   report: { event_id: string; reported_at: string },
   replacing: ReportOrder | undefined,
 ): NamedItem {

@@ -10,17 +10,27 @@
  */
 import { createHash } from 'node:crypto';
 import { LAB } from '../domain/lifecycle';
-import { interpretationOf, isFinal, missingResults, replaces, type StoredVersion } from '../domain/results';
+import { interpretationOf, isFinal, missingResults, replaces, type ResultStatus, type StoredVersion } from '../domain/results';
 import { copyObject, deleteObject, objectSize } from '../documents/s3';
 import { errorNames, logger } from '../logger';
 import { labResultsAvailable } from '../events/lab-results-available';
+import { labResultsCorrected, labResultsUpdated } from '../events/lab-results-updated';
 import type { LabResultsReportedDetail } from '../events/lab-results-reported';
 import { getAppointmentAggregate } from '../store/appointments/reads';
 import { type AppointmentAggregate, appointmentLifecycle } from '../store/appointments/records';
 import { type Catalog, loadCatalog, plannedBiomarkers } from '../store/catalog';
 import { type DocumentRecord, documentPuts } from '../store/documents';
 import { type ItemKey, keys } from '../store/keys';
-import { appointmentIdOfBarcode, reportMarkerPut, reportStored, resultPut } from '../store/lab-reports';
+import {
+  appointmentIdOfBarcode,
+  type ClinicalResultRecord,
+  type GeneticResultRecord,
+  reportMarkerPut,
+  reportStored,
+  resultPut,
+  type SupersededVersion,
+  supersededBy,
+} from '../store/lab-reports';
 import { type NamedItem, TransactionCancelled } from '../store/transactions';
 import type { Changes } from '../store/transitions';
 import { commit } from './commit';
@@ -55,22 +65,34 @@ async function assertKnownBiomarkers(detail: LabResultsReportedDetail): Promise<
   if (unknown.length > 0) throw new ReportRejected(`unknown biomarker(s) or wrong kind: ${unknown.join(', ')}`);
 }
 
+/** A result a report wrote: its biomarker, its status now, and whether it corrected a final value. */
+interface Written {
+  biomarker_id: number;
+  result_status: ResultStatus;
+  corrects: boolean;
+}
+
 /**
  * The Puts of the reported results that replace what is stored (shared/domain/results.ts replaces(): a
- * preliminary value never over a final one), and `stored` updated to match.
+ * preliminary value never over a final one), each keeping the versions it replaces (supersededBy), and
+ * `stored` updated to match; `written` gains each.
  */
-function replacingPuts(
-  results: { biomarker_id: number; tested_at: string; result_status: StoredVersion['result_status'] & string }[],
-  stored: Map<number, StoredVersion>,
+function replacingPuts<R extends StoredVersion & { superseded?: SupersededVersion<R>[] }>(
+  results: { biomarker_id: number; tested_at: string; result_status: ResultStatus }[],
+  stored: Map<number, R>,
   itemKey: (biomarkerId: number) => ItemKey,
   detail: LabResultsReportedDetail,
+  written: Written[],
 ): NamedItem[] {
   return results.flatMap((result) => {
     const incoming = { tested_at: result.tested_at, reported_at: detail.reported_at, result_status: result.result_status };
     const existing = stored.get(result.biomarker_id);
     if (!replaces(incoming, existing)) return [];
-    stored.set(result.biomarker_id, incoming);
-    return [resultPut(itemKey(result.biomarker_id), result, detail, existing)];
+    stored.set(result.biomarker_id, incoming as R);
+    const corrects = result.result_status === 'corrected' && existing !== undefined && isFinal(existing);
+    written.push({ biomarker_id: result.biomarker_id, result_status: result.result_status, corrects });
+    const superseded = supersededBy(existing);
+    return [resultPut(itemKey(result.biomarker_id), { ...result, ...(superseded ? { superseded } : {}) }, detail, existing)];
   });
 }
 
@@ -83,16 +105,17 @@ async function prepare(detail: LabResultsReportedDetail, aggregate: AppointmentA
   const at = now.toISOString();
 
   const catalog = await loadCatalog();
-  const clinical = new Map<number, StoredVersion>(aggregate.clinicalResults.map((r) => [r.biomarker_id, r]));
-  const genetic = new Map<number, StoredVersion>(aggregate.geneticResults.map((r) => [r.biomarker_id, r]));
+  const clinical = new Map<number, ClinicalResultRecord>(aggregate.clinicalResults.map((r) => [r.biomarker_id, r]));
+  const genetic = new Map<number, GeneticResultRecord>(aggregate.geneticResults.map((r) => [r.biomarker_id, r]));
+  const written: Written[] = [];
   // Each value's interpretation is kept as reported: the lab's flag, else derived now from its range and the catalog's critical limits.
   const interpreted = detail.clinical_results.map((result) => ({
     ...result,
     interpretation: result.interpretation ?? interpretationOf(result.value, result.reference_range_lab, catalog.biomarkers.get(result.biomarker_id)),
   }));
   const items: NamedItem[] = [
-    ...replacingPuts(interpreted, clinical, (id) => keys.clinicalResult(appointment.id, id), detail),
-    ...replacingPuts(detail.genetic_results, genetic, (id) => keys.geneticResult(appointment.id, id), detail),
+    ...replacingPuts(interpreted, clinical, (id) => keys.clinicalResult(appointment.id, id), detail, written),
+    ...replacingPuts(detail.genetic_results, genetic, (id) => keys.geneticResult(appointment.id, id), detail, written),
   ];
 
   // Every file checked before any is copied: a report refused for its second file leaves nothing under documents/.
@@ -143,7 +166,28 @@ async function prepare(detail: LabResultsReportedDetail, aggregate: AppointmentA
         ]
       : [],
     items,
-    events: completes ? [labResultsAvailable(appointment, at)] : [],
+    events: [
+      // Ids and statuses only: what changed, for clients that show progress; a correction called out on its own.
+      ...(written.length > 0
+        ? [
+            labResultsUpdated(
+              appointment,
+              written.map(({ biomarker_id, result_status }) => ({ biomarker_id, result_status })),
+              at,
+            ),
+          ]
+        : []),
+      ...(written.some((w) => w.corrects)
+        ? [
+            labResultsCorrected(
+              appointment,
+              written.filter((w) => w.corrects).map((w) => w.biomarker_id),
+              at,
+            ),
+          ]
+        : []),
+      ...(completes ? [labResultsAvailable(appointment, at)] : []),
+    ],
     writtenAt: at,
   };
   return changes;
@@ -209,7 +253,8 @@ async function storeReport(detail: LabResultsReportedDetail, appointmentId: stri
     }
     const changes = await prepare(detail, aggregate, now, copied);
     try {
-      // At most 60 + 20 results, 2 × 5 documents, the marker and the completion (state, history, outbox): ≤ 94 items.
+      // At most 60 + 20 results, 2 × 5 documents, the marker, the completion (state, history) and one outbox
+      // item holding every event (the status change, LabResultsUpdated, LabResultsCorrected, LabResultsAvailable): ≤ 94 items.
       await commit(changes);
     } catch (error) {
       if (!(error instanceof TransactionCancelled)) throw error;

@@ -25,7 +25,7 @@ export interface AppointmentResults {
 }
 
 /** How the results are shown, as the access log names the read: `appointment <id> results FHIR`. */
-export type ResultsView = 'results' | 'results FHIR' | 'results report';
+export type ResultsView = 'results' | 'results history' | 'results FHIR' | 'results report';
 
 export async function readResults(id: string, access: AccessContext, view: ResultsView = 'results'): Promise<AppointmentResults> {
   const [aggregate, catalog] = await Promise.all([getAppointmentAggregateOrThrow(id), loadCatalog()]);

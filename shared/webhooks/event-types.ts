@@ -6,10 +6,18 @@
  */
 import { type AccessContext, canSeeLocationGroup, canSeeProfileGroup, hasAnyScope } from '../auth/access';
 import { LAB_RESULTS_AVAILABLE } from '../events/lab-results-available';
+import { LAB_RESULTS_CORRECTED, LAB_RESULTS_UPDATED } from '../events/lab-results-updated';
 import { APPOINTMENT_STATUS_CHANGED, HOME_KIT_ORDER_STATUS_CHANGED, SHIPMENT_STATUS_CHANGED } from '../events/status-changed';
 import { routes } from '../routes';
 
-export const WEBHOOK_EVENT_TYPES = [APPOINTMENT_STATUS_CHANGED, HOME_KIT_ORDER_STATUS_CHANGED, SHIPMENT_STATUS_CHANGED, LAB_RESULTS_AVAILABLE] as const;
+export const WEBHOOK_EVENT_TYPES = [
+  APPOINTMENT_STATUS_CHANGED,
+  HOME_KIT_ORDER_STATUS_CHANGED,
+  SHIPMENT_STATUS_CHANGED,
+  LAB_RESULTS_AVAILABLE,
+  LAB_RESULTS_UPDATED,
+  LAB_RESULTS_CORRECTED,
+] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
 /** What POST /webhooks/{id}/test sends, whatever the subscription's event types. */
@@ -21,6 +29,8 @@ const READ_ROUTE = {
   [HOME_KIT_ORDER_STATUS_CHANGED]: routes.getHomeKitOrder,
   [SHIPMENT_STATUS_CHANGED]: routes.getShipment,
   [LAB_RESULTS_AVAILABLE]: routes.getAppointmentResults,
+  [LAB_RESULTS_UPDATED]: routes.getAppointmentResults,
+  [LAB_RESULTS_CORRECTED]: routes.getAppointmentResults,
 } as const satisfies Record<WebhookEventType, { scopes: readonly string[] }>;
 
 export const isWebhookEventType = (type: string): type is WebhookEventType => (WEBHOOK_EVENT_TYPES as readonly string[]).includes(type);

@@ -12,7 +12,7 @@ import { clinical, deliver, report } from '../support/lab';
 import { confirmDraw, scheduleAppointment } from '../support/scenario';
 
 const api = useApi();
-mockEventBridge();
+const eventBridge = mockEventBridge();
 let key: string;
 
 beforeAll(async () => {
@@ -102,6 +102,63 @@ describe('result_status', () => {
     const id = await drawnAppointment();
     await deliver(report(id, { clinical_results: [clinical(2, 14)] }));
     expect(await item(id, 2)).toMatchObject({ result_status: 'final' });
+  });
+});
+
+describe('corrections keep the past', () => {
+  it('lists the corrected value first and the final value it replaced after it, each with its report', async () => {
+    const id = await drawnAppointment();
+    const final = report(id, { clinical_results: [value(2, 15, 'final')] });
+    const correction = report(id, { clinical_results: [value(2, 13.1, 'corrected')] });
+    await deliver(final);
+    await deliver(correction);
+    const history = (await api.get(`/api/v1/appointments/${id}/results/history`, key)).body;
+    expect(history.clinical_results).toEqual([
+      {
+        biomarker_id: 2,
+        biomarker_name: 'Haemoglobin',
+        versions: [
+          expect.objectContaining({ result_status: 'corrected', value: 13.1, event_id: correction.event_id, reported_at: correction.reported_at }),
+          expect.objectContaining({ result_status: 'final', value: 15, event_id: final.event_id, reported_at: final.reported_at }),
+        ],
+      },
+    ]);
+  });
+
+  it('publishes LabResultsCorrected once, naming the test and no value', async () => {
+    const id = await drawnAppointment();
+    await send(id, value(2, 15, 'final'));
+    await send(id, value(2, 13.1, 'corrected'));
+    const corrected = eventBridge.entries().filter((entry) => entry.DetailType === 'LabResultsCorrected' && entry.Detail!.includes(id));
+    expect(corrected).toHaveLength(1);
+    expect(JSON.parse(corrected[0]!.Detail!)).toEqual({
+      event_id: expect.any(String),
+      occurred_at: expect.any(String),
+      appointment_id: id,
+      profile_id: expect.any(String),
+      profile_group_slug: 'demo-clinic',
+      biomarker_ids: [2],
+    });
+  });
+
+  it('publishes LabResultsUpdated for a preliminary value, with its status', async () => {
+    const id = await drawnAppointment();
+    await send(id, value(2, 14, 'preliminary'));
+    const updated = eventBridge.entries().filter((entry) => entry.DetailType === 'LabResultsUpdated' && entry.Detail!.includes(id));
+    expect(updated.map((entry) => JSON.parse(entry.Detail!).results)).toEqual([[{ biomarker_id: 2, result_status: 'preliminary' }]]);
+  });
+
+  it('publishes nothing for a report that changes nothing (a preliminary value after a final one)', async () => {
+    const id = await drawnAppointment();
+    await send(id, value(2, 15, 'final'));
+    const before = eventBridge.entries().length;
+    await send(id, value(2, 9, 'preliminary'));
+    expect(
+      eventBridge
+        .entries()
+        .slice(before)
+        .filter((entry) => entry.Detail!.includes(id)),
+    ).toEqual([]);
   });
 });
 

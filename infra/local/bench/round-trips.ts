@@ -125,6 +125,7 @@ export const PROBES = {
   listProfileAppointments: async (w) => ({ params: { id: w.listedProfile } }),
   listAppointmentHistory: async (w) => ({ params: { id: w.reported.appointmentId } }),
   getAppointmentResults: async (w) => ({ params: { id: w.reported.appointmentId } }),
+  getAppointmentResultsHistory: async (w) => ({ params: { id: w.reported.appointmentId } }),
   getAppointmentResultsFhir: async (w) => ({ params: { id: w.reported.appointmentId } }),
   getAppointmentResultsReport: async (w) => ({ params: { id: w.reported.appointmentId } }),
   getDocument: async (w) => ({ params: { id: w.reported.documentId } }),
