@@ -516,6 +516,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/appointments/{id}/results/acknowledge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Acknowledge critical results
+         * @description Records that a clinician saw the critical values: the results' critical.acknowledged_at and acknowledged_by (this key's id). Acknowledging again changes nothing; a new critical value resets the acknowledgement.
+         *
+         *     Scopes (any one suffices): `RESULTS_VIEW`.
+         */
+        post: operations["acknowledgeAppointmentResults"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/appointments/{id}/results/history": {
         parameters: {
             query?: never;
@@ -1126,6 +1148,20 @@ export interface components {
                 id: string;
                 file_name: string;
             }[];
+            /** @description null while no value was ever critical; a new critical value resets the acknowledgement */
+            critical: {
+                /** @description the tests whose current value is critical */
+                biomarker_ids: number[];
+                /**
+                 * Format: date-time
+                 * @description when the last report that brought a critical value arrived
+                 */
+                reported_at: string;
+                /** @description when a clinician acknowledged them (POST …/results/acknowledge); null until then */
+                acknowledged_at: string | null;
+                /** @description the key id that acknowledged them */
+                acknowledged_by: string | null;
+            } | null;
         };
         AppointmentResultsHistory: {
             /** Format: uuid */
@@ -1503,6 +1539,20 @@ export interface components {
             clinical_results: (components["schemas"]["ReceivedClinicalResult"] | components["schemas"]["PlannedClinicalResult"])[];
             /** @description one item per planned genetic biomarker (received or planned), then received results that were not planned */
             genetic_results: (components["schemas"]["GeneticResultItem"] | components["schemas"]["PlannedGeneticResult"])[];
+            /** @description null while no value was ever critical; a new critical value resets the acknowledgement */
+            critical: {
+                /** @description the tests whose current value is critical */
+                biomarker_ids: number[];
+                /**
+                 * Format: date-time
+                 * @description when the last report that brought a critical value arrived
+                 */
+                reported_at: string;
+                /** @description when a clinician acknowledged them (POST …/results/acknowledge); null until then */
+                acknowledged_at: string | null;
+                /** @description the key id that acknowledged them */
+                acknowledged_by: string | null;
+            } | null;
         };
         GeneticResultItem: {
             /** @constant */
@@ -3348,7 +3398,8 @@ export interface operations {
                      *           "id": "b1e2c3d4-a5b6-4c7d-8e9f-0a1b2c3d4e5f",
                      *           "file_name": "lab-report.pdf"
                      *         }
-                     *       ]
+                     *       ],
+                     *       "critical": null
                      *     }
                      */
                     "application/json": components["schemas"]["AppointmentResults"];
@@ -3359,6 +3410,62 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             /** @description appointment not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            /** @description the read could not be recorded in the access log, so nothing is shown: retry; or: The database or the file store could not answer now (throttling, a conflicting transaction, a brief outage): retry after Retry-After seconds; a write of several steps (an erasure, a pickup of many) is finished by the retry. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before repeating the request. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    acknowledgeAppointmentResults: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The results, acknowledged. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppointmentResults"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description appointment not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no critical value to acknowledge; or a new critical value arrived meanwhile */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4513,7 +4620,7 @@ export interface operations {
                         /** Format: uuid */
                         id: string;
                         url: string;
-                        event_types: ("AppointmentStatusChanged" | "HomeKitOrderStatusChanged" | "ShipmentStatusChanged" | "LabResultsAvailable" | "LabResultsUpdated" | "LabResultsCorrected")[];
+                        event_types: ("AppointmentStatusChanged" | "HomeKitOrderStatusChanged" | "ShipmentStatusChanged" | "LabResultsAvailable" | "LabResultsUpdated" | "LabResultsCorrected" | "CriticalResultReported")[];
                         description: string | null;
                         /**
                          * @description disabled: by the client, or after deliveries failed 5 times in a row (see disabled_reason)
@@ -4548,7 +4655,7 @@ export interface operations {
                     /** @description https (in AWS); never a private, loopback, link-local or reserved address. The local stack also accepts http://127.0.0.1 and localhost. */
                     url: string;
                     /** @description The events to receive (EventBridge detail-types, docs/events/). A key receives only those it could read with its scopes. */
-                    event_types: ("AppointmentStatusChanged" | "HomeKitOrderStatusChanged" | "ShipmentStatusChanged" | "LabResultsAvailable" | "LabResultsUpdated" | "LabResultsCorrected")[];
+                    event_types: ("AppointmentStatusChanged" | "HomeKitOrderStatusChanged" | "ShipmentStatusChanged" | "LabResultsAvailable" | "LabResultsUpdated" | "LabResultsCorrected" | "CriticalResultReported")[];
                     description?: string | null;
                 };
             };
@@ -4564,7 +4671,7 @@ export interface operations {
                         /** Format: uuid */
                         id: string;
                         url: string;
-                        event_types: ("AppointmentStatusChanged" | "HomeKitOrderStatusChanged" | "ShipmentStatusChanged" | "LabResultsAvailable" | "LabResultsUpdated" | "LabResultsCorrected")[];
+                        event_types: ("AppointmentStatusChanged" | "HomeKitOrderStatusChanged" | "ShipmentStatusChanged" | "LabResultsAvailable" | "LabResultsUpdated" | "LabResultsCorrected" | "CriticalResultReported")[];
                         description: string | null;
                         /**
                          * @description disabled: by the client, or after deliveries failed 5 times in a row (see disabled_reason)
@@ -4628,7 +4735,7 @@ export interface operations {
                         /** Format: uuid */
                         id: string;
                         url: string;
-                        event_types: ("AppointmentStatusChanged" | "HomeKitOrderStatusChanged" | "ShipmentStatusChanged" | "LabResultsAvailable" | "LabResultsUpdated" | "LabResultsCorrected")[];
+                        event_types: ("AppointmentStatusChanged" | "HomeKitOrderStatusChanged" | "ShipmentStatusChanged" | "LabResultsAvailable" | "LabResultsUpdated" | "LabResultsCorrected" | "CriticalResultReported")[];
                         description: string | null;
                         /**
                          * @description disabled: by the client, or after deliveries failed 5 times in a row (see disabled_reason)
@@ -4720,7 +4827,7 @@ export interface operations {
                     /** @description https (in AWS); never a private, loopback, link-local or reserved address. The local stack also accepts http://127.0.0.1 and localhost. */
                     url?: string;
                     /** @description The events to receive (EventBridge detail-types, docs/events/). A key receives only those it could read with its scopes. */
-                    event_types?: ("AppointmentStatusChanged" | "HomeKitOrderStatusChanged" | "ShipmentStatusChanged" | "LabResultsAvailable" | "LabResultsUpdated" | "LabResultsCorrected")[];
+                    event_types?: ("AppointmentStatusChanged" | "HomeKitOrderStatusChanged" | "ShipmentStatusChanged" | "LabResultsAvailable" | "LabResultsUpdated" | "LabResultsCorrected" | "CriticalResultReported")[];
                     description?: string | null;
                     /** @enum {string} */
                     status?: "enabled" | "disabled";
@@ -4738,7 +4845,7 @@ export interface operations {
                         /** Format: uuid */
                         id: string;
                         url: string;
-                        event_types: ("AppointmentStatusChanged" | "HomeKitOrderStatusChanged" | "ShipmentStatusChanged" | "LabResultsAvailable" | "LabResultsUpdated" | "LabResultsCorrected")[];
+                        event_types: ("AppointmentStatusChanged" | "HomeKitOrderStatusChanged" | "ShipmentStatusChanged" | "LabResultsAvailable" | "LabResultsUpdated" | "LabResultsCorrected" | "CriticalResultReported")[];
                         description: string | null;
                         /**
                          * @description disabled: by the client, or after deliveries failed 5 times in a row (see disabled_reason)
@@ -4809,7 +4916,7 @@ export interface operations {
                         /** Format: uuid */
                         id: string;
                         url: string;
-                        event_types: ("AppointmentStatusChanged" | "HomeKitOrderStatusChanged" | "ShipmentStatusChanged" | "LabResultsAvailable" | "LabResultsUpdated" | "LabResultsCorrected")[];
+                        event_types: ("AppointmentStatusChanged" | "HomeKitOrderStatusChanged" | "ShipmentStatusChanged" | "LabResultsAvailable" | "LabResultsUpdated" | "LabResultsCorrected" | "CriticalResultReported")[];
                         description: string | null;
                         /**
                          * @description disabled: by the client, or after deliveries failed 5 times in a row (see disabled_reason)
@@ -4878,7 +4985,7 @@ export interface operations {
                          * @description The event, and the webhook-id header of every attempt.
                          */
                         event_id: string;
-                        /** @description AppointmentStatusChanged, HomeKitOrderStatusChanged, ShipmentStatusChanged, LabResultsAvailable, LabResultsUpdated, LabResultsCorrected or webhook.test */
+                        /** @description AppointmentStatusChanged, HomeKitOrderStatusChanged, ShipmentStatusChanged, LabResultsAvailable, LabResultsUpdated, LabResultsCorrected, CriticalResultReported or webhook.test */
                         event_type: string;
                         /** Format: date-time */
                         occurred_at: string;
@@ -4961,7 +5068,7 @@ export interface operations {
                          * @description The event, and the webhook-id header of every attempt.
                          */
                         event_id: string;
-                        /** @description AppointmentStatusChanged, HomeKitOrderStatusChanged, ShipmentStatusChanged, LabResultsAvailable, LabResultsUpdated, LabResultsCorrected or webhook.test */
+                        /** @description AppointmentStatusChanged, HomeKitOrderStatusChanged, ShipmentStatusChanged, LabResultsAvailable, LabResultsUpdated, LabResultsCorrected, CriticalResultReported or webhook.test */
                         event_type: string;
                         /** Format: date-time */
                         occurred_at: string;
@@ -5029,7 +5136,7 @@ export interface operations {
                          * @description The event, and the webhook-id header of every attempt.
                          */
                         event_id: string;
-                        /** @description AppointmentStatusChanged, HomeKitOrderStatusChanged, ShipmentStatusChanged, LabResultsAvailable, LabResultsUpdated, LabResultsCorrected or webhook.test */
+                        /** @description AppointmentStatusChanged, HomeKitOrderStatusChanged, ShipmentStatusChanged, LabResultsAvailable, LabResultsUpdated, LabResultsCorrected, CriticalResultReported or webhook.test */
                         event_type: string;
                         /** Format: date-time */
                         occurred_at: string;

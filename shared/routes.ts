@@ -173,6 +173,13 @@ export const routes = {
     handler: 'functions/results/get.ts',
     scopes: ['RESULTS_VIEW'],
   },
+  // Ours (issue #29): a clinician saw the critical values.
+  acknowledgeAppointmentResults: {
+    method: 'POST',
+    path: '/api/v1/appointments/{id}/results/acknowledge',
+    handler: 'functions/results/acknowledge.ts',
+    scopes: ['RESULTS_VIEW'],
+  },
   // Ours (issue #29): every version of every result, the values corrections replaced included.
   getAppointmentResultsHistory: {
     method: 'GET',

@@ -11,6 +11,7 @@ import { toJsonSchema } from '@valibot/to-json-schema';
 import type { GenericSchema } from 'valibot';
 import { LAB_ORDER_REQUESTED, LabOrderRequestedDetail } from '../../shared/events/lab-order-requested';
 import { EVENT_SOURCE } from '../../shared/events/event-source';
+import { CRITICAL_RESULT_REPORTED, CriticalResultReportedDetail } from '../../shared/events/critical-result-reported';
 import { LAB_RESULTS_AVAILABLE, LabResultsAvailableDetail } from '../../shared/events/lab-results-available';
 import { LAB_RESULTS_CORRECTED, LAB_RESULTS_UPDATED, LabResultsCorrectedDetail, LabResultsUpdatedDetail } from '../../shared/events/lab-results-updated';
 import { LAB_PARTNER_SOURCE, LAB_RESULTS_REPORTED, LabResultsReportedDetail } from '../../shared/events/lab-results-reported';
@@ -67,6 +68,15 @@ export const PUBLISHED_EVENTS: PublishedEvent[] = [
       'The lab corrected a final result: which tests. The value it replaced stays in GET /api/v1/appointments/{id}/results/history. ' +
       'Ids only, never a value. Delivered at least once: drop duplicates by event_id.',
     detail: LabResultsCorrectedDetail,
+  },
+  {
+    file: 'critical-result-reported.schema.json',
+    source: EVENT_SOURCE,
+    detailType: CRITICAL_RESULT_REPORTED,
+    description:
+      "A lab report brought a value beyond its biomarker's critical limits (or the lab flagged it critical): a clinician must see it at once " +
+      'and acknowledge it (POST /api/v1/appointments/{id}/results/acknowledge). Ids and biomarker ids only, never a value. Delivered at least once.',
+    detail: CriticalResultReportedDetail,
   },
   {
     file: 'appointment-status-changed.schema.json',

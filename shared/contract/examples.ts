@@ -90,6 +90,7 @@ export const appointmentResults = {
   ],
   genetic_results: [],
   documents: [{ id: 'b1e2c3d4-a5b6-4c7d-8e9f-0a1b2c3d4e5f', file_name: 'lab-report.pdf' }],
+  critical: null,
 };
 
 export const createShipmentBody = {

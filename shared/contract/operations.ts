@@ -324,6 +324,15 @@ export const operations = {
     responses: { 200: { description: 'The results.', schema: AppointmentResults, example: examples.appointmentResults } },
     errors: { 404: 'appointment not found', 503: READ_NOT_RECORDED },
   },
+  acknowledgeAppointmentResults: {
+    tag: 'Results',
+    summary: 'Acknowledge critical results',
+    description:
+      "Records that a clinician saw the critical values: the results' critical.acknowledged_at and acknowledged_by (this key's id). " +
+      'Acknowledging again changes nothing; a new critical value resets the acknowledgement.',
+    responses: { 200: { description: 'The results, acknowledged.', schema: AppointmentResults } },
+    errors: { 404: 'appointment not found', 409: 'no critical value to acknowledge; or a new critical value arrived meanwhile', 503: READ_NOT_RECORDED },
+  },
   getAppointmentResultsHistory: {
     tag: 'Results',
     summary: 'Every version of the results',

@@ -24,6 +24,7 @@ export const AUDITED_ROUTES: ReadonlySet<RouteName> = new Set<RouteName>([
   'listAppointmentHistory',
   'getAppointmentResults',
   'getAppointmentResultsHistory',
+  'acknowledgeAppointmentResults',
   'getAppointmentResultsFhir',
   'getAppointmentResultsReport',
   'getDocument',

@@ -12,7 +12,8 @@ import {
 import { ReferenceRange, Variant } from '../events/lab-results-reported';
 import type { Catalog } from '../store/catalog';
 import type { ClinicalResultRecord, DocumentLink, GeneticResultRecord, SupersededVersion } from '../store/lab-reports';
-import { date, uuid } from './fields';
+import type { AppointmentRecord } from '../store/appointments/records';
+import { date, instant, uuid } from './fields';
 
 const biomarkerId = v.pipe(v.number(), v.integer());
 const describedBiomarker = { biomarker_id: biomarkerId, biomarker_name: v.string(), category: v.string() };
@@ -103,6 +104,17 @@ export const AppointmentResults = v.object({
     v.description('one item per planned genetic biomarker (received or planned), then received results that were not planned'),
   ),
   documents: v.pipe(v.array(v.object({ id: uuid, file_name: v.string() })), v.description('lab report files: download each with GET /api/v1/documents/{id}')),
+  critical: v.pipe(
+    v.nullable(
+      v.object({
+        biomarker_ids: v.pipe(v.array(biomarkerId), v.description('the tests whose current value is critical')),
+        reported_at: v.pipe(instant, v.description('when the last report that brought a critical value arrived')),
+        acknowledged_at: v.pipe(v.nullable(instant), v.description('when a clinician acknowledged them (POST …/results/acknowledge); null until then')),
+        acknowledged_by: v.pipe(v.nullable(v.string()), v.description('the key id that acknowledged them')),
+      }),
+    ),
+    v.description('null while no value was ever critical; a new critical value resets the acknowledgement'),
+  ),
 });
 export type AppointmentResults = v.InferOutput<typeof AppointmentResults>;
 
@@ -131,8 +143,9 @@ export function toAppointmentResults(read: {
   catalog: Catalog;
   clinical: ReadonlyMap<number, ClinicalResultRecord>;
   genetic: ReadonlyMap<number, GeneticResultRecord>;
-  aggregate: { documents: DocumentLink[] };
+  aggregate: { documents: DocumentLink[]; appointment: AppointmentRecord };
 }): AppointmentResults {
+  const { appointment } = read.aggregate;
   return {
     status: read.status,
     clinical_results: clinicalResultItems(read.planned, read.catalog.biomarkers, read.clinical),
@@ -140,6 +153,14 @@ export function toAppointmentResults(read: {
       item.status === 'received' ? toGeneticResult(item.result) : item,
     ),
     documents: read.aggregate.documents.map(({ id, file_name }) => ({ id, file_name })),
+    critical: appointment.critical_reported_at
+      ? {
+          biomarker_ids: appointment.critical_biomarker_ids ?? [],
+          reported_at: appointment.critical_reported_at,
+          acknowledged_at: appointment.critical_acknowledged_at ?? null,
+          acknowledged_by: appointment.critical_acknowledged_by ?? null,
+        }
+      : null,
   };
 }
 

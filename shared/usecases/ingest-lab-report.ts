@@ -10,14 +10,27 @@
  */
 import { createHash } from 'node:crypto';
 import { LAB } from '../domain/lifecycle';
-import { interpretationOf, isFinal, missingResults, replaces, type ResultStatus, type StoredVersion } from '../domain/results';
+import { isDeepStrictEqual } from 'node:util';
+import {
+  type Interpretation,
+  interpretationOf,
+  interpretationOfStored,
+  isCritical,
+  isFinal,
+  missingResults,
+  replaces,
+  type ResultStatus,
+  type StoredVersion,
+} from '../domain/results';
 import { copyObject, deleteObject, objectSize } from '../documents/s3';
 import { errorNames, logger } from '../logger';
+import { criticalResultReported } from '../events/critical-result-reported';
 import { labResultsAvailable } from '../events/lab-results-available';
 import { labResultsCorrected, labResultsUpdated } from '../events/lab-results-updated';
 import type { LabResultsReportedDetail } from '../events/lab-results-reported';
 import { getAppointmentAggregate } from '../store/appointments/reads';
-import { type AppointmentAggregate, appointmentLifecycle } from '../store/appointments/records';
+import { type AppointmentAggregate, appointmentLifecycle, type AppointmentRecord } from '../store/appointments/records';
+import { appointmentUpdate } from '../store/appointments/writes';
 import { type Catalog, loadCatalog, plannedBiomarkers } from '../store/catalog';
 import { type DocumentRecord, documentPuts } from '../store/documents';
 import { type ItemKey, keys } from '../store/keys';
@@ -153,13 +166,25 @@ async function prepare(detail: LabResultsReportedDetail, aggregate: AppointmentA
   const received = [...clinical.entries(), ...genetic.entries()].filter(([, version]) => isFinal(version)).map(([id]) => id);
   const canComplete = appointment.status === 'blood_drawn' || appointment.status === 'in_transit';
   const completes = canComplete && missingResults(plannedBiomarkers(aggregate, catalog), received).length === 0;
+  // Critical values: those this report brought need a clinician's acknowledgement again.
+  const writtenIds = new Set(written.map((w) => w.biomarker_id));
+  const newlyCritical = interpreted.filter((r) => writtenIds.has(r.biomarker_id) && isCritical(r.interpretation)).map((r) => r.biomarker_id);
+  const critical = criticalFields(
+    appointment,
+    aggregate.clinicalResults,
+    interpreted.filter((r) => writtenIds.has(r.biomarker_id)),
+    newlyCritical,
+    catalog,
+    at,
+  );
+  if (critical && !completes) items.push(appointmentUpdate(appointment.id, critical));
   const changes: Changes = {
     transitions: completes
       ? [
           {
             lifecycle: appointmentLifecycle,
             before: appointment,
-            after: { ...appointment, status: 'completed', completed_at: at, updated_at: at },
+            after: { ...appointment, status: 'completed', completed_at: at, updated_at: at, ...critical },
             actor: LAB,
             at,
           },
@@ -167,6 +192,8 @@ async function prepare(detail: LabResultsReportedDetail, aggregate: AppointmentA
       : [],
     items,
     events: [
+      // At once, beside the results: a clinician must see it (ids and biomarker ids, never a value).
+      ...(newlyCritical.length > 0 ? [criticalResultReported(appointment, newlyCritical, at)] : []),
       // Ids and statuses only: what changed, for clients that show progress; a correction called out on its own.
       ...(written.length > 0
         ? [
@@ -191,6 +218,34 @@ async function prepare(detail: LabResultsReportedDetail, aggregate: AppointmentA
     writtenAt: at,
   };
   return changes;
+}
+
+type CriticalFields = Pick<AppointmentRecord, 'critical_biomarker_ids' | 'critical_reported_at' | 'critical_acknowledged_at' | 'critical_acknowledged_by'>;
+
+/**
+ * The appointment's critical fields after the report, or undefined when they do not change. The tests
+ * critical now are those whose current value is (the report's where it wrote one, else the stored one);
+ * a report that brought a critical value resets the acknowledgement, one that only cleared one (a
+ * correction) updates the list and keeps it.
+ */
+function criticalFields(
+  appointment: AppointmentRecord,
+  stored: ClinicalResultRecord[],
+  written: { biomarker_id: number; interpretation: Interpretation | null }[],
+  newlyCritical: number[],
+  catalog: Catalog,
+  at: string,
+): Partial<CriticalFields> | undefined {
+  const now = new Map<number, Interpretation | null>(stored.map((r) => [r.biomarker_id, interpretationOfStored(r, catalog.biomarkers.get(r.biomarker_id))]));
+  for (const r of written) now.set(r.biomarker_id, r.interpretation);
+  const ids = [...now]
+    .filter(([, interpretation]) => isCritical(interpretation))
+    .map(([id]) => id)
+    .sort((a, b) => a - b);
+  if (newlyCritical.length > 0)
+    return { critical_biomarker_ids: ids, critical_reported_at: at, critical_acknowledged_at: null, critical_acknowledged_by: null };
+  if (appointment.critical_biomarker_ids !== undefined && !isDeepStrictEqual(appointment.critical_biomarker_ids, ids)) return { critical_biomarker_ids: ids };
+  return undefined;
 }
 
 /** The report is stored: its uploads in incoming/ are no longer needed (a failure here throws: EventBridge retries). */

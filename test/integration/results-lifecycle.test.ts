@@ -6,7 +6,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useApi } from '../support/api';
 import { mockEventBridge } from '../support/event-bridge';
-import { apiKey, seedDemoData } from '../support/fixtures';
+import { apiKey, apiKeyWithId, seedDemoData } from '../support/fixtures';
 import { fhirErrors } from '../support/fhir-schema';
 import { clinical, deliver, report } from '../support/lab';
 import { confirmDraw, scheduleAppointment } from '../support/scenario';
@@ -159,6 +159,72 @@ describe('corrections keep the past', () => {
         .slice(before)
         .filter((entry) => entry.Detail!.includes(id)),
     ).toEqual([]);
+  });
+});
+
+describe('critical values', () => {
+  const acknowledge = (id: string, withKey = key) => api.post(`/api/v1/appointments/${id}/results/acknowledge`, undefined, withKey);
+
+  it('publishes CriticalResultReported at once, naming the test and no value', async () => {
+    const id = await drawnAppointment();
+    await send(id, value(2, 25, 'preliminary'));
+    const critical = eventBridge.entries().filter((entry) => entry.DetailType === 'CriticalResultReported' && entry.Detail!.includes(id));
+    expect(critical.map((entry) => JSON.parse(entry.Detail!))).toEqual([
+      {
+        event_id: expect.any(String),
+        occurred_at: expect.any(String),
+        appointment_id: id,
+        profile_id: expect.any(String),
+        profile_group_slug: 'demo-clinic',
+        biomarker_ids: [2],
+      },
+    ]);
+  });
+
+  it('shows the critical tests in the results, not yet acknowledged', async () => {
+    const id = await drawnAppointment();
+    await send(id, value(2, 25, 'final'));
+    expect((await results(id)).critical).toEqual({ biomarker_ids: [2], reported_at: expect.any(String), acknowledged_at: null, acknowledged_by: null });
+  });
+
+  it('records who acknowledged them and when', async () => {
+    const { keyId, plaintext } = await apiKeyWithId();
+    const id = await drawnAppointment();
+    await send(id, value(2, 25, 'final'));
+    const res = await acknowledge(id, plaintext);
+    expect(res.status).toBe(200);
+    expect(res.body.critical).toMatchObject({ biomarker_ids: [2], acknowledged_at: expect.any(String), acknowledged_by: keyId });
+    expect((await results(id)).critical).toEqual(res.body.critical);
+  });
+
+  it('keeps the first acknowledgement when acknowledged again', async () => {
+    const id = await drawnAppointment();
+    await send(id, value(2, 25, 'final'));
+    const first = (await acknowledge(id)).body.critical;
+    const second = await acknowledge(id, await apiKey());
+    expect([second.status, second.body.critical]).toEqual([200, first]);
+  });
+
+  it('asks for a new acknowledgement when another critical value arrives', async () => {
+    const id = await drawnAppointment();
+    await send(id, value(2, 25, 'final'));
+    await acknowledge(id);
+    await send(id, value(2, 26, 'corrected'));
+    expect((await results(id)).critical).toMatchObject({ acknowledged_at: null, acknowledged_by: null });
+  });
+
+  it('answers 409 when no value is critical', async () => {
+    const id = await drawnAppointment();
+    await send(id, value(2, 14, 'final'));
+    const res = await acknowledge(id);
+    expect(res.status).toBe(409);
+    expect(res.body).toEqual({ error: 'These results hold no critical value to acknowledge' });
+  });
+
+  it('answers 403 to a key without RESULTS_VIEW', async () => {
+    const id = await drawnAppointment();
+    await send(id, value(2, 25, 'final'));
+    expect((await acknowledge(id, await apiKey({ scopes: ['TEST_SESSIONS_VIEW'] }))).status).toBe(403);
   });
 });
 

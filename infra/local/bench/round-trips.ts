@@ -126,6 +126,9 @@ export const PROBES = {
   listAppointmentHistory: async (w) => ({ params: { id: w.reported.appointmentId } }),
   getAppointmentResults: async (w) => ({ params: { id: w.reported.appointmentId } }),
   getAppointmentResultsHistory: async (w) => ({ params: { id: w.reported.appointmentId } }),
+  // Needs an appointment with a critical value (the bench's lab reports plausible ones): covered by
+  // test/integration/results-lifecycle.test.ts.
+  acknowledgeAppointmentResults: undefined,
   getAppointmentResultsFhir: async (w) => ({ params: { id: w.reported.appointmentId } }),
   getAppointmentResultsReport: async (w) => ({ params: { id: w.reported.appointmentId } }),
   getDocument: async (w) => ({ params: { id: w.reported.documentId } }),

@@ -43,6 +43,15 @@ export interface AppointmentRecord {
    * appointments booked before seats existed (until `npm run data -- seats` counts them) and on home kits'.
    */
   holds_seat?: boolean;
+  /**
+   * Critical results (issue #29): the tests whose current value is critical, when the last report that
+   * found one arrived, and who acknowledged them since (a key id; null until then, and again after a
+   * new critical value). Absent while none was ever critical.
+   */
+  critical_biomarker_ids?: number[];
+  critical_reported_at?: string;
+  critical_acknowledged_at?: string | null;
+  critical_acknowledged_by?: string | null;
 }
 
 export interface PanelLink {

@@ -56,6 +56,12 @@ export const slotAsRead = (appointment: AppointmentRecord): Condition => ({
 /** Whether the appointment holds a seat, as read (holds_seat is only ever true). */
 export const seatAsRead = (appointment: AppointmentRecord) => (appointment.holds_seat ? 'attribute_exists(holds_seat)' : 'attribute_not_exists(holds_seat)');
 
+/** An Update of fields besides the status (a lab report's critical results): the appointment must exist. */
+export const appointmentUpdate = (appointmentId: string, fields: Partial<AppointmentRecord>): NamedItem =>
+  named('appointment', {
+    Update: { TableName: tableName, Key: keys.appointment(appointmentId), ...setAttributes(fields), ConditionExpression: 'attribute_exists(PK)' },
+  });
+
 /** The Puts of a new appointment's test links (a home kit's appointment is born with its tests). */
 export function testLinkPuts(appointmentId: string, links: { panels: PanelLink[]; biomarkers: BiomarkerLink[] }): NamedItem[] {
   return [
