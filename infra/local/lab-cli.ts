@@ -1,5 +1,6 @@
 /**
- * `npm run lab -- report <appointment-id> [--partial] [--genetic]`: the local lab sandbox. Against the
+ * `npm run lab -- report <appointment-id> [--partial] [--genetic] [--preliminary] [--critical <biomarker_id>]`
+ * and `npm run lab -- correct <appointment-id> <biomarker_id>=<value>`: the local lab sandbox. Against the
  * running `npm start` stack (found through its stack file, or the same variables), it reads what the
  * appointment plans, invents plausible values inside each biomarker's reference range, renders a PDF
  * report, uploads it to `incoming/`, and hands a LabResultsReported event to the SAME ingest handler that
@@ -8,6 +9,9 @@
  * Every planned test is reported, clinical and genetic (a plausible genotype per gene).
  *   --partial  reports about half of them (half of each kind, rounded up)
  *   --genetic  adds an APOE finding with variants that was not planned (as a lab reports an extra finding)
+ *   --preliminary  sends every value as preliminary (the results stay in progress until a final report)
+ *   --critical <biomarker_id>  gives that planned clinical test a value beyond its critical limits
+ * `correct` sends a correction of one reported clinical value (same unit, range and test date).
  * Bad arguments or an appointment that cannot be reported on: a message on stderr and exit code 2.
  */
 import { randomUUID } from 'node:crypto';
@@ -20,12 +24,18 @@ import { runningStackSettings } from './stack-file';
 
 class UsageError extends Error {}
 
-const USAGE = 'usage: npm run lab -- report <appointment-id> [--partial] [--genetic]';
+const USAGE = `usage:
+  npm run lab -- report <appointment-id> [--partial] [--genetic] [--preliminary] [--critical <biomarker_id>]
+  npm run lab -- correct <appointment-id> <biomarker_id>=<value>`;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
 
 function parse(argv: string[]) {
   try {
-    return parseArgs({ args: argv, allowPositionals: true, options: { partial: { type: 'boolean' }, genetic: { type: 'boolean' } } });
+    return parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: { partial: { type: 'boolean' }, genetic: { type: 'boolean' }, preliminary: { type: 'boolean' }, critical: { type: 'string' } },
+    });
   } catch (error) {
     throw new UsageError(error instanceof Error ? error.message : String(error));
   }
@@ -47,12 +57,24 @@ function plausibleValue(range: { normal_min: number | null; normal_max: number |
 const rangeText = (range: { normal_min: number | null; normal_max: number | null } | null) =>
   range ? `${range.normal_min ?? '-'} – ${range.normal_max ?? '-'}` : '-';
 
+/** A value beyond the biomarker's critical limits: above the high one, else below the low one. */
+function criticalValue(limits: { critical_low?: number | null; critical_high?: number | null } | undefined): number | undefined {
+  if (limits?.critical_high != null) return Math.round(limits.critical_high * 1.2 * 100) / 100;
+  if (limits?.critical_low != null) return Math.round(limits.critical_low * 0.5 * 100) / 100;
+  return undefined;
+}
+
 async function main(argv: string[]): Promise<void> {
   const { values, positionals } = parse(argv);
-  const [command, appointmentId, extra] = positionals;
-  if (command !== 'report') throw new UsageError(command ? `unknown command: ${command}` : 'a command is required');
-  if (!appointmentId || extra) throw new UsageError('report takes exactly one appointment id');
+  const [command, appointmentId, ...rest] = positionals;
+  if (command !== 'report' && command !== 'correct') throw new UsageError(command ? `unknown command: ${command}` : 'a command is required');
+  if (!appointmentId) throw new UsageError(`${command} takes an appointment id`);
   if (!UUID.test(appointmentId)) throw new UsageError(`not an appointment id (a UUID): ${appointmentId}`);
+  if (command === 'report' && rest.length > 0) throw new UsageError('report takes exactly one appointment id');
+  const correction = command === 'correct' ? /^(\d+)=(-?\d+(?:\.\d+)?)$/.exec(rest.join(' ')) : null;
+  if (command === 'correct' && !correction) throw new UsageError('correct takes <biomarker_id>=<value>, e.g. 2=13.4');
+  const criticalId = values.critical === undefined ? undefined : Number(values.critical);
+  if (criticalId !== undefined && !Number.isInteger(criticalId)) throw new UsageError(`--critical takes a biomarker id: ${values.critical}`);
 
   Object.assign(process.env, localFunctionEnvironment(runningStackSettings()));
   process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN'; // the simulator prints its own summary
@@ -71,26 +93,58 @@ async function main(argv: string[]): Promise<void> {
     throw new UsageError(`appointment ${appointmentId} is ${appointment.status}: confirm the blood draw first`);
   }
   const catalog = await loadCatalog();
+  const reportedAt = new Date().toISOString();
+  const deliver = (detail: Record<string, unknown>) =>
+    ingest({
+      version: '0',
+      id: randomUUID(),
+      'detail-type': 'LabResultsReported',
+      source: 'lab-partner',
+      account: '000000000000',
+      time: reportedAt,
+      region: 'local',
+      resources: [],
+      detail: { event_id: randomUUID(), appointment_id: appointmentId, reported_at: reportedAt, ...detail },
+    });
+
+  if (correction) {
+    const biomarkerId = Number(correction[1]);
+    const stored = aggregate.clinicalResults.find((result) => result.biomarker_id === biomarkerId);
+    if (!stored) throw new UsageError(`appointment ${appointmentId} has no reported clinical result for biomarker ${biomarkerId} to correct`);
+    const { superseded: _past, reported_at: _at, event_id: _event, interpretation: _flag, ...corrected } = stored;
+    const { outcome } = await deliver({ clinical_results: [{ ...corrected, value: Number(correction[2]), result_status: 'corrected' }] });
+    console.log(`Corrected biomarker ${biomarkerId} of appointment ${appointmentId} to ${correction[2]} (${outcome}).`);
+    console.log(`Every version: GET /api/v1/appointments/${appointmentId}/results/history`);
+    return;
+  }
+
   const planned = plannedBiomarkers(aggregate, catalog);
+  if (criticalId !== undefined && !(planned.includes(criticalId) && catalog.biomarkers.get(criticalId)?.kind === 'clinical')) {
+    throw new UsageError(`--critical ${criticalId}: not a planned clinical test of appointment ${appointmentId}`);
+  }
   const half = <T>(items: T[]) => (values.partial ? items.slice(0, Math.ceil(items.length / 2)) : items);
   const clinicalPlanned = planned.filter((id) => catalog.biomarkers.get(id)?.kind === 'clinical');
   const geneticPlanned = planned.filter((id) => catalog.biomarkers.get(id)?.kind === 'genetic');
-  const reported = half(clinicalPlanned);
-  const reportedAt = new Date().toISOString();
+  // The critical test is reported even when --partial leaves it out.
+  const reported = [...new Set([...half(clinicalPlanned), ...(criticalId === undefined ? [] : [criticalId])])];
   const testedAt = reportedAt.slice(0, 10);
 
   const clinical_results = reported.map((id) => {
     const biomarker = catalog.biomarkers.get(id);
     const range = biomarker?.reference_range_service ?? null;
+    const critical = id === criticalId ? criticalValue(biomarker) : undefined;
     return {
       biomarker_id: id,
-      value: plausibleValue(range),
+      // A biomarker without critical limits in the catalog is made critical by the lab's own flag.
+      value: id === criticalId ? (critical ?? (range?.normal_max ?? 100) * 3) : plausibleValue(range),
       value_operator: 'eq' as const,
       unit_id: biomarker?.unit_id ?? null,
       unit: biomarker?.unit ?? null,
       reference_range_lab: range,
       tested_at: testedAt,
       comment: null,
+      result_status: values.preliminary ? ('preliminary' as const) : ('final' as const),
+      ...(id === criticalId && critical === undefined ? { interpretation: 'critical_high' as const } : {}),
     };
   });
   const genetic_results = half(geneticPlanned).map((id) => geneticFinding(catalog.biomarkers.get(id) ?? { id, name: `Biomarker ${id}` }, testedAt));
@@ -117,30 +171,18 @@ async function main(argv: string[]): Promise<void> {
   const s3Key = `${INCOMING_PREFIX}${randomUUID()}.pdf`;
   await s3.send(new PutObjectCommand({ Bucket: process.env.DOCUMENTS_BUCKET, Key: s3Key, Body: pdf, ContentType: 'application/pdf' }));
 
-  const eventId = randomUUID();
-  const { outcome } = await ingest({
-    version: '0',
-    id: randomUUID(),
-    'detail-type': 'LabResultsReported',
-    source: 'lab-partner',
-    account: '000000000000',
-    time: reportedAt,
-    region: 'local',
-    resources: [],
-    detail: {
-      event_id: eventId,
-      appointment_id: appointmentId,
-      reported_at: reportedAt,
-      clinical_results,
-      genetic_results,
-      documents: [{ s3_key: s3Key, file_name: `lab-report-${testedAt}.pdf`, content_type: 'application/pdf' }],
-    },
+  const genetic = values.preliminary ? genetic_results.map((result) => ({ ...result, result_status: 'preliminary' as const })) : genetic_results;
+  const { outcome } = await deliver({
+    clinical_results,
+    genetic_results: genetic,
+    documents: [{ s3_key: s3Key, file_name: `lab-report-${testedAt}.pdf`, content_type: 'application/pdf' }],
   });
   const plannedGeneticReported = genetic_results.length - (extraFinding ? 1 : 0);
   console.log(
     `Reported ${clinical_results.length + plannedGeneticReported} of ${planned.length} planned result(s) ` +
       `(${clinical_results.length} of ${clinicalPlanned.length} clinical, ${plannedGeneticReported} of ${geneticPlanned.length} genetic)` +
-      `${extraFinding ? ' and an unplanned APOE finding' : ''} for appointment ${appointmentId} (event ${eventId}: ${outcome}).`,
+      `${extraFinding ? ' and an unplanned APOE finding' : ''}${values.preliminary ? ', all preliminary,' : ''}` +
+      `${criticalId === undefined ? '' : `, biomarker ${criticalId} critical,`} for appointment ${appointmentId} (${outcome}).`,
   );
   console.log(`PDF report: ${pdf.length} bytes. Read them: GET /api/v1/appointments/${appointmentId}/results`);
 }

@@ -83,6 +83,7 @@ describe('npm start', () => {
   let second: NpmStart;
   let profileId: string;
   let appointmentId: string;
+  let criticalAppointmentId: string;
   let receiver: Receiver;
   let webhookSecret: string;
 
@@ -221,6 +222,36 @@ describe('npm start', () => {
     const results = await call(first, 'GET', `/api/v1/appointments/${booked.body.id}/results`, devKey);
     expect(results.body.status).toBe('completed');
     expect(results.body.genetic_results.map((r: { gene: string; status: string }) => `${r.gene}:${r.status}`)).toEqual(['APOE:received', 'F5:received']);
+  });
+
+  it('npm run lab -- report --preliminary --critical 2 leaves the results in progress with a critical haemoglobin', async () => {
+    const booked = await call(first, 'POST', '/api/v1/appointments', devKey, {
+      profile_id: profileId,
+      location_id: '5a1f3c2e-8b4d-4e6f-9a7b-1c2d3e4f5a01',
+      scheduled_at: slotIn(1),
+    });
+    criticalAppointmentId = booked.body.id;
+    await call(first, 'POST', `/api/v1/appointments/${booked.body.id}/biomarkers`, devKey, { biomarker_ids: [2] });
+    await call(first, 'POST', `/api/v1/appointments/${booked.body.id}/confirm`, devKey, { barcode: 'E2E-000003' });
+    await run('npm', ['run', '--silent', 'lab', '--', 'report', booked.body.id, '--preliminary', '--critical', '2'], {
+      env: { ...process.env, ...ports, LAB_DATA_DIR: dataDir },
+    });
+    const results = (await call(first, 'GET', `/api/v1/appointments/${booked.body.id}/results`, devKey)).body;
+    expect([results.status, results.clinical_results[0].result_status, results.clinical_results[0].interpretation, results.critical.biomarker_ids]).toEqual([
+      'in_progress',
+      'preliminary',
+      'critical_high',
+      [2],
+    ]);
+  });
+
+  it('npm run lab -- correct replaces a value as corrected, keeping the one it replaced in the history', async () => {
+    await run('npm', ['run', '--silent', 'lab', '--', 'correct', criticalAppointmentId, '2=13.4'], {
+      env: { ...process.env, ...ports, LAB_DATA_DIR: dataDir },
+    });
+    const history = (await call(first, 'GET', `/api/v1/appointments/${criticalAppointmentId}/results/history`, devKey)).body;
+    expect(history.clinical_results[0].versions.map((v: { result_status: string; value: number }) => v.result_status)).toEqual(['corrected', 'preliminary']);
+    expect(history.clinical_results[0].versions[0].value).toBe(13.4);
   });
 
   it('delivers the LabResultsAvailable that npm run lab caused from its own process', async () => {

@@ -114,6 +114,14 @@ interface Shows {
 const send = ({ method = 'GET', path, body }: Shows, p: Person) => api.request(method, path(p), { key, body: body?.(p) });
 const withScheduledAppointment = async (p: Person) => ({ ...p, appointmentId: await scheduleAppointment(api, key, { profileId: p.profileId }) });
 
+/** A drawn appointment of the person whose haemoglobin (biomarker 2) the lab reported critical. */
+async function withCriticalResult(p: Person): Promise<Person> {
+  const appointmentId = await scheduleAppointment(api, key, { profileId: p.profileId });
+  await confirmDraw(api, key, appointmentId);
+  await deliver(report(appointmentId, { clinical_results: [clinical(2, 25)] }));
+  return { ...p, appointmentId };
+}
+
 const named = (list: Shows[]) => list.map((shows) => ({ ...shows, name: shows.case ? `${shows.route}, ${shows.case},` : shows.route }));
 
 /** Every request that shows a person's data (the routes of shared/http/audited-routes.ts). */
@@ -129,6 +137,18 @@ const SHOWS = named([
     resource: (p) => `appointment ${p.appointmentId} history`,
   },
   { route: 'getAppointmentResults', path: (p) => `/api/v1/appointments/${p.appointmentId}/results`, resource: (p) => `appointment ${p.appointmentId} results` },
+  {
+    route: 'getAppointmentResultsHistory',
+    path: (p) => `/api/v1/appointments/${p.appointmentId}/results/history`,
+    resource: (p) => `appointment ${p.appointmentId} results history`,
+  },
+  {
+    route: 'acknowledgeAppointmentResults',
+    arrange: withCriticalResult,
+    method: 'POST',
+    path: (p) => `/api/v1/appointments/${p.appointmentId}/results/acknowledge`,
+    resource: (p) => `appointment ${p.appointmentId} results`,
+  },
   {
     route: 'getAppointmentResultsFhir',
     path: (p) => `/api/v1/appointments/${p.appointmentId}/results/fhir`,
