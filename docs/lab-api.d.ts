@@ -1116,6 +1116,10 @@ export interface components {
              */
             status: "scheduled" | "blood_drawn" | "in_transit" | "completed" | "cancelled";
             test_method: ("practitioner" | "home") | null;
+            /** @description the appointment whose rejected specimen this one draws again; null otherwise */
+            recollection_of: string | null;
+            /** @description the sample's barcode once the blood is drawn (clinics look samples up by it); null before */
+            barcode: string | null;
             /** @description null unless cancelled */
             cancellation_reason: string | null;
             /** Format: date-time */
@@ -1139,9 +1143,9 @@ export interface components {
              */
             status: "in_progress" | "completed";
             /** @description one item per planned clinical biomarker (received or planned), then received results that were not planned */
-            clinical_results: (components["schemas"]["ReceivedClinicalResult"] | components["schemas"]["PlannedClinicalResult"])[];
+            clinical_results: (components["schemas"]["ReceivedClinicalResult"] | components["schemas"]["PlannedClinicalResult"] | components["schemas"]["NotPerformedClinicalResult"])[];
             /** @description one item per planned genetic biomarker (received or planned), then received results that were not planned */
-            genetic_results: (components["schemas"]["GeneticResultItem"] | components["schemas"]["PlannedGeneticResult"])[];
+            genetic_results: (components["schemas"]["GeneticResultItem"] | components["schemas"]["PlannedGeneticResult"] | components["schemas"]["NotPerformedGeneticResult"])[];
             /** @description lab report files: download each with GET /api/v1/documents/{id} */
             documents: {
                 /** Format: uuid */
@@ -1194,6 +1198,10 @@ export interface components {
              */
             status: "scheduled" | "blood_drawn" | "in_transit" | "completed" | "cancelled";
             test_method: ("practitioner" | "home") | null;
+            /** @description the appointment whose rejected specimen this one draws again; null otherwise */
+            recollection_of: string | null;
+            /** @description the sample's barcode once the blood is drawn (clinics look samples up by it); null before */
+            barcode: string | null;
             /** @description null unless cancelled */
             cancellation_reason: string | null;
             /** Format: date-time */
@@ -1298,6 +1306,11 @@ export interface components {
              * @description ISO 8601 with Z or an offset (+02:00); answered as the UTC instant
              */
             scheduled_at: string;
+            /**
+             * Format: uuid
+             * @description an appointment of the same profile whose specimen the lab rejected: its rejected tests are attached to this one
+             */
+            recollection_of?: string;
         };
         CreatedAppointment: {
             /** Format: uuid */
@@ -1314,6 +1327,8 @@ export interface components {
              */
             status: "scheduled" | "blood_drawn" | "in_transit" | "completed" | "cancelled";
             test_method: ("practitioner" | "home") | null;
+            /** @description the appointment whose rejected specimen this one draws again; null otherwise */
+            recollection_of: string | null;
             profile: components["schemas"]["CreatedProfile"];
         };
         CreatedProfile: {
@@ -1437,6 +1452,10 @@ export interface components {
              */
             status: "scheduled" | "blood_drawn" | "in_transit" | "completed" | "cancelled";
             test_method: ("practitioner" | "home") | null;
+            /** @description the appointment whose rejected specimen this one draws again; null otherwise */
+            recollection_of: string | null;
+            /** @description the sample's barcode once the blood is drawn (clinics look samples up by it); null before */
+            barcode: string | null;
             /** @description null unless cancelled */
             cancellation_reason: string | null;
             /** Format: date-time */
@@ -1536,9 +1555,9 @@ export interface components {
              */
             status: "in_progress" | "completed";
             /** @description one item per planned clinical biomarker (received or planned), then received results that were not planned */
-            clinical_results: (components["schemas"]["ReceivedClinicalResult"] | components["schemas"]["PlannedClinicalResult"])[];
+            clinical_results: (components["schemas"]["ReceivedClinicalResult"] | components["schemas"]["PlannedClinicalResult"] | components["schemas"]["NotPerformedClinicalResult"])[];
             /** @description one item per planned genetic biomarker (received or planned), then received results that were not planned */
-            genetic_results: (components["schemas"]["GeneticResultItem"] | components["schemas"]["PlannedGeneticResult"])[];
+            genetic_results: (components["schemas"]["GeneticResultItem"] | components["schemas"]["PlannedGeneticResult"] | components["schemas"]["NotPerformedGeneticResult"])[];
             /** @description null while no value was ever critical; a new critical value resets the acknowledgement */
             critical: {
                 /** @description the tests whose current value is critical */
@@ -1664,6 +1683,38 @@ export interface components {
         LocationReference: {
             /** Format: uuid */
             location_id: string;
+        };
+        NotPerformedClinicalResult: {
+            /** @constant */
+            status: "not_performed";
+            result_status: null;
+            biomarker_id: number;
+            biomarker_name: string;
+            category: string;
+            value: null;
+            value_operator: null;
+            unit_id: null;
+            unit: null;
+            reference_range_lab: null;
+            reference_range_service: components["schemas"]["ReferenceRange"] | null;
+            interpretation: null;
+            tested_at: null;
+            /** @description why: the lab's words, else the rejection's reason code */
+            comment: string;
+        };
+        NotPerformedGeneticResult: {
+            /** @constant */
+            status: "not_performed";
+            result_status: null;
+            biomarker_id: number;
+            gene: string;
+            genotype: null;
+            clinical_significance: null;
+            risk_description: null;
+            tested_at: null;
+            /** @description why: the lab's words, else the rejection's reason code */
+            comment: string;
+            variants: null;
         };
         OpenHours: {
             /** @description opening ranges; empty: closed that day */
@@ -2749,6 +2800,7 @@ export interface operations {
                      *       "scheduled_at": "2026-12-01T08:30:00Z",
                      *       "status": "scheduled",
                      *       "test_method": "practitioner",
+                     *       "recollection_of": null,
                      *       "profile": {
                      *         "id": "3f2b8c1e-5d4a-4e8b-9c7d-1a2b3c4d5e6f",
                      *         "handle": null,
@@ -4620,7 +4672,7 @@ export interface operations {
                         /** Format: uuid */
                         id: string;
                         url: string;
-                        event_types: ("AppointmentStatusChanged" | "HomeKitOrderStatusChanged" | "ShipmentStatusChanged" | "LabResultsAvailable" | "LabResultsUpdated" | "LabResultsCorrected" | "CriticalResultReported")[];
+                        event_types: ("AppointmentStatusChanged" | "HomeKitOrderStatusChanged" | "ShipmentStatusChanged" | "LabResultsAvailable" | "LabResultsUpdated" | "LabResultsCorrected" | "CriticalResultReported" | "SpecimenRejected")[];
                         description: string | null;
                         /**
                          * @description disabled: by the client, or after deliveries failed 5 times in a row (see disabled_reason)
@@ -4655,7 +4707,7 @@ export interface operations {
                     /** @description https (in AWS); never a private, loopback, link-local or reserved address. The local stack also accepts http://127.0.0.1 and localhost. */
                     url: string;
                     /** @description The events to receive (EventBridge detail-types, docs/events/). A key receives only those it could read with its scopes. */
-                    event_types: ("AppointmentStatusChanged" | "HomeKitOrderStatusChanged" | "ShipmentStatusChanged" | "LabResultsAvailable" | "LabResultsUpdated" | "LabResultsCorrected" | "CriticalResultReported")[];
+                    event_types: ("AppointmentStatusChanged" | "HomeKitOrderStatusChanged" | "ShipmentStatusChanged" | "LabResultsAvailable" | "LabResultsUpdated" | "LabResultsCorrected" | "CriticalResultReported" | "SpecimenRejected")[];
                     description?: string | null;
                 };
             };
@@ -4671,7 +4723,7 @@ export interface operations {
                         /** Format: uuid */
                         id: string;
                         url: string;
-                        event_types: ("AppointmentStatusChanged" | "HomeKitOrderStatusChanged" | "ShipmentStatusChanged" | "LabResultsAvailable" | "LabResultsUpdated" | "LabResultsCorrected" | "CriticalResultReported")[];
+                        event_types: ("AppointmentStatusChanged" | "HomeKitOrderStatusChanged" | "ShipmentStatusChanged" | "LabResultsAvailable" | "LabResultsUpdated" | "LabResultsCorrected" | "CriticalResultReported" | "SpecimenRejected")[];
                         description: string | null;
                         /**
                          * @description disabled: by the client, or after deliveries failed 5 times in a row (see disabled_reason)
@@ -4735,7 +4787,7 @@ export interface operations {
                         /** Format: uuid */
                         id: string;
                         url: string;
-                        event_types: ("AppointmentStatusChanged" | "HomeKitOrderStatusChanged" | "ShipmentStatusChanged" | "LabResultsAvailable" | "LabResultsUpdated" | "LabResultsCorrected" | "CriticalResultReported")[];
+                        event_types: ("AppointmentStatusChanged" | "HomeKitOrderStatusChanged" | "ShipmentStatusChanged" | "LabResultsAvailable" | "LabResultsUpdated" | "LabResultsCorrected" | "CriticalResultReported" | "SpecimenRejected")[];
                         description: string | null;
                         /**
                          * @description disabled: by the client, or after deliveries failed 5 times in a row (see disabled_reason)
@@ -4827,7 +4879,7 @@ export interface operations {
                     /** @description https (in AWS); never a private, loopback, link-local or reserved address. The local stack also accepts http://127.0.0.1 and localhost. */
                     url?: string;
                     /** @description The events to receive (EventBridge detail-types, docs/events/). A key receives only those it could read with its scopes. */
-                    event_types?: ("AppointmentStatusChanged" | "HomeKitOrderStatusChanged" | "ShipmentStatusChanged" | "LabResultsAvailable" | "LabResultsUpdated" | "LabResultsCorrected" | "CriticalResultReported")[];
+                    event_types?: ("AppointmentStatusChanged" | "HomeKitOrderStatusChanged" | "ShipmentStatusChanged" | "LabResultsAvailable" | "LabResultsUpdated" | "LabResultsCorrected" | "CriticalResultReported" | "SpecimenRejected")[];
                     description?: string | null;
                     /** @enum {string} */
                     status?: "enabled" | "disabled";
@@ -4845,7 +4897,7 @@ export interface operations {
                         /** Format: uuid */
                         id: string;
                         url: string;
-                        event_types: ("AppointmentStatusChanged" | "HomeKitOrderStatusChanged" | "ShipmentStatusChanged" | "LabResultsAvailable" | "LabResultsUpdated" | "LabResultsCorrected" | "CriticalResultReported")[];
+                        event_types: ("AppointmentStatusChanged" | "HomeKitOrderStatusChanged" | "ShipmentStatusChanged" | "LabResultsAvailable" | "LabResultsUpdated" | "LabResultsCorrected" | "CriticalResultReported" | "SpecimenRejected")[];
                         description: string | null;
                         /**
                          * @description disabled: by the client, or after deliveries failed 5 times in a row (see disabled_reason)
@@ -4916,7 +4968,7 @@ export interface operations {
                         /** Format: uuid */
                         id: string;
                         url: string;
-                        event_types: ("AppointmentStatusChanged" | "HomeKitOrderStatusChanged" | "ShipmentStatusChanged" | "LabResultsAvailable" | "LabResultsUpdated" | "LabResultsCorrected" | "CriticalResultReported")[];
+                        event_types: ("AppointmentStatusChanged" | "HomeKitOrderStatusChanged" | "ShipmentStatusChanged" | "LabResultsAvailable" | "LabResultsUpdated" | "LabResultsCorrected" | "CriticalResultReported" | "SpecimenRejected")[];
                         description: string | null;
                         /**
                          * @description disabled: by the client, or after deliveries failed 5 times in a row (see disabled_reason)
@@ -4985,7 +5037,7 @@ export interface operations {
                          * @description The event, and the webhook-id header of every attempt.
                          */
                         event_id: string;
-                        /** @description AppointmentStatusChanged, HomeKitOrderStatusChanged, ShipmentStatusChanged, LabResultsAvailable, LabResultsUpdated, LabResultsCorrected, CriticalResultReported or webhook.test */
+                        /** @description AppointmentStatusChanged, HomeKitOrderStatusChanged, ShipmentStatusChanged, LabResultsAvailable, LabResultsUpdated, LabResultsCorrected, CriticalResultReported, SpecimenRejected or webhook.test */
                         event_type: string;
                         /** Format: date-time */
                         occurred_at: string;
@@ -5068,7 +5120,7 @@ export interface operations {
                          * @description The event, and the webhook-id header of every attempt.
                          */
                         event_id: string;
-                        /** @description AppointmentStatusChanged, HomeKitOrderStatusChanged, ShipmentStatusChanged, LabResultsAvailable, LabResultsUpdated, LabResultsCorrected, CriticalResultReported or webhook.test */
+                        /** @description AppointmentStatusChanged, HomeKitOrderStatusChanged, ShipmentStatusChanged, LabResultsAvailable, LabResultsUpdated, LabResultsCorrected, CriticalResultReported, SpecimenRejected or webhook.test */
                         event_type: string;
                         /** Format: date-time */
                         occurred_at: string;
@@ -5136,7 +5188,7 @@ export interface operations {
                          * @description The event, and the webhook-id header of every attempt.
                          */
                         event_id: string;
-                        /** @description AppointmentStatusChanged, HomeKitOrderStatusChanged, ShipmentStatusChanged, LabResultsAvailable, LabResultsUpdated, LabResultsCorrected, CriticalResultReported or webhook.test */
+                        /** @description AppointmentStatusChanged, HomeKitOrderStatusChanged, ShipmentStatusChanged, LabResultsAvailable, LabResultsUpdated, LabResultsCorrected, CriticalResultReported, SpecimenRejected or webhook.test */
                         event_type: string;
                         /** Format: date-time */
                         occurred_at: string;

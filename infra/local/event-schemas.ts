@@ -13,6 +13,7 @@ import { LAB_ORDER_REQUESTED, LabOrderRequestedDetail } from '../../shared/event
 import { EVENT_SOURCE } from '../../shared/events/event-source';
 import { CRITICAL_RESULT_REPORTED, CriticalResultReportedDetail } from '../../shared/events/critical-result-reported';
 import { LAB_RESULTS_AVAILABLE, LabResultsAvailableDetail } from '../../shared/events/lab-results-available';
+import { SPECIMEN_REJECTED, SpecimenRejectedDetail } from '../../shared/events/specimen-rejected';
 import { LAB_RESULTS_CORRECTED, LAB_RESULTS_UPDATED, LabResultsCorrectedDetail, LabResultsUpdatedDetail } from '../../shared/events/lab-results-updated';
 import { LAB_PARTNER_SOURCE, LAB_RESULTS_REPORTED, LabResultsReportedDetail } from '../../shared/events/lab-results-reported';
 import {
@@ -77,6 +78,15 @@ export const PUBLISHED_EVENTS: PublishedEvent[] = [
       "A lab report brought a value beyond its biomarker's critical limits (or the lab flagged it critical): a clinician must see it at once " +
       'and acknowledge it (POST /api/v1/appointments/{id}/results/acknowledge). Ids and biomarker ids only, never a value. Delivered at least once.',
     detail: CriticalResultReportedDetail,
+  },
+  {
+    file: 'specimen-rejected.schema.json',
+    source: EVENT_SOURCE,
+    detailType: SPECIMEN_REJECTED,
+    description:
+      'The lab could not test a specimen, whole or for named tests: those tests are not_performed and the person must be drawn again ' +
+      '(POST /api/v1/appointments with recollection_of). Ids, biomarker ids and the reason code only. Delivered at least once.',
+    detail: SpecimenRejectedDetail,
   },
   {
     file: 'appointment-status-changed.schema.json',

@@ -45,6 +45,7 @@ export const createdAppointment = {
   scheduled_at: '2026-12-01T08:30:00Z',
   status: 'scheduled',
   test_method: 'practitioner',
+  recollection_of: null,
   profile: createdProfile,
 };
 

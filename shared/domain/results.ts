@@ -46,6 +46,23 @@ export function replaces(incoming: ReportOrder & { result_status: ResultStatus }
   return supersedes(incoming, existing);
 }
 
+/**
+ * Why the lab could not test a specimen (issue #29): the reason codes of a rejection, as the lab's
+ * pre-analytics name them.
+ */
+export const REJECTION_REASONS = ['haemolysed', 'clotted', 'insufficient_volume', 'wrong_container', 'unlabelled', 'too_old', 'contaminated', 'other'] as const;
+export type RejectionReason = (typeof REJECTION_REASONS)[number];
+
+/** A test the lab did not perform, and why: what a not_performed item shows. */
+export interface RejectedTest {
+  biomarker_id: number;
+  reason_code: RejectionReason;
+  comment: string | null;
+}
+
+/** The reason a not_performed item's comment gives: the lab's words, else the code in plain words. */
+export const rejectionText = (rejected: RejectedTest) => rejected.comment ?? `Specimen rejected: ${rejected.reason_code.replaceAll('_', ' ')}`;
+
 /** A result that counts as done: the lab's final (or corrected) answer. */
 export const isFinal = (result: { result_status?: ResultStatus }) => (result.result_status ?? 'final') !== 'preliminary';
 
@@ -131,7 +148,12 @@ export const interpretationOfStored = (result: StoredClinical, biomarker: Critic
   result.interpretation !== undefined ? result.interpretation : interpretationOf(result.value, result.reference_range_lab, biomarker);
 
 /** One item per planned clinical biomarker (received or planned), then received ones that were not planned. */
-export function clinicalResultItems(planned: number[], catalog: ReadonlyMap<number, CatalogBiomarker>, received: ReadonlyMap<number, StoredClinical>) {
+export function clinicalResultItems(
+  planned: number[],
+  catalog: ReadonlyMap<number, CatalogBiomarker>,
+  received: ReadonlyMap<number, StoredClinical>,
+  rejected: ReadonlyMap<number, RejectedTest> = new Map(),
+) {
   const plannedClinical = planned.filter((id) => catalog.get(id)?.kind !== 'genetic');
   const unplanned = [...received.keys()].filter((id) => !planned.includes(id)).sort((a, b) => a - b);
   return [...plannedClinical, ...unplanned].map((id) => {
@@ -143,8 +165,8 @@ export function clinicalResultItems(planned: number[], catalog: ReadonlyMap<numb
       category: biomarker?.category ?? 'Other',
     };
     if (!result) {
-      return {
-        status: 'planned' as const,
+      const rejection = rejected.get(id);
+      const empty = {
         result_status: null,
         ...described,
         value: null,
@@ -155,8 +177,10 @@ export function clinicalResultItems(planned: number[], catalog: ReadonlyMap<numb
         reference_range_service: orderedRange(biomarker?.reference_range_service),
         interpretation: null,
         tested_at: null,
-        comment: null,
       };
+      return rejection
+        ? { status: 'not_performed' as const, ...empty, comment: rejectionText(rejection) }
+        : { status: 'planned' as const, ...empty, comment: null };
     }
     return {
       status: 'received' as const,
@@ -183,6 +207,7 @@ export function geneticResultItems<R extends { biomarker_id: number }>(
   planned: number[],
   catalog: ReadonlyMap<number, CatalogBiomarker>,
   received: ReadonlyMap<number, R>,
+  rejected: ReadonlyMap<number, RejectedTest> = new Map(),
 ) {
   const plannedGenetic = planned.filter((id) => catalog.get(id)?.kind === 'genetic');
   const unplanned = [...received.keys()].filter((id) => !plannedGenetic.includes(id)).sort((a, b) => a - b);
@@ -190,8 +215,8 @@ export function geneticResultItems<R extends { biomarker_id: number }>(
     const result = received.get(id);
     if (result) return { status: 'received' as const, result };
     const biomarker = catalog.get(id);
-    return {
-      status: 'planned' as const,
+    const rejection = rejected.get(id);
+    const empty = {
       result_status: null,
       biomarker_id: id,
       gene: biomarker?.gene ?? biomarker?.name ?? `Biomarker ${id}`,
@@ -199,9 +224,10 @@ export function geneticResultItems<R extends { biomarker_id: number }>(
       clinical_significance: null,
       risk_description: null,
       tested_at: null,
-      comment: null,
-      variants: null,
     };
+    return rejection
+      ? { status: 'not_performed' as const, ...empty, comment: rejectionText(rejection), variants: null }
+      : { status: 'planned' as const, ...empty, comment: null, variants: null };
   });
 }
 

@@ -5,7 +5,7 @@
  */
 import * as v from 'valibot';
 import { isCalendarDate } from '../domain/calendar';
-import { INTERPRETATIONS, RESULT_STATUSES, VALUE_OPERATORS } from '../domain/results';
+import { INTERPRETATIONS, REJECTION_REASONS, RESULT_STATUSES, VALUE_OPERATORS } from '../domain/results';
 import { BARCODE_PATTERN } from '../domain/sample';
 import { INCOMING_PREFIX } from '../documents/bucket-layout';
 
@@ -93,6 +93,19 @@ export const LabResultsReportedDetail = v.pipe(
     clinical_results: v.optional(v.pipe(v.array(ClinicalResult), v.maxLength(60)), []),
     genetic_results: v.optional(v.pipe(v.array(GeneticResult), v.maxLength(20)), []),
     documents: v.optional(v.pipe(v.array(ReportedDocument), v.maxLength(5)), []),
+    rejection: v.optional(
+      v.pipe(
+        v.strictObject({
+          reason_code: v.picklist(REJECTION_REASONS),
+          comment: v.optional(v.nullable(text(2000)), null),
+          biomarker_ids: v.optional(v.pipe(v.array(biomarkerId), v.minLength(1), v.maxLength(60))),
+        }),
+        v.description(
+          'The specimen could not be tested: the named tests (all planned ones without a final result when absent) become not_performed ' +
+            'with the reason; the person must be drawn again.',
+        ),
+      ),
+    ),
   }),
   v.check((detail) => Boolean(detail.appointment_id ?? detail.barcode), 'must name the appointment_id or the barcode'),
   // One result per biomarker and report: a transaction cannot write one item twice.

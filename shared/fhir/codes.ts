@@ -7,6 +7,7 @@ export const UCUM = 'http://unitsofmeasure.org';
 export const OBSERVATION_CATEGORY = 'http://terminology.hl7.org/CodeSystem/observation-category';
 export const INTERPRETATION = 'http://terminology.hl7.org/CodeSystem/v3-ObservationInterpretation';
 export const DIAGNOSTIC_SERVICE = 'http://terminology.hl7.org/CodeSystem/v2-0074';
+export const DATA_ABSENT_REASON = 'http://terminology.hl7.org/CodeSystem/data-absent-reason';
 
 /** LOINC: the panel of the whole report, the genotype of a genetic finding, the gene studied. */
 export const LAB_REPORT_CODE = { system: LOINC, code: '11502-2', display: 'Laboratory report' } as const;

@@ -6,12 +6,13 @@
  * the report's status says `partial` until they are.
  */
 import { derivedUuid } from '../derived-uuid';
-import { type Interpretation, interpretationOfStored, isFinal, orderedRange, type ResultStatus, type ValueOperator } from '../domain/results';
+import { type Interpretation, interpretationOfStored, isFinal, orderedRange, rejectionText, type ResultStatus, type ValueOperator } from '../domain/results';
 import type { AppointmentAggregate } from '../store/appointments/records';
 import type { BiomarkerRecord } from '../store/catalog';
-import type { ClinicalResultRecord, GeneticResultRecord } from '../store/lab-reports';
+import type { ClinicalResultRecord, GeneticResultRecord, RejectedTestRecord } from '../store/lab-reports';
 import type { ProfileRecord } from '../store/profiles';
 import {
+  DATA_ABSENT_REASON,
   DIAGNOSTIC_SERVICE,
   GENE_STUDIED_CODE,
   GENOTYPE_CODE,
@@ -124,6 +125,27 @@ function geneticObservation(id: string, result: GeneticResultRecord, biomarker: 
   };
 }
 
+/**
+ * A test the lab could not perform: an Observation `cancelled`, with no value and `dataAbsentReason`
+ * not-performed, the lab's reason as a note.
+ */
+function notPerformedObservation(id: string, rejected: RejectedTestRecord, biomarker: BiomarkerRecord | undefined, subject: Json): Json {
+  return {
+    resourceType: 'Observation',
+    id,
+    status: 'cancelled',
+    category: [{ coding: [{ system: OBSERVATION_CATEGORY, code: 'laboratory', display: 'Laboratory' }] }],
+    code: {
+      ...(biomarker?.loinc ? { coding: [{ system: LOINC, code: biomarker.loinc }] } : {}),
+      text: biomarker?.name ?? `Biomarker ${rejected.biomarker_id}`,
+    },
+    subject,
+    issued: fhirInstant(rejected.reported_at),
+    dataAbsentReason: { coding: [{ system: DATA_ABSENT_REASON, code: 'not-performed', display: 'Not Performed' }] },
+    note: [{ text: rejectionText(rejected) }],
+  };
+}
+
 export interface ResultsExport {
   aggregate: AppointmentAggregate;
   biomarkers: ReadonlyMap<number, BiomarkerRecord>;
@@ -160,6 +182,17 @@ export function resultsBundle({ aggregate, biomarkers, status, missing, reported
       const id = derivedUuid([appointment.id, 'genetic', r.biomarker_id]);
       return { fullUrl: urn(id), resource: geneticObservation(id, r, biomarkers.get(r.biomarker_id), subject) };
     }),
+    // A value that came after all stands; only the tests still without one are shown not performed.
+    ...aggregate.rejectedTests
+      .filter(
+        (test) =>
+          !aggregate.clinicalResults.some((r) => r.biomarker_id === test.biomarker_id) &&
+          !aggregate.geneticResults.some((r) => r.biomarker_id === test.biomarker_id),
+      )
+      .map((test) => {
+        const id = derivedUuid([appointment.id, 'not-performed', test.biomarker_id]);
+        return { fullUrl: urn(id), resource: notPerformedObservation(id, test, biomarkers.get(test.biomarker_id), subject) };
+      }),
   ];
   const report = {
     resourceType: 'DiagnosticReport',

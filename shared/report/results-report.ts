@@ -21,7 +21,8 @@ export interface ReportRange {
 export interface ClinicalReportItem {
   name: string;
   category: string;
-  status: 'received' | 'planned';
+  /** not_performed: the lab could not test the specimen (it must be drawn again). */
+  status: 'received' | 'planned' | 'not_performed';
   value: number | null;
   valueOperator: ValueOperator | null;
   unit: string | null;
@@ -32,7 +33,7 @@ export interface ClinicalReportItem {
 
 export interface GeneticReportItem {
   gene: string;
-  status: 'received' | 'planned';
+  status: 'received' | 'planned' | 'not_performed';
   genotype: string | null;
   significance: string | null;
   description: string | null;
@@ -262,11 +263,12 @@ interface ClinicalRow {
 }
 
 function layoutClinicalRow(text: ReportText, item: ClinicalReportItem): ClinicalRow {
-  const pending = item.status === 'planned';
+  const pending = item.status !== 'received';
   const nameLines = wrap(text, item.name, { size: SIZE.body }, COLUMN.name.width);
   const valueParts: ClinicalRow['valueParts'] = [];
   if (pending) {
-    valueParts.push({ text: 'pending', style: { size: SIZE.body, color: COLOR.muted }, x: COLUMN.value.x, line: 0 });
+    const label = item.status === 'not_performed' ? 'not performed' : 'pending';
+    valueParts.push({ text: label, style: { size: SIZE.body, color: COLOR.muted }, x: COLUMN.value.x, line: 0 });
   } else {
     const value = formatValue(item);
     const valueStyle: TextStyle = { size: SIZE.value, weight: 'bold', color: COLOR.ink };
@@ -286,7 +288,7 @@ function layoutClinicalRow(text: ReportText, item: ClinicalReportItem): Clinical
 function drawClinicalRow(sheet: Sheet, row: ClinicalRow): void {
   const { page, text } = sheet;
   const { item } = row;
-  const pending = item.status === 'planned';
+  const pending = item.status !== 'received';
   const baseline = sheet.y - ROW.firstBaseline;
   for (const [index, line] of row.nameLines.entries()) {
     text.draw(page, line, { x: COLUMN.name.x, y: baseline - index * ROW.lineHeight, size: SIZE.body, color: pending ? COLOR.muted : COLOR.ink });
@@ -389,9 +391,10 @@ function drawGeneticFinding(sheet: Sheet, item: GeneticReportItem): void {
   const geneStyle: TextStyle = { size: SIZE.body, weight: 'bold', color: COLOR.ink };
   const gene = `${item.gene}: `;
   const indent = text.width(gene, geneStyle);
-  const pending = item.status === 'planned';
+  const pending = item.status !== 'received';
   const style: TextStyle = { size: SIZE.body, color: pending ? COLOR.muted : COLOR.ink };
-  const lines = wrap(text, pending ? 'pending' : geneticSentence(item), style, WIDTH, indent);
+  const said = item.status === 'not_performed' ? 'not performed' : item.status === 'planned' ? 'pending' : geneticSentence(item);
+  const lines = wrap(text, said, style, WIDTH, indent);
   const height = lines.length * ROW.lineHeight + 8;
   makeRoom(sheet, height);
   const baseline = sheet.y - 11;

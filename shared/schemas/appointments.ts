@@ -22,6 +22,9 @@ export const CreateAppointmentBody = v.strictObject({
   profile_id: uuid,
   location_id: uuid,
   scheduled_at: zonedDateTime,
+  recollection_of: v.optional(
+    v.pipe(uuid, v.description('an appointment of the same profile whose specimen the lab rejected: its rejected tests are attached to this one')),
+  ),
 });
 
 export const UpdateAppointmentBody = v.pipe(
@@ -72,9 +75,11 @@ const createdEntries = {
   scheduled_at: v.pipe(v.nullable(instant), v.description('UTC instant; null for a home kit appointment')),
   status: appointmentStatus,
   test_method: v.nullable(v.picklist(['practitioner', 'home'])),
+  recollection_of: v.pipe(v.nullable(uuid), v.description('the appointment whose rejected specimen this one draws again; null otherwise')),
 };
 const summaryEntries = {
   ...createdEntries,
+  barcode: v.pipe(v.nullable(v.string()), v.description("the sample's barcode once the blood is drawn (clinics look samples up by it); null before")),
   cancellation_reason: v.pipe(v.nullable(v.string()), v.description('null unless cancelled')),
   created_at: instant,
   updated_at: v.nullable(instant),
@@ -107,6 +112,7 @@ const createdFields = (appointment: AppointmentRecord) => ({
   scheduled_at: appointment.scheduled_at,
   status: appointment.status,
   test_method: appointment.test_method,
+  recollection_of: appointment.recollection_of ?? null,
 });
 
 export function toCreatedAppointment(appointment: AppointmentRecord, profile: ProfileRecord): CreatedAppointment {
@@ -116,6 +122,7 @@ export function toCreatedAppointment(appointment: AppointmentRecord, profile: Pr
 export function toAppointmentSummary(appointment: AppointmentRecord): AppointmentSummary {
   return {
     ...createdFields(appointment),
+    barcode: appointment.barcode,
     cancellation_reason: appointment.cancellation_reason,
     created_at: appointment.created_at,
     updated_at: appointment.updated_at,

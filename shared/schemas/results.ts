@@ -6,6 +6,7 @@ import {
   INTERPRETATIONS,
   interpretationOfStored,
   orderedRange,
+  type RejectedTest,
   RESULT_STATUSES,
   VALUE_OPERATORS,
 } from '../domain/results';
@@ -44,6 +45,13 @@ export const PlannedClinicalResult = v.object({
   interpretation: v.null(),
   tested_at: v.null(),
   comment: v.null(),
+});
+
+/** A planned clinical test the lab could not perform (a rejected specimen): value fields null, the reason in comment. */
+export const NotPerformedClinicalResult = v.object({
+  ...PlannedClinicalResult.entries,
+  status: v.literal('not_performed'),
+  comment: v.pipe(v.string(), v.description("why: the lab's words, else the rejection's reason code")),
 });
 
 export const ReceivedClinicalResult = v.object({
@@ -90,17 +98,23 @@ export const PlannedGeneticResult = v.object({
 });
 export type PlannedGeneticResult = v.InferOutput<typeof PlannedGeneticResult>;
 
+export const NotPerformedGeneticResult = v.object({
+  ...PlannedGeneticResult.entries,
+  status: v.literal('not_performed'),
+  comment: v.pipe(v.string(), v.description("why: the lab's words, else the rejection's reason code")),
+});
+
 export const AppointmentResults = v.object({
   status: v.pipe(
     v.picklist(['in_progress', 'completed']),
     v.description('completed once the appointment is completed and every planned test, clinical and genetic, has its final (or corrected) result'),
   ),
   clinical_results: v.pipe(
-    v.array(v.variant('status', [ReceivedClinicalResult, PlannedClinicalResult])),
+    v.array(v.variant('status', [ReceivedClinicalResult, PlannedClinicalResult, NotPerformedClinicalResult])),
     v.description('one item per planned clinical biomarker (received or planned), then received results that were not planned'),
   ),
   genetic_results: v.pipe(
-    v.array(v.variant('status', [GeneticResultItem, PlannedGeneticResult])),
+    v.array(v.variant('status', [GeneticResultItem, PlannedGeneticResult, NotPerformedGeneticResult])),
     v.description('one item per planned genetic biomarker (received or planned), then received results that were not planned'),
   ),
   documents: v.pipe(v.array(v.object({ id: uuid, file_name: v.string() })), v.description('lab report files: download each with GET /api/v1/documents/{id}')),
@@ -143,13 +157,14 @@ export function toAppointmentResults(read: {
   catalog: Catalog;
   clinical: ReadonlyMap<number, ClinicalResultRecord>;
   genetic: ReadonlyMap<number, GeneticResultRecord>;
+  rejected?: ReadonlyMap<number, RejectedTest>;
   aggregate: { documents: DocumentLink[]; appointment: AppointmentRecord };
 }): AppointmentResults {
   const { appointment } = read.aggregate;
   return {
     status: read.status,
-    clinical_results: clinicalResultItems(read.planned, read.catalog.biomarkers, read.clinical),
-    genetic_results: geneticResultItems(read.planned, read.catalog.biomarkers, read.genetic).map((item) =>
+    clinical_results: clinicalResultItems(read.planned, read.catalog.biomarkers, read.clinical, read.rejected),
+    genetic_results: geneticResultItems(read.planned, read.catalog.biomarkers, read.genetic, read.rejected).map((item) =>
       item.status === 'received' ? toGeneticResult(item.result) : item,
     ),
     documents: read.aggregate.documents.map(({ id, file_name }) => ({ id, file_name })),

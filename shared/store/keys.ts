@@ -28,6 +28,7 @@ export const appointmentSk = {
   shipment: 'SHIPMENT#',
   clinicalResult: 'RESULT#',
   geneticResult: 'GENETIC#',
+  rejectedTest: 'REJECTED#',
   document: 'DOC#',
 } as const;
 
@@ -91,6 +92,8 @@ export const keys = {
     PK: `APPT#${appointmentId}`,
     SK: `${appointmentSk.geneticResult}${biomarkerId}`,
   }),
+  /** A test the lab could not perform on the appointment's specimen (issue #29), in its partition. */
+  rejectedTest: (appointmentId: string, biomarkerId: number): ItemKey => ({ PK: `APPT#${appointmentId}`, SK: `${appointmentSk.rejectedTest}${biomarkerId}` }),
   appointmentDocument: (appointmentId: string, documentId: string): ItemKey => ({
     PK: `APPT#${appointmentId}`,
     SK: `${appointmentSk.document}${documentId}`,

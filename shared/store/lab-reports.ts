@@ -9,7 +9,7 @@
  * - store a result ....................... Put (optimistic: the result it replaces is still the one stored)
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import type { Interpretation, ReportOrder, ResultStatus, ValueOperator } from '../domain/results';
+import type { Interpretation, RejectedTest, ReportOrder, ResultStatus, ValueOperator } from '../domain/results';
 import type { Variant } from '../events/lab-results-reported';
 import type { ReferenceRange } from './catalog';
 import { dynamo, tableName } from './client';
@@ -62,6 +62,15 @@ export interface GeneticResultRecord {
   superseded?: SupersededVersion<GeneticResultRecord>[];
   event_id?: string;
 }
+
+/** A test the lab could not perform on the specimen (issue #29): shown not_performed while no result came. */
+export interface RejectedTestRecord extends RejectedTest {
+  reported_at: string;
+  event_id: string;
+}
+
+export const rejectionPut = (appointmentId: string, rejected: RejectedTestRecord): NamedItem =>
+  named('rejection', { Put: { TableName: tableName, Item: { ...keys.rejectedTest(appointmentId, rejected.biomarker_id), ...rejected } } });
 
 /** A report document as the appointment lists it; the document itself is shared/store/documents.ts. */
 export interface DocumentLink {

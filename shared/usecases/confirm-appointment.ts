@@ -15,10 +15,14 @@ import { commit } from './commit';
 import { labOrderFor } from './lab-order';
 import type { Caller } from './request';
 
+export const NOTHING_TO_TEST = 'The appointment has no panel and no biomarker to test; attach them first (POST /appointments/{id}/panels or /biomarkers)';
+
 export async function confirmAppointment(id: string, barcode: string, { access, now }: Caller): Promise<void> {
   const { appointment, panels, biomarkers } = await getAppointmentAggregateOrThrow(id);
   assertProfileResourceAccess(access, appointment, 'appointment');
   if (decideConfirm(appointment.status, appointment.barcode, barcode) === 'already-confirmed') return;
+  // A draw with nothing to test would send the lab an empty order (issue #29), as a kit dispatch refuses.
+  if (panels.length === 0 && biomarkers.length === 0) throw new Conflict(NOTHING_TO_TEST);
   const at = now.toISOString();
   const after = { ...appointment, status: 'blood_drawn' as const, barcode, blood_drawn_at: at, updated_at: at };
   const tests = { panelIds: panels.map((link) => link.panel_id), biomarkerIds: biomarkers.map((link) => link.biomarker_id) };

@@ -25,6 +25,7 @@ import {
 import { copyObject, deleteObject, objectSize } from '../documents/s3';
 import { errorNames, logger } from '../logger';
 import { criticalResultReported } from '../events/critical-result-reported';
+import { specimenRejected } from '../events/specimen-rejected';
 import { labResultsAvailable } from '../events/lab-results-available';
 import { labResultsCorrected, labResultsUpdated } from '../events/lab-results-updated';
 import type { LabResultsReportedDetail } from '../events/lab-results-reported';
@@ -38,13 +39,14 @@ import {
   appointmentIdOfBarcode,
   type ClinicalResultRecord,
   type GeneticResultRecord,
+  rejectionPut,
   reportMarkerPut,
   reportStored,
   resultPut,
   type SupersededVersion,
   supersededBy,
 } from '../store/lab-reports';
-import { type NamedItem, TransactionCancelled } from '../store/transactions';
+import { MAX_TRANSACTION_ITEMS, type NamedItem, TransactionCancelled } from '../store/transactions';
 import type { Changes } from '../store/transitions';
 import { commit } from './commit';
 
@@ -164,8 +166,25 @@ async function prepare(detail: LabResultsReportedDetail, aggregate: AppointmentA
 
   // Done: the tests with their final (or corrected) answer; a preliminary one is still pending.
   const received = [...clinical.entries(), ...genetic.entries()].filter(([, version]) => isFinal(version)).map(([id]) => id);
+  const planned = plannedBiomarkers(aggregate, catalog);
+  // A rejected specimen: its tests without a final value are not performed (a final value stands).
+  const rejected = detail.rejection ? rejectedTests(detail.rejection, planned, received) : [];
+  for (const biomarker_id of rejected) {
+    items.push(
+      rejectionPut(appointment.id, {
+        biomarker_id,
+        reason_code: detail.rejection!.reason_code,
+        comment: detail.rejection!.comment,
+        reported_at: detail.reported_at,
+        event_id: detail.event_id,
+      }),
+    );
+  }
+  if (items.length > MAX_TRANSACTION_ITEMS - 6)
+    throw new ReportRejected(`the report needs ${items.length} writes, more than one transaction takes: send the rejection on its own`);
+  const done = [...received, ...aggregate.rejectedTests.map((test) => test.biomarker_id), ...rejected];
   const canComplete = appointment.status === 'blood_drawn' || appointment.status === 'in_transit';
-  const completes = canComplete && missingResults(plannedBiomarkers(aggregate, catalog), received).length === 0;
+  const completes = canComplete && missingResults(planned, done).length === 0;
   // Critical values: those this report brought need a clinician's acknowledgement again.
   const writtenIds = new Set(written.map((w) => w.biomarker_id));
   const newlyCritical = interpreted.filter((r) => writtenIds.has(r.biomarker_id) && isCritical(r.interpretation)).map((r) => r.biomarker_id);
@@ -192,6 +211,7 @@ async function prepare(detail: LabResultsReportedDetail, aggregate: AppointmentA
       : [],
     items,
     events: [
+      ...(rejected.length > 0 ? [specimenRejected(appointment, rejected, detail.rejection!.reason_code, at)] : []),
       // At once, beside the results: a clinician must see it (ids and biomarker ids, never a value).
       ...(newlyCritical.length > 0 ? [criticalResultReported(appointment, newlyCritical, at)] : []),
       // Ids and statuses only: what changed, for clients that show progress; a correction called out on its own.
@@ -218,6 +238,17 @@ async function prepare(detail: LabResultsReportedDetail, aggregate: AppointmentA
     writtenAt: at,
   };
   return changes;
+}
+
+/**
+ * The tests a rejection makes not performed: the ones it names (each must be planned), or every planned
+ * one; those with a final value already keep it.
+ */
+function rejectedTests(rejection: NonNullable<LabResultsReportedDetail['rejection']>, planned: number[], final: number[]): number[] {
+  const named = rejection.biomarker_ids ?? planned;
+  const unplanned = named.filter((id) => !planned.includes(id));
+  if (unplanned.length > 0) throw new ReportRejected(`the rejection names test(s) the appointment did not plan: ${unplanned.join(', ')}`);
+  return [...new Set(named)].filter((id) => !final.includes(id)).sort((a, b) => a - b);
 }
 
 type CriticalFields = Pick<AppointmentRecord, 'critical_biomarker_ids' | 'critical_reported_at' | 'critical_acknowledged_at' | 'critical_acknowledged_by'>;

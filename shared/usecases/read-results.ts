@@ -10,7 +10,7 @@ import { isFinal, resultsStatus } from '../domain/results';
 import type { AppointmentAggregate } from '../store/appointments/records';
 import { getAppointmentAggregateOrThrow } from '../store/appointments/reads';
 import { type Catalog, loadCatalog, plannedBiomarkers } from '../store/catalog';
-import type { ClinicalResultRecord, GeneticResultRecord } from '../store/lab-reports';
+import type { ClinicalResultRecord, GeneticResultRecord, RejectedTestRecord } from '../store/lab-reports';
 
 export interface AppointmentResults {
   aggregate: AppointmentAggregate;
@@ -19,6 +19,8 @@ export interface AppointmentResults {
   planned: number[];
   clinical: ReadonlyMap<number, ClinicalResultRecord>;
   genetic: ReadonlyMap<number, GeneticResultRecord>;
+  /** Planned tests the lab could not perform (a rejected specimen) and have no result. */
+  rejected: ReadonlyMap<number, RejectedTestRecord>;
   status: 'completed' | 'in_progress';
   /** The latest report's time as a UTC instant (the lab may send any ISO 8601 form); null before any. */
   reportedAt: string | null;
@@ -34,6 +36,7 @@ export async function readResults(id: string, access: AccessContext, view: Resul
   const planned = plannedBiomarkers(aggregate, catalog);
   const clinical = new Map(aggregate.clinicalResults.map((result) => [result.biomarker_id, result]));
   const genetic = new Map(aggregate.geneticResults.map((result) => [result.biomarker_id, result]));
+  const rejected = new Map(aggregate.rejectedTests.map((test) => [test.biomarker_id, test]));
   const reported = [...aggregate.clinicalResults, ...aggregate.geneticResults].map((r) => new Date(r.reported_at).toISOString()).sort();
   return {
     aggregate,
@@ -41,11 +44,12 @@ export async function readResults(id: string, access: AccessContext, view: Resul
     planned,
     clinical,
     genetic,
-    status: resultsStatus(
-      aggregate.appointment.status,
-      planned,
-      [...aggregate.clinicalResults, ...aggregate.geneticResults].filter(isFinal).map((result) => result.biomarker_id),
-    ),
+    rejected,
+    // Done: a final (or corrected) value, or a test the lab could not perform.
+    status: resultsStatus(aggregate.appointment.status, planned, [
+      ...[...aggregate.clinicalResults, ...aggregate.geneticResults].filter(isFinal).map((result) => result.biomarker_id),
+      ...rejected.keys(),
+    ]),
     reportedAt: reported.at(-1) ?? null,
   };
 }

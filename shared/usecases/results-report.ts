@@ -16,7 +16,7 @@ const fullName = (first: string | null, last: string | null) => [first, last].fi
 const bounds = (min: number | null | undefined, max: number | null | undefined) => (min == null && max == null ? null : { min: min ?? null, max: max ?? null });
 
 export async function resultsReport(id: string, { access }: Caller): Promise<{ pdf: Uint8Array; fileName: string }> {
-  const { aggregate, catalog, planned, clinical, genetic, status, reportedAt } = await readResults(id, access, 'results report');
+  const { aggregate, catalog, planned, clinical, genetic, rejected, status, reportedAt } = await readResults(id, access, 'results report');
   const { appointment } = aggregate;
   const [profile, location] = await Promise.all([
     getExistingProfile(appointment.profile_id),
@@ -31,7 +31,7 @@ export async function resultsReport(id: string, { access }: Caller): Promise<{ p
     barcode: appointment.barcode,
     reportedAt,
     status,
-    clinical: clinicalResultItems(planned, catalog.biomarkers, clinical).map((item) => {
+    clinical: clinicalResultItems(planned, catalog.biomarkers, clinical, rejected).map((item) => {
       // The lab's range for this sample where it gave one, else the service's own; optimal only the service has.
       const range = orderedRange(item.reference_range_lab ?? item.reference_range_service);
       const service = item.reference_range_service;
@@ -47,7 +47,7 @@ export async function resultsReport(id: string, { access }: Caller): Promise<{ p
         flag: item.value === null ? null : (rangeFlag(item.value, range) ?? null),
       };
     }),
-    genetic: geneticResultItems(planned, catalog.biomarkers, genetic).map((item) =>
+    genetic: geneticResultItems(planned, catalog.biomarkers, genetic, rejected).map((item) =>
       item.status === 'received'
         ? {
             gene: item.result.gene,
@@ -56,7 +56,7 @@ export async function resultsReport(id: string, { access }: Caller): Promise<{ p
             significance: item.result.clinical_significance,
             description: item.result.risk_description,
           }
-        : { gene: item.gene, status: 'planned' as const, genotype: null, significance: null, description: null },
+        : { gene: item.gene, status: item.status, genotype: null, significance: null, description: null },
     ),
   };
   const pdf = await renderResultsReport(input);

@@ -7,6 +7,7 @@
 import { type AccessContext, canSeeLocationGroup, canSeeProfileGroup, hasAnyScope } from '../auth/access';
 import { CRITICAL_RESULT_REPORTED } from '../events/critical-result-reported';
 import { LAB_RESULTS_AVAILABLE } from '../events/lab-results-available';
+import { SPECIMEN_REJECTED } from '../events/specimen-rejected';
 import { LAB_RESULTS_CORRECTED, LAB_RESULTS_UPDATED } from '../events/lab-results-updated';
 import { APPOINTMENT_STATUS_CHANGED, HOME_KIT_ORDER_STATUS_CHANGED, SHIPMENT_STATUS_CHANGED } from '../events/status-changed';
 import { routes } from '../routes';
@@ -19,6 +20,7 @@ export const WEBHOOK_EVENT_TYPES = [
   LAB_RESULTS_UPDATED,
   LAB_RESULTS_CORRECTED,
   CRITICAL_RESULT_REPORTED,
+  SPECIMEN_REJECTED,
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
@@ -34,6 +36,7 @@ const READ_ROUTE = {
   [LAB_RESULTS_UPDATED]: routes.getAppointmentResults,
   [LAB_RESULTS_CORRECTED]: routes.getAppointmentResults,
   [CRITICAL_RESULT_REPORTED]: routes.getAppointmentResults,
+  [SPECIMEN_REJECTED]: routes.getAppointmentResults,
 } as const satisfies Record<WebhookEventType, { scopes: readonly string[] }>;
 
 export const isWebhookEventType = (type: string): type is WebhookEventType => (WEBHOOK_EVENT_TYPES as readonly string[]).includes(type);

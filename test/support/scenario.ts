@@ -1,9 +1,9 @@
 /** Arranging appointments through the public API, the way a clinic app would. */
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { expect } from 'vitest';
 import { berlinDateTime } from '../../shared/domain/calendar';
 import { dynamo, tableName } from '../../shared/store/client';
-import { keys } from '../../shared/store/keys';
+import { appointmentSk, keys } from '../../shared/store/keys';
 import type { TestApi } from './api';
 import { BERLIN_MITTE } from './fixtures';
 import { slotIn } from './slots';
@@ -58,10 +58,31 @@ export function newBarcode(): string {
   return `T${Date.now().toString(36).toUpperCase()}-${barcodeCounter}`;
 }
 
+/**
+ * Confirms the draw. A draw needs something to test (confirm answers 409 otherwise): an appointment with
+ * no panel and no biomarker gets ferritin (biomarker 1) first, as a clinic would attach a test.
+ */
 export async function confirmDraw(api: TestApi, key: string, appointmentId: string, barcode = newBarcode()): Promise<string> {
+  if (!(await hasTests(appointmentId))) {
+    expect((await api.post(`/api/v1/appointments/${appointmentId}/biomarkers`, { biomarker_ids: [1] }, key)).status).toBe(200);
+  }
   const res = await api.post(`/api/v1/appointments/${appointmentId}/confirm`, { barcode }, key);
   expect(res.status).toBe(200);
   return barcode;
+}
+
+/** Whether the appointment has a panel or a biomarker attached, read from the table (no scope needed). */
+async function hasTests(appointmentId: string): Promise<boolean> {
+  const { Items = [] } = await dynamo.send(
+    new QueryCommand({
+      TableName: tableName,
+      KeyConditionExpression: 'PK = :pk',
+      ExpressionAttributeValues: { ':pk': keys.appointment(appointmentId).PK },
+      ProjectionExpression: 'SK',
+      ConsistentRead: true,
+    }),
+  );
+  return Items.some(({ SK }) => String(SK).startsWith(appointmentSk.panel) || String(SK).startsWith(appointmentSk.biomarker));
 }
 
 /** The appointment item as stored (to assert what a request changed, or did not). */

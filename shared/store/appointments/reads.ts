@@ -9,7 +9,7 @@
 import { NotFound } from '../../errors';
 import { tableName } from '../client';
 import { appointmentSk, index, keys } from '../keys';
-import type { ClinicalResultRecord, DocumentLink, GeneticResultRecord } from '../lab-reports';
+import type { ClinicalResultRecord, DocumentLink, GeneticResultRecord, RejectedTestRecord } from '../lab-reports';
 import { type Page, type PageRequest, pageByIndexPrefix } from '../pages';
 import { batchGetAll, queryAll, withoutKeys } from '../query';
 import { APPOINTMENT_NOT_FOUND, type AppointmentAggregate, type AppointmentRecord, type BiomarkerLink, type PanelLink, type ShipmentLink } from './records';
@@ -36,6 +36,7 @@ export async function getAppointmentAggregate(id: string): Promise<AppointmentAg
     shipments: [],
     clinicalResults: [],
     geneticResults: [],
+    rejectedTests: [],
     documents: [],
   };
   for (const item of items) {
@@ -47,6 +48,7 @@ export async function getAppointmentAggregate(id: string): Promise<AppointmentAg
     else if (sk.startsWith(appointmentSk.clinicalResult)) aggregate.clinicalResults.push(withoutKeys<ClinicalResultRecord>(item));
     else if (sk.startsWith(appointmentSk.geneticResult)) aggregate.geneticResults.push(withoutKeys<GeneticResultRecord>(item));
     else if (sk.startsWith(appointmentSk.document)) aggregate.documents.push(withoutKeys<DocumentLink>(item));
+    else if (sk.startsWith(appointmentSk.rejectedTest)) aggregate.rejectedTests.push(withoutKeys<RejectedTestRecord>(item));
   }
   if (!aggregate.appointment) return undefined;
   aggregate.panels.sort(byAddedAt((link) => link.panel_id));

@@ -8,7 +8,7 @@ import type { AppointmentStatus } from '../../domain/appointment';
 import { toUtcInstant } from '../../domain/instant';
 import { appointmentStatusChanged } from '../../events/status-changed';
 import { index, keys } from '../keys';
-import type { ClinicalResultRecord, DocumentLink, GeneticResultRecord } from '../lab-reports';
+import type { ClinicalResultRecord, DocumentLink, GeneticResultRecord, RejectedTestRecord } from '../lab-reports';
 import type { SeatRef } from '../seats';
 import type { Lifecycle } from '../transitions';
 
@@ -36,6 +36,8 @@ export interface AppointmentRecord {
    * conditional on this being unchanged, and a test attached meanwhile cannot miss the lab order.
    */
   tests_version?: number;
+  /** The appointment whose rejected specimen this one draws again (issue #29); absent otherwise. */
+  recollection_of?: string;
   /** When its slot ends (scheduled_at plus the location's slot_minutes as booked); absent before slots. */
   ends_at?: string;
   /**
@@ -74,6 +76,8 @@ export interface AppointmentAggregate {
   shipments: ShipmentLink[];
   clinicalResults: ClinicalResultRecord[];
   geneticResults: GeneticResultRecord[];
+  /** Tests the lab could not perform on the specimen (a rejection), by biomarker. */
+  rejectedTests: RejectedTestRecord[];
   documents: DocumentLink[];
 }
 
@@ -98,7 +102,7 @@ export const heldSeatOf = (appointment: AppointmentRecord): SeatRef | undefined 
  */
 export function newAppointment(
   fields: Pick<AppointmentRecord, 'profile_id' | 'profile_group_slug' | 'location_id' | 'scheduled_at' | 'status' | 'test_method'> &
-    Partial<Pick<AppointmentRecord, 'barcode' | 'blood_drawn_at'>>,
+    Partial<Pick<AppointmentRecord, 'barcode' | 'blood_drawn_at' | 'recollection_of'>>,
   createdAt: string,
 ): AppointmentRecord {
   return {
