@@ -11,7 +11,7 @@ import { useApi } from '../support/api';
 import { type Middleware, withMiddleware } from '../support/aws-faults';
 import { mockEventBridge } from '../support/event-bridge';
 import { apiKey, BERLIN_MITTE, seedDemoData, UNKNOWN_ID } from '../support/fixtures';
-import { confirmDraw, createProfile, ESSENTIALS_PANEL, newBarcode, scheduleAppointment, storedAppointment, THYROID_PANEL } from '../support/scenario';
+import { confirmDraw, createProfile, drawableAppointment, ESSENTIALS_PANEL, newBarcode, storedAppointment, THYROID_PANEL } from '../support/scenario';
 
 const api = useApi();
 const eventBridge = mockEventBridge();
@@ -33,7 +33,7 @@ const confirm = (id: string, barcode: string, withKey = key) => api.post(`/api/v
 
 describe('POST /api/v1/appointments/{id}/confirm', () => {
   it('moves a scheduled appointment to blood_drawn, recording the barcode and blood_drawn_at', async () => {
-    const id = await scheduleAppointment(api, key);
+    const id = await drawableAppointment(api, key);
     const res = await confirm(id, 'LAB-0001-ABC');
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ success: true });
@@ -42,7 +42,7 @@ describe('POST /api/v1/appointments/{id}/confirm', () => {
 
   it('puts exactly one LabOrderRequested with the panels, their biomarkers and the individual ones', async () => {
     const profileId = await createProfile(api, key);
-    const id = await scheduleAppointment(api, key, { profileId });
+    const id = await drawableAppointment(api, key, { profileId });
     await api.post(`/api/v1/appointments/${id}/panels`, { panel_ids: [ESSENTIALS_PANEL, THYROID_PANEL] }, key);
     await api.post(`/api/v1/appointments/${id}/biomarkers`, { biomarker_ids: [10, 1] }, key);
     const barcode = newBarcode();
@@ -71,13 +71,13 @@ describe('POST /api/v1/appointments/{id}/confirm', () => {
   });
 
   it('leaves no outbox entry once the event is published', async () => {
-    const id = await scheduleAppointment(api, key);
+    const id = await drawableAppointment(api, key);
     await confirmDraw(api, key, id);
     expect(await pendingOutbox(id)).toEqual([]);
   });
 
   it('answers 200 and changes nothing when confirmed again with the same barcode', async () => {
-    const id = await scheduleAppointment(api, key);
+    const id = await drawableAppointment(api, key);
     const barcode = await confirmDraw(api, key, id);
     const before = await storedAppointment(id);
     eventBridge.client.resetHistory();
@@ -88,7 +88,7 @@ describe('POST /api/v1/appointments/{id}/confirm', () => {
   });
 
   it('answers 409 when confirmed again with another barcode', async () => {
-    const id = await scheduleAppointment(api, key);
+    const id = await drawableAppointment(api, key);
     await confirmDraw(api, key, id);
     const res = await confirm(id, newBarcode());
     expect(res.status).toBe(409);
@@ -96,9 +96,9 @@ describe('POST /api/v1/appointments/{id}/confirm', () => {
   });
 
   it('answers 409 for a barcode already used by another appointment and changes nothing', async () => {
-    const first = await scheduleAppointment(api, key);
+    const first = await drawableAppointment(api, key);
     const barcode = await confirmDraw(api, key, first);
-    const second = await scheduleAppointment(api, key);
+    const second = await drawableAppointment(api, key);
     const res = await confirm(second, barcode);
     expect(res.status).toBe(409);
     expect(res.body).toEqual({ error: 'This barcode is already used by another sample' });
@@ -106,21 +106,21 @@ describe('POST /api/v1/appointments/{id}/confirm', () => {
   });
 
   it('answers 409 for a cancelled appointment', async () => {
-    const id = await scheduleAppointment(api, key);
+    const id = await drawableAppointment(api, key);
     await api.post(`/api/v1/appointments/${id}/cancel`, { cancellation_reason: 'x' }, key);
     const res = await confirm(id, newBarcode());
     expect(res.status).toBe(409);
   });
 
   it.each([['ABC12'], ['abc-123456'], ['LAB 000123'], ['X'.repeat(33)]])('answers 400 for the barcode %j', async (barcode) => {
-    const id = await scheduleAppointment(api, key);
+    const id = await drawableAppointment(api, key);
     const res = await confirm(id, barcode);
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ error: 'barcode must be 6–32 characters of A–Z, 0–9 and -' });
   });
 
   it('answers 400 when the barcode is missing', async () => {
-    const id = await scheduleAppointment(api, key);
+    const id = await drawableAppointment(api, key);
     const res = await api.post(`/api/v1/appointments/${id}/confirm`, {}, key);
     expect(res.body).toEqual({ error: 'barcode is required' });
   });
@@ -130,7 +130,7 @@ describe('POST /api/v1/appointments/{id}/confirm', () => {
   });
 
   it('answers 403 for an appointment outside the key context and changes nothing', async () => {
-    const id = await scheduleAppointment(api, key);
+    const id = await drawableAppointment(api, key);
     const res = await confirm(id, newBarcode(), await apiKey({ profileGroups: ['partner-clinic'] }));
     expect(res.status).toBe(403);
     expect((await storedAppointment(id))?.status).toBe('scheduled');
@@ -139,7 +139,7 @@ describe('POST /api/v1/appointments/{id}/confirm', () => {
 
 describe('the outbox when EventBridge fails', () => {
   it('still answers 200 and keeps exactly one outbox entry', async () => {
-    const id = await scheduleAppointment(api, key);
+    const id = await drawableAppointment(api, key);
     eventBridge.failNextPuts();
     const res = await confirm(id, newBarcode());
     expect(res.status).toBe(200);
@@ -147,7 +147,7 @@ describe('the outbox when EventBridge fails', () => {
   });
 
   it('is published and cleared by one relay run once the entry is older than 30 s', async () => {
-    const id = await scheduleAppointment(api, key);
+    const id = await drawableAppointment(api, key);
     eventBridge.failNextPuts();
     await confirm(id, newBarcode());
     eventBridge.client.reset();
@@ -160,7 +160,7 @@ describe('the outbox when EventBridge fails', () => {
   });
 
   it('leaves an entry younger than 30 s to the request that wrote it', async () => {
-    const id = await scheduleAppointment(api, key);
+    const id = await drawableAppointment(api, key);
     eventBridge.failNextPuts();
     await confirm(id, newBarcode());
     eventBridge.client.reset();
@@ -192,7 +192,7 @@ const relayedFor = (appointmentId: string) =>
 
 describe('the outbox relay when GSI2 has not caught up', () => {
   it('publishes nothing for an entry the index still lists after it was published and deleted', async () => {
-    const id = await scheduleAppointment(api, key);
+    const id = await drawableAppointment(api, key);
     eventBridge.failNextPuts();
     await confirm(id, newBarcode());
     const [listed] = await pendingOutbox(id);
@@ -210,7 +210,7 @@ describe('the outbox relay when GSI2 has not caught up', () => {
   });
 
   it('publishes only the events an entry holds now, not those the index still shows from before', async () => {
-    const id = await scheduleAppointment(api, key);
+    const id = await drawableAppointment(api, key);
     eventBridge.failNextPuts();
     await confirm(id, newBarcode());
     const [stored] = await pendingOutbox(id);
@@ -231,7 +231,7 @@ describe('the outbox relay when GSI2 has not caught up', () => {
 
 describe('races', () => {
   it('lets exactly one of 20 parallel confirms with different barcodes win, with one event', async () => {
-    const id = await scheduleAppointment(api, key);
+    const id = await drawableAppointment(api, key);
     const barcodes = Array.from({ length: 20 }, () => newBarcode());
     const results = await Promise.all(barcodes.map((barcode) => confirm(id, barcode)));
     const statuses = results.map((r) => r.status).sort();
@@ -243,7 +243,7 @@ describe('races', () => {
   });
 
   it('lets exactly one of a parallel confirm and cancel succeed; the other gets 409', async () => {
-    const id = await scheduleAppointment(api, key);
+    const id = await drawableAppointment(api, key);
     const [confirmed, cancelled] = await Promise.all([
       confirm(id, newBarcode()),
       api.post(`/api/v1/appointments/${id}/cancel`, { cancellation_reason: 'race' }, key),
@@ -254,7 +254,7 @@ describe('races', () => {
   });
 
   it('answers 200 to every one of 10 parallel confirms with the same barcode and records one event', async () => {
-    const id = await scheduleAppointment(api, key);
+    const id = await drawableAppointment(api, key);
     const barcode = newBarcode();
     const results = await Promise.all(Array.from({ length: 10 }, () => confirm(id, barcode)));
     expect(results.map((r) => r.status)).toEqual(Array(10).fill(200));

@@ -19,7 +19,7 @@ describe('POST /api/v1/appointments', () => {
     const profileId = await createProfile(api, key);
     const ok = await api.post('/api/v1/appointments', { profile_id: profileId, location_id: BERLIN_MITTE, scheduled_at: slotIn(3) }, key);
     expect(ok.status).toBe(201);
-    expect(Object.keys(ok.body).sort()).toEqual(['id', 'location_id', 'profile', 'profile_id', 'scheduled_at', 'status', 'test_method']);
+    expect(Object.keys(ok.body).sort()).toEqual(['id', 'location_id', 'profile', 'profile_id', 'recollection_of', 'scheduled_at', 'status', 'test_method']);
     expect(ok.body).toMatchObject({ profile_id: profileId, location_id: BERLIN_MITTE, status: 'scheduled', test_method: 'practitioner' });
     expect(ok.body.profile).not.toHaveProperty('created_at');
     expect(ok.body.profile).not.toHaveProperty('transactional_emails_enabled');
@@ -99,6 +99,7 @@ describe('GET /api/v1/appointments/{id}', () => {
     const res = await api.get(`/api/v1/appointments/${id}`, key);
     expect(res.status).toBe(200);
     expect(Object.keys(res.body).sort()).toEqual([
+      'barcode',
       'cancellation_reason',
       'created_at',
       'id',
@@ -107,13 +108,23 @@ describe('GET /api/v1/appointments/{id}', () => {
       'panels',
       'profile',
       'profile_id',
+      'recollection_of',
       'scheduled_at',
       'shipments',
       'status',
       'test_method',
       'updated_at',
     ]);
-    expect(res.body).toMatchObject({ status: 'scheduled', cancellation_reason: null, updated_at: null, panels: [], individual_biomarkers: [], shipments: [] });
+    expect(res.body).toMatchObject({
+      status: 'scheduled',
+      barcode: null,
+      recollection_of: null,
+      cancellation_reason: null,
+      updated_at: null,
+      panels: [],
+      individual_biomarkers: [],
+      shipments: [],
+    });
     expect(res.body.profile).toHaveProperty('created_at');
     expect(res.body.profile).not.toHaveProperty('transactional_emails_enabled');
   });

@@ -26,7 +26,7 @@ import {
 } from '../support/aws-faults';
 import { mockEventBridge } from '../support/event-bridge';
 import { apiKey, BERLIN_MITTE, seedDemoData } from '../support/fixtures';
-import { confirmDraw, createProfile, newBarcode, scheduleAppointment, slotIn, storedAppointment } from '../support/scenario';
+import { confirmDraw, createProfile, drawableAppointment, newBarcode, slotIn, storedAppointment } from '../support/scenario';
 
 const api = useApi();
 const eventBridge = mockEventBridge();
@@ -164,7 +164,7 @@ describe('transitions while DynamoDB cannot answer', () => {
   it.each([['TransactionConflict'], ['ThrottlingError']])(
     'answers a confirm whose transaction DynamoDB cancels for %s with 503, writing and publishing nothing',
     async (code) => {
-      const id = await scheduleAppointment(api, key);
+      const id = await drawableAppointment(api, key);
       const before = await tableDigest();
       eventBridge.client.resetHistory();
       const { result } = await dynamoFault(transactionCancelled(code), command('TransactWriteItemsCommand'), () => confirm(id));
@@ -175,13 +175,13 @@ describe('transitions while DynamoDB cannot answer', () => {
   );
 
   it('still answers 409 when the cancellation reason is a failed condition', async () => {
-    const id = await scheduleAppointment(api, key);
+    const id = await drawableAppointment(api, key);
     const { result } = await dynamoFault(transactionCancelled('ConditionalCheckFailed'), command('TransactWriteItemsCommand'), () => confirm(id));
     expect(result.status).toBe(409);
   });
 
   it('confirms once the conflict is over, with one history entry for the draw', async () => {
-    const id = await scheduleAppointment(api, key);
+    const id = await drawableAppointment(api, key);
     const barcode = newBarcode();
     await dynamoFault(transactionCancelled('TransactionConflict'), command('TransactWriteItemsCommand'), () => confirm(id, barcode));
     expect((await confirm(id, barcode)).status).toBe(200);
@@ -189,7 +189,7 @@ describe('transitions while DynamoDB cannot answer', () => {
   });
 
   it('answers a cancel whose transaction DynamoDB cancels for ProvisionedThroughputExceeded with 503, leaving it scheduled', async () => {
-    const id = await scheduleAppointment(api, key);
+    const id = await drawableAppointment(api, key);
     const before = await tableDigest();
     const { result } = await dynamoFault(transactionCancelled('ProvisionedThroughputExceeded'), command('TransactWriteItemsCommand'), () =>
       api.post(`/api/v1/appointments/${id}/cancel`, { cancellation_reason: 'fault test' }, key),
@@ -215,7 +215,7 @@ describe('use cases of several writes while DynamoDB cannot answer', () => {
   async function drawn(count: number): Promise<string[]> {
     const ids: string[] = [];
     for (let i = 0; i < count; i += 1) {
-      const id = await scheduleAppointment(api, key);
+      const id = await drawableAppointment(api, key);
       await confirmDraw(api, key, id);
       ids.push(id);
     }
@@ -262,7 +262,7 @@ describe('use cases of several writes while DynamoDB cannot answer', () => {
     beforeAll(async () => {
       profileId = await createProfile(api, key);
       appointments = [];
-      for (let i = 0; i < 3; i += 1) appointments.push(await scheduleAppointment(api, key, { profileId, scheduledAt: slotIn(7 + i) }));
+      for (let i = 0; i < 3; i += 1) appointments.push(await drawableAppointment(api, key, { profileId, scheduledAt: slotIn(7 + i) }));
       stuck = appointments[1] as string;
       // Only the cancellation of one appointment fails: whatever the order, the sweep stops there.
       ({ result: first } = await dynamoFault(dynamoError(500, 'InternalServerError'), mentioning(stuck, 'TransactWriteItemsCommand'), () =>

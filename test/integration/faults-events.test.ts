@@ -21,7 +21,7 @@ import { GSI2 } from '../../shared/store/keys';
 import { useApi } from '../support/api';
 import { mockEventBridge } from '../support/event-bridge';
 import { apiKey, seedDemoData } from '../support/fixtures';
-import { createProfile, newBarcode, scheduleAppointment, slotIn } from '../support/scenario';
+import { createProfile, drawableAppointment, newBarcode, slotIn } from '../support/scenario';
 
 const CONFIRMS = Number(process.env.FAULTS_CONFIRMS ?? 100);
 
@@ -121,7 +121,7 @@ describe(`${CONFIRMS} confirms while EventBridge fails half the time, then every
     appointments = await inBatches(
       Array.from({ length: CONFIRMS }, (_, i) => i),
       5,
-      (i) => scheduleAppointment(api, key, { profileId: profiles[i % profiles.length], scheduledAt: slotIn(7 + (i % 20)) }),
+      (i) => drawableAppointment(api, key, { profileId: profiles[i % profiles.length], scheduledAt: slotIn(7 + (i % 20)) }),
     );
 
     const third = Math.ceil(CONFIRMS / 3);

@@ -10,7 +10,7 @@ import { useApi } from '../support/api';
 import { mockEventBridge } from '../support/event-bridge';
 import { apiKey, apiKeyWithId, BERLIN_MITTE, seedDemoData, UNKNOWN_ID } from '../support/fixtures';
 import { clinical, deliver, report } from '../support/lab';
-import { confirmDraw, createProfile, newBarcode, pickupDate, scheduleAppointment, THYROID_PANEL } from '../support/scenario';
+import { confirmDraw, createProfile, drawableAppointment, newBarcode, pickupDate, scheduleAppointment, THYROID_PANEL } from '../support/scenario';
 
 const api = useApi();
 const eventBridge = mockEventBridge();
@@ -79,7 +79,7 @@ describe('GET /api/v1/appointments/{id}/history', () => {
   });
 
   it('keeps the cancellation reason in the entry of the cancellation', async () => {
-    const id = await scheduleAppointment(api, key);
+    const id = await drawableAppointment(api, key);
     await api.post(`/api/v1/appointments/${id}/cancel`, { cancellation_reason: 'Patient is travelling' }, key);
     const entries = await history(`appointments/${id}`);
     expect(entries.at(-1)).toEqual({
@@ -93,7 +93,7 @@ describe('GET /api/v1/appointments/{id}/history', () => {
   });
 
   it('writes no entry for a refused change', async () => {
-    const id = await scheduleAppointment(api, key);
+    const id = await drawableAppointment(api, key);
     await confirmDraw(api, key, id);
     expect((await api.post(`/api/v1/appointments/${id}/cancel`, { cancellation_reason: 'too late' }, key)).status).toBe(409);
     expect(moves(await history(`appointments/${id}`))).toEqual(['∅→scheduled', 'scheduled→blood_drawn']);
@@ -152,7 +152,7 @@ describe('GET /api/v1/appointments/{id}/history', () => {
   });
 
   it('answers 400 for a cursor it did not issue', async () => {
-    const id = await scheduleAppointment(api, key);
+    const id = await drawableAppointment(api, key);
     const res = await api.get(`/api/v1/appointments/${id}/history?cursor=${Buffer.from(JSON.stringify('APPT')).toString('base64url')}`, key);
     expect(res.status).toBe(400);
   });
@@ -170,7 +170,7 @@ describe('GET /api/v1/appointments/{id}/history', () => {
   });
 
   it("answers 403 to a key outside the appointment's profile group", async () => {
-    const id = await scheduleAppointment(api, key);
+    const id = await drawableAppointment(api, key);
     const other = await apiKey({ profileGroups: ['partner-clinic'] });
     expect((await api.get(`/api/v1/appointments/${id}/history`, other)).status).toBe(403);
   });
@@ -185,7 +185,7 @@ describe('AppointmentStatusChanged', () => {
 
   it('carries ids, statuses and the tenant, nothing personal', async () => {
     eventBridge.client.resetHistory();
-    const id = await scheduleAppointment(api, key);
+    const id = await drawableAppointment(api, key);
     const [entry] = eventBridge.entries().filter((e) => e.DetailType === 'AppointmentStatusChanged');
     expect(Object.keys(JSON.parse(entry?.Detail as string)).sort()).toEqual(
       ['appointment_id', 'event_id', 'from_status', 'location_id', 'occurred_at', 'profile_group_slug', 'profile_id', 'source', 'status'].sort(),
@@ -262,7 +262,7 @@ describe('the scopes of the history routes', () => {
 
 describe('races write one entry and one event per applied change', () => {
   it('20 parallel confirms with different barcodes: one blood_drawn entry, one event', async () => {
-    const id = await scheduleAppointment(api, key);
+    const id = await drawableAppointment(api, key);
     eventBridge.client.resetHistory();
     await Promise.all(Array.from({ length: 20 }, () => api.post(`/api/v1/appointments/${id}/confirm`, { barcode: newBarcode() }, key)));
     expect([moves(await history(`appointments/${id}`)), eventMoves('AppointmentStatusChanged', 'appointment_id', id)]).toEqual([
@@ -272,7 +272,7 @@ describe('races write one entry and one event per applied change', () => {
   });
 
   it('a confirm racing a cancel: the winner alone has its entry and event', async () => {
-    const id = await scheduleAppointment(api, key);
+    const id = await drawableAppointment(api, key);
     eventBridge.client.resetHistory();
     await Promise.all([
       api.post(`/api/v1/appointments/${id}/confirm`, { barcode: newBarcode() }, key),
@@ -285,7 +285,7 @@ describe('races write one entry and one event per applied change', () => {
   it('10 overlapping pickups: one in_transit entry and one event per appointment', async () => {
     const ids = await Promise.all(
       Array.from({ length: 4 }, async () => {
-        const id = await scheduleAppointment(api, key);
+        const id = await drawableAppointment(api, key);
         await confirmDraw(api, key, id);
         return id;
       }),

@@ -28,7 +28,7 @@ import {
   scanItems,
   tally,
 } from '../support/races';
-import { confirmDraw, createProfile, newBarcode, scheduleAppointment, slotIn, storedAppointment, THYROID_PANEL } from '../support/scenario';
+import { confirmDraw, createProfile, drawableAppointment, newBarcode, slotIn, storedAppointment, THYROID_PANEL } from '../support/scenario';
 import { dispatchEntries, type Receiver, startReceiver } from '../support/webhooks';
 
 const api = useApi();
@@ -53,13 +53,13 @@ const labOrders = (id: string) => eventDetails(eventBridge.entries(), 'LabOrderR
 
 /** A scheduled appointment; the events of its creation are cleared, so a test sees only the race's. */
 async function scheduled(): Promise<string> {
-  const id = await scheduleAppointment(api, key);
+  const id = await drawableAppointment(api, key);
   eventBridge.client.resetHistory();
   return id;
 }
 
 async function drawn(): Promise<string> {
-  const id = await scheduleAppointment(api, key);
+  const id = await drawableAppointment(api, key);
   await confirmDraw(api, key, id);
   return id;
 }

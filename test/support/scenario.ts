@@ -51,6 +51,13 @@ export async function scheduleAppointment(
   return res.body.id;
 }
 
+/** A scheduled appointment with something to test (ferritin, biomarker 1): one whose draw can be confirmed. */
+export async function drawableAppointment(api: TestApi, key: string, options: Parameters<typeof scheduleAppointment>[2] = {}): Promise<string> {
+  const id = await scheduleAppointment(api, key, options);
+  expect((await api.post(`/api/v1/appointments/${id}/biomarkers`, { biomarker_ids: [1] }, key)).status).toBe(200);
+  return id;
+}
+
 let barcodeCounter = 0;
 /** A barcode no other test uses (the barcode registry is shared by every appointment in a table). */
 export function newBarcode(): string {
