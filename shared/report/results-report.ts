@@ -28,8 +28,15 @@ export interface ClinicalReportItem {
   unit: string | null;
   normal: ReportRange | null;
   optimal: ReportRange | null;
-  flag: 'H' | 'L' | 'N' | null;
+  /** H/L against the normal range; HH/LL beyond the critical limits; N inside; null: nothing to compare. */
+  flag: ReportFlag | null;
+  /** preliminary and corrected values are marked under the value; final ones are not. */
+  resultStatus?: 'preliminary' | 'final' | 'corrected' | null;
 }
+
+export type ReportFlag = 'H' | 'L' | 'HH' | 'LL' | 'A' | 'N';
+/** The flags drawn in the flag column (N is not: a value inside its range needs no mark). */
+const isMarked = (flag: ReportFlag | null): flag is Exclude<ReportFlag, 'N'> => flag !== null && flag !== 'N';
 
 export interface GeneticReportItem {
   gene: string;
@@ -248,6 +255,9 @@ function drawLegend(sheet: Sheet): void {
   x += COLUMN.flag.width + 4 + text.width('above normal', style) + 14;
   drawFlag(sheet, 'L', x, baseline - 3);
   text.draw(page, 'below normal', { x: x + COLUMN.flag.width + 4, y: baseline, ...style });
+  x += COLUMN.flag.width + 4 + text.width('below normal', style) + 14;
+  drawFlag(sheet, 'HH', x, baseline - 3);
+  text.draw(page, 'critical', { x: x + COLUMN.flag.width + 4, y: baseline, ...style });
   sheet.y -= 20;
   drawRule(page, sheet.y);
   sheet.y -= 6;
@@ -279,6 +289,11 @@ function layoutClinicalRow(text: ReportText, item: ClinicalReportItem): Clinical
       const fits = beside + text.width(item.unit, unitStyle) <= COLUMN.value.x + COLUMN.value.width;
       valueParts.push({ text: item.unit, style: unitStyle, x: fits ? beside : COLUMN.value.x, line: fits ? 0 : 1 });
     }
+    // A value that may still change, or one the lab corrected, says so under it.
+    if (item.resultStatus === 'preliminary' || item.resultStatus === 'corrected') {
+      const line = Math.max(...valueParts.map((part) => part.line)) + 1;
+      valueParts.push({ text: item.resultStatus, style: { size: SIZE.unit, color: COLOR.muted }, x: COLUMN.value.x, line });
+    }
   }
   const lines = Math.max(nameLines.length, ...valueParts.map((part) => part.line + 1));
   const height = Math.max(pending ? ROW.pendingHeight : ROW.minHeight, ROW.firstBaseline + (lines - 1) * ROW.lineHeight + 10);
@@ -296,14 +311,14 @@ function drawClinicalRow(sheet: Sheet, row: ClinicalRow): void {
   for (const part of row.valueParts) {
     text.draw(page, part.text, { x: part.x, y: baseline - part.line * ROW.lineHeight, ...part.style });
   }
-  if (!pending && (item.flag === 'H' || item.flag === 'L')) drawFlag(sheet, item.flag, COLUMN.flag.x, baseline - 3);
+  if (!pending && isMarked(item.flag)) drawFlag(sheet, item.flag, COLUMN.flag.x, baseline - 3);
   if (!pending) drawRangeBar(sheet, item, sheet.y - ROW.barTop);
   sheet.y -= row.height;
   drawRule(page, sheet.y, COLOR.track);
 }
 
 /** H or L in bold red on a pale pill: the first thing an eye running down the page should catch. */
-function drawFlag(sheet: Sheet, flag: 'H' | 'L', x: number, y: number): void {
+function drawFlag(sheet: Sheet, flag: Exclude<ReportFlag, 'N'>, x: number, y: number): void {
   const style: TextStyle = { size: 9, weight: 'bold', color: COLOR.flag };
   sheet.page.drawRectangle({ x, y, width: COLUMN.flag.width, height: 13, rx: 3, ry: 3, color: COLOR.flagBackground });
   sheet.text.draw(sheet.page, flag, { x: x + (COLUMN.flag.width - sheet.text.width(flag, style)) / 2, y: y + 3.5, ...style });
@@ -331,7 +346,7 @@ function drawRangeBar(sheet: Sheet, item: ClinicalReportItem, top: number): void
   if (item.value !== null) {
     // Kept a little inside the ends, so a clamped marker is still seen whole.
     const markerX = clamp(at(item.value), x + 4, x + width - 4);
-    drawMarker(page, markerX, y, item.flag === 'H' || item.flag === 'L' ? COLOR.flag : COLOR.ink);
+    drawMarker(page, markerX, y, isMarked(item.flag) ? COLOR.flag : COLOR.ink);
   }
   const caption = rangeCaption(item);
   if (caption) sheet.text.draw(page, caption, { x, y: y - 10, size: SIZE.small, color: COLOR.muted });

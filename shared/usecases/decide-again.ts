@@ -11,8 +11,8 @@
 import { Unavailable } from '../errors';
 import { TransactionCancelled } from '../store/transactions';
 
-/** Writes tried on successive reads before giving up (the erasure's bound, shared/usecases/erase-profile.ts). */
-export const MAX_DECISIONS = 3;
+/** Writes tried on successive reads before giving up: enough for a race of a handful of writers on one resource. */
+export const MAX_DECISIONS = 5;
 
 export const keptChanging = (what: string) => `The ${what} kept changing while this request was processed; retry it`;
 

@@ -3,14 +3,17 @@
  * results, with the patient, the sample and its location, rendered as a PDF by the service itself
  * (shared/report/results-report.ts). Same access rules as the results.
  */
-import { clinicalResultItems, geneticResultItems, orderedRange, rangeFlag } from '../domain/results';
-import { renderResultsReport, type ResultsReportInput } from '../report/results-report';
+import { clinicalResultItems, geneticResultItems, type Interpretation, interpretationOf, orderedRange } from '../domain/results';
+import { type ReportFlag, renderResultsReport, type ResultsReportInput } from '../report/results-report';
 import { getLocation } from '../store/locations';
 import { getExistingProfile } from '../store/profiles';
 import { readResults } from './read-results';
 import type { Caller } from './request';
 
 export const SERVICE_NAME = 'Lab Testing Service';
+
+const FLAGS: Record<Interpretation, ReportFlag> = { normal: 'N', low: 'L', high: 'H', critical_low: 'LL', critical_high: 'HH', abnormal: 'A' };
+const reportFlag = (interpretation: Interpretation | null) => (interpretation === null ? null : FLAGS[interpretation]);
 
 const fullName = (first: string | null, last: string | null) => [first, last].filter(Boolean).join(' ') || null;
 const bounds = (min: number | null | undefined, max: number | null | undefined) => (min == null && max == null ? null : { min: min ?? null, max: max ?? null });
@@ -44,7 +47,11 @@ export async function resultsReport(id: string, { access }: Caller): Promise<{ p
         unit: item.unit ?? catalog.biomarkers.get(item.biomarker_id)?.unit ?? null,
         normal: bounds(range?.normal_min, range?.normal_max),
         optimal: bounds(service?.optimal_min, service?.optimal_max),
-        flag: item.value === null ? null : (rangeFlag(item.value, range) ?? null),
+        // The value's interpretation (the lab's flag or ours, critical limits included); for a value the
+        // lab sent no range with, the service's range.
+        flag:
+          item.status !== 'received' ? null : reportFlag(item.interpretation ?? (item.value === null ? null : interpretationOf(item.value, range, undefined))),
+        resultStatus: item.result_status,
       };
     }),
     genetic: geneticResultItems(planned, catalog.biomarkers, genetic, rejected).map((item) =>

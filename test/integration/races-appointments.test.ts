@@ -194,11 +194,13 @@ describe('cancel racing update and attach-panels', () => {
     const cancels = indexesOf(results, 200).filter((i) => i % 2 === 1);
     expect(cancels).toHaveLength(1);
     const moves = ['scheduled→cancelled'];
-    const attached = new Set(
-      indexesOf(results, 200)
+    // Ferritin (1) was attached by scheduled() before the race, so that the draw could be confirmed.
+    const attached = new Set([
+      1,
+      ...indexesOf(results, 200)
         .filter((i) => i % 2 === 0)
         .map((i) => ids[(i / 2) % ids.length]),
-    );
+    ]);
     const links = await scanItems({
       FilterExpression: 'PK = :pk AND begins_with(SK, :link)',
       ExpressionAttributeValues: { ':pk': `APPT#${id}`, ':link': keys.appointmentBiomarker(id, 0).SK.slice(0, -1) },

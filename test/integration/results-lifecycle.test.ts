@@ -3,6 +3,7 @@
  * replaces which, when the results are complete, and each value's interpretation, in the results and
  * the FHIR export alike.
  */
+import { execFileSync } from 'node:child_process';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useApi } from '../support/api';
 import { mockEventBridge } from '../support/event-bridge';
@@ -278,5 +279,43 @@ describe('the FHIR export', () => {
     await send(id, value(2, 14, 'final'), value(3, 2, 'final'));
     await send(id, value(2, 13, 'corrected'));
     expect(diagnosticReport(await fhir(id)).status).toBe('corrected');
+  });
+});
+
+describe('the results, the FHIR export and the PDF report agree', () => {
+  /** Haemoglobin critical then corrected (still critical), TSH preliminary, vitamin D (5) not performed. */
+  async function everyStatus(): Promise<string> {
+    const id = await scheduleAppointment(api, key);
+    await api.post(`/api/v1/appointments/${id}/biomarkers`, { biomarker_ids: [2, 3, 5] }, key);
+    await confirmDraw(api, key, id);
+    await send(id, value(2, 25, 'final'), value(3, 2, 'preliminary'));
+    await send(id, value(2, 26, 'corrected'));
+    await deliver(report(id, { rejection: { reason_code: 'haemolysed', biomarker_ids: [5] } }));
+    return id;
+  }
+
+  it('on every status of the same appointment', async () => {
+    const id = await everyStatus();
+    const items = (await results(id)).clinical_results.map((item: Record<string, unknown>) => [item.status, item.result_status, item.interpretation]);
+    expect(items).toEqual([
+      ['received', 'corrected', 'critical_high'],
+      ['received', 'preliminary', 'normal'],
+      ['not_performed', null, null],
+    ]);
+    const bundle = await fhir(id);
+    expect(
+      observations(bundle).map((o) => [o.status, (o.interpretation as { coding: { code: string }[] }[] | undefined)?.[0]?.coding[0]?.code ?? null]),
+    ).toEqual([
+      ['corrected', 'HH'],
+      ['preliminary', 'N'],
+      ['cancelled', null],
+    ]);
+    expect(diagnosticReport(bundle).status).toBe('preliminary');
+    const pdf = Buffer.from(await (await fetch(`${api.url()}/api/v1/appointments/${id}/results/report`, { headers: { 'x-api-key': key } })).arrayBuffer());
+    const text = execFileSync('pdftotext', ['-layout', '-', '-'], { input: pdf, encoding: 'utf8' });
+    expect(text).toMatch(/Haemoglobin\s+26 ng\/mL\s+HH/);
+    expect(text).toMatch(/corrected/);
+    expect(text).toMatch(/preliminary/);
+    expect(text).toMatch(/Vitamin D \(25-OH\)\s+not performed/);
   });
 });
