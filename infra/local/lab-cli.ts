@@ -12,12 +12,14 @@
  *   --preliminary  sends every value as preliminary (the results stay in progress until a final report)
  *   --critical <biomarker_id>  gives that planned clinical test a value beyond its critical limits
  * `correct` sends a correction of one reported clinical value (same unit, range and test date).
+ * `reject <appointment-id> --reason <code> [--biomarkers <id,id>]` rejects the specimen (every planned test,
+ * or the named ones): they become not performed, and the person must be drawn again.
  * Bad arguments or an appointment that cannot be reported on: a message on stderr and exit code 2.
  */
 import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { INCOMING_PREFIX } from '../../shared/documents/bucket-layout';
-import { rangeFlag } from '../../shared/domain/results';
+import { rangeFlag, REJECTION_REASONS, type RejectionReason } from '../../shared/domain/results';
 import { localFunctionEnvironment } from './environment';
 import { apoeResult, geneticFinding } from './lab-samples';
 import { runningStackSettings } from './stack-file';
@@ -26,7 +28,9 @@ class UsageError extends Error {}
 
 const USAGE = `usage:
   npm run lab -- report <appointment-id> [--partial] [--genetic] [--preliminary] [--critical <biomarker_id>]
-  npm run lab -- correct <appointment-id> <biomarker_id>=<value>`;
+  npm run lab -- correct <appointment-id> <biomarker_id>=<value>
+  npm run lab -- reject <appointment-id> --reason <code> [--biomarkers <id,id>]
+    codes: ${REJECTION_REASONS.join(', ')}`;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
 
 function parse(argv: string[]) {
@@ -34,7 +38,14 @@ function parse(argv: string[]) {
     return parseArgs({
       args: argv,
       allowPositionals: true,
-      options: { partial: { type: 'boolean' }, genetic: { type: 'boolean' }, preliminary: { type: 'boolean' }, critical: { type: 'string' } },
+      options: {
+        partial: { type: 'boolean' },
+        genetic: { type: 'boolean' },
+        preliminary: { type: 'boolean' },
+        critical: { type: 'string' },
+        reason: { type: 'string' },
+        biomarkers: { type: 'string' },
+      },
     });
   } catch (error) {
     throw new UsageError(error instanceof Error ? error.message : String(error));
@@ -67,10 +78,17 @@ function criticalValue(limits: { critical_low?: number | null; critical_high?: n
 async function main(argv: string[]): Promise<void> {
   const { values, positionals } = parse(argv);
   const [command, appointmentId, ...rest] = positionals;
-  if (command !== 'report' && command !== 'correct') throw new UsageError(command ? `unknown command: ${command}` : 'a command is required');
+  if (command !== 'report' && command !== 'correct' && command !== 'reject')
+    throw new UsageError(command ? `unknown command: ${command}` : 'a command is required');
   if (!appointmentId) throw new UsageError(`${command} takes an appointment id`);
   if (!UUID.test(appointmentId)) throw new UsageError(`not an appointment id (a UUID): ${appointmentId}`);
-  if (command === 'report' && rest.length > 0) throw new UsageError('report takes exactly one appointment id');
+  if (command !== 'correct' && rest.length > 0) throw new UsageError(`${command} takes exactly one appointment id`);
+  const reason = values.reason as RejectionReason | undefined;
+  if (command === 'reject' && !(reason && REJECTION_REASONS.includes(reason)))
+    throw new UsageError(`reject takes --reason, one of ${REJECTION_REASONS.join(', ')}`);
+  const rejectedIds = values.biomarkers?.split(',').map(Number);
+  if (rejectedIds?.some((id) => !Number.isInteger(id) || id < 1))
+    throw new UsageError(`--biomarkers takes biomarker ids separated by commas: ${values.biomarkers}`);
   const correction = command === 'correct' ? /^(\d+)=(-?\d+(?:\.\d+)?)$/.exec(rest.join(' ')) : null;
   if (command === 'correct' && !correction) throw new UsageError('correct takes <biomarker_id>=<value>, e.g. 2=13.4');
   const criticalId = values.critical === undefined ? undefined : Number(values.critical);
@@ -106,6 +124,15 @@ async function main(argv: string[]): Promise<void> {
       resources: [],
       detail: { event_id: randomUUID(), appointment_id: appointmentId, reported_at: reportedAt, ...detail },
     });
+
+  if (command === 'reject') {
+    const { outcome } = await deliver({ rejection: { reason_code: reason, ...(rejectedIds ? { biomarker_ids: rejectedIds } : {}) } });
+    console.log(
+      `Rejected the specimen of appointment ${appointmentId} (${reason}, ${rejectedIds ? `tests ${rejectedIds.join(', ')}` : 'every planned test'}: ${outcome}).`,
+    );
+    console.log(`Draw again: POST /api/v1/appointments with "recollection_of": "${appointmentId}"`);
+    return;
+  }
 
   if (correction) {
     const biomarkerId = Number(correction[1]);

@@ -254,6 +254,23 @@ describe('npm start', () => {
     expect(history.clinical_results[0].versions[0].value).toBe(13.4);
   });
 
+  it('npm run lab -- reject leaves the rejected tests not performed', async () => {
+    const booked = await call(first, 'POST', '/api/v1/appointments', devKey, {
+      profile_id: profileId,
+      location_id: '5a1f3c2e-8b4d-4e6f-9a7b-1c2d3e4f5a01',
+      scheduled_at: slotIn(1),
+    });
+    await call(first, 'POST', `/api/v1/appointments/${booked.body.id}/biomarkers`, devKey, { biomarker_ids: [3] });
+    await call(first, 'POST', `/api/v1/appointments/${booked.body.id}/confirm`, devKey, { barcode: 'E2E-000004' });
+    await run('npm', ['run', '--silent', 'lab', '--', 'reject', booked.body.id, '--reason', 'haemolysed'], {
+      env: { ...process.env, ...ports, LAB_DATA_DIR: dataDir },
+    });
+    const results = (await call(first, 'GET', `/api/v1/appointments/${booked.body.id}/results`, devKey)).body;
+    expect(results.clinical_results.map((r: { status: string; comment: string }) => [r.status, r.comment])).toEqual([
+      ['not_performed', 'Specimen rejected: haemolysed'],
+    ]);
+  });
+
   it('delivers the LabResultsAvailable that npm run lab caused from its own process', async () => {
     const arrived = await webhookWhere((m) => m.type === 'LabResultsAvailable' && m.data.appointment_id === appointmentId);
     expect(new Webhook(webhookSecret).verify(arrived.body, arrived.headers as Record<string, string>)).toMatchObject({
