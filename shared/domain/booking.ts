@@ -7,7 +7,7 @@
  * - A location whose hours are unknown (open_hours or timezone null) has no slots at all.
  */
 import { InvalidInput } from '../errors';
-import { BOOKING_HORIZON_DAYS } from './appointment';
+import { assertBookableInstant, BOOKING_HORIZON_DAYS } from './appointment';
 import { DEFAULT_CAPACITY_PER_SLOT, DEFAULT_SLOT_MINUTES, type ScheduledLocation } from './location-schedule';
 import { type Schedule, type Slot, slotsOn, wallClockOf, weekdayOf } from './slots';
 
@@ -82,13 +82,11 @@ export function slotAt(field: string, location: ScheduledLocation, at: Date): { 
  * far, the hours unknown, a closure, a day it is closed, outside the day's hours, off the slot grid.
  */
 export function bookableSlot(field: string, location: ScheduledLocation, instant: string, now: Date): Slot {
+  assertBookableInstant(field, instant, now);
   const at = new Date(instant);
-  const { earliest, latest } = bookingWindow(now);
-  if (at.getTime() <= now.getTime()) throw new InvalidInput(`${field} must be in the future`);
-  if (at.getTime() > latest.getTime()) throw new InvalidInput(`${field} must be at most ${BOOKING_HORIZON_DAYS} days ahead`);
   const found = slotAt(field, location, at);
   if ('problem' in found) throw new InvalidInput(found.problem.message);
-  if (at.getTime() < earliest.getTime()) throw new InvalidInput(`${field} must be at least ${BOOKING_LEAD_MINUTES} minutes ahead`);
+  if (at.getTime() < bookingWindow(now).earliest.getTime()) throw new InvalidInput(`${field} must be at least ${BOOKING_LEAD_MINUTES} minutes ahead`);
   return found.slot;
 }
 

@@ -247,18 +247,11 @@ const clinicalVersion = (result: SupersededVersion<ClinicalResultRecord>, catalo
   event_id: result.event_id ?? null,
 });
 
-const geneticVersion = (result: SupersededVersion<GeneticResultRecord>) => ({
-  result_status: result.result_status ?? 'final',
-  gene: result.gene,
-  genotype: result.genotype,
-  clinical_significance: result.clinical_significance,
-  risk_description: result.risk_description,
-  tested_at: result.tested_at,
-  comment: result.comment ?? null,
-  variants: result.variants,
-  reported_at: result.reported_at,
-  event_id: result.event_id ?? null,
-});
+/** A version of a genetic finding: the finding as the results show it, without its place in the list, and its report. */
+const geneticVersion = (result: SupersededVersion<GeneticResultRecord>) => {
+  const { status: _status, biomarker_id: _biomarker, ...finding } = toGeneticResult(result);
+  return { ...finding, reported_at: result.reported_at, event_id: result.event_id ?? null };
+};
 
 export function toResultsHistory(
   appointmentId: string,
