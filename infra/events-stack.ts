@@ -1,17 +1,19 @@
 /**
  * The functions and queues that run on events rather than requests, in a nested stack of their own (room
- * in the parent: infra/route-stacks.ts): the outbox relay, results-ingest, the lab orders queue and webhook
- * delivery. The bus, the table and the bucket they use stay in the parent.
+ * in the parent: infra/route-stacks.ts): the outbox relay, results-ingest, the lab orders queue, webhook
+ * delivery and the critical results check. The bus, the table and the bucket they use stay in the parent.
  */
 import { NestedStack } from 'aws-cdk-lib';
 import type { IPrincipal } from 'aws-cdk-lib/aws-iam';
 import type { Construct } from 'constructs';
-import { type EventsProps, LabOrdersSubscription, OutboxRelay, ResultsIngest } from './lab-events';
+import { CriticalResultsCheck, type EventsProps, LabOrdersSubscription, OutboxRelay, ResultsIngest } from './lab-events';
 import { WebhookDelivery } from './webhooks';
 
 export interface EventStackProps extends EventsProps {
   /** The lab's account: it polls the lab orders queue. */
   readonly lab?: IPrincipal;
+  /** The stage's criticalAckMinutes: how long a critical result may wait for its acknowledgement. */
+  readonly criticalAckMinutes: number;
 }
 
 export class EventStack extends NestedStack {
@@ -19,14 +21,16 @@ export class EventStack extends NestedStack {
   readonly ingest: ResultsIngest;
   readonly labOrders: LabOrdersSubscription;
   readonly webhooks: WebhookDelivery;
+  readonly criticalResults: CriticalResultsCheck;
 
   constructor(scope: Construct, id: string, props: EventStackProps) {
-    super(scope, id, { description: 'Lab API events: outbox relay, results-ingest, lab orders queue, webhook delivery' });
-    const { lab, ...eventsProps } = props;
+    super(scope, id, { description: 'Lab API events: outbox relay, results-ingest, lab orders queue, webhook delivery, critical results check' });
+    const { lab, criticalAckMinutes, ...eventsProps } = props;
     this.relay = new OutboxRelay(this, 'OutboxRelay', eventsProps);
     this.ingest = new ResultsIngest(this, 'ResultsIngest', eventsProps);
     this.labOrders = new LabOrdersSubscription(this, 'LabOrders', eventsProps);
     this.webhooks = new WebhookDelivery(this, 'Webhooks', eventsProps);
+    this.criticalResults = new CriticalResultsCheck(this, 'CriticalResults', { ...eventsProps, criticalAckMinutes });
     if (lab) this.labOrders.queue.grantConsumeMessages(lab);
   }
 }

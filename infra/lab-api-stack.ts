@@ -345,8 +345,8 @@ export class LabApiStack extends Stack {
     });
 
     const lab = settings.labAccountId ? new AccountPrincipal(settings.labAccountId) : undefined;
-    const events = new EventStack(this, 'Events', { stage, table, bucket, bus, lab });
-    const { relay, ingest, labOrders, webhooks } = events;
+    const events = new EventStack(this, 'Events', { stage, table, bucket, bus, lab, criticalAckMinutes: settings.criticalAckMinutes });
+    const { relay, ingest, labOrders, webhooks, criticalResults } = events;
 
     if (lab) {
       // The lab puts its results on this bus, under its own source only…
@@ -374,6 +374,7 @@ export class LabApiStack extends Stack {
           { name: 'results-ingest', function: ingest.function },
           { name: 'webhook dispatch', function: webhooks.dispatcher },
           { name: 'webhook retries', function: webhooks.retries },
+          { name: 'critical results check', function: criticalResults.function },
         ],
         deadLetterQueues: [
           { name: 'ResultsIngestDLQ', queue: ingest.deadLetterQueue },
@@ -388,6 +389,7 @@ export class LabApiStack extends Stack {
           { name: 'webhook retries', function: webhooks.retries },
           ...routeFunctions.filter((fn) => fn.functionClass === 'webhook-sender').map((fn) => ({ name: fn.routeName, function: fn })),
         ],
+        criticalResultsCheck: { function: criticalResults.function, ackMinutes: settings.criticalAckMinutes },
         alarmEmail: settings.alarmEmail,
       });
       new CfnOutput(this, 'AlarmTopicArn', { value: monitoring.topic.topicArn, description: 'Subscribe on-call to this topic' });

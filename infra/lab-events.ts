@@ -51,6 +51,36 @@ export class OutboxRelay extends Construct {
 }
 
 /**
+ * Every 5 minutes: counts the appointments whose critical results waited longer than `criticalAckMinutes`
+ * for a clinician's acknowledgement (functions/events/critical-results-check.ts), and logs the count. In
+ * prod, Monitoring turns that line into a metric and alarms on it.
+ */
+export class CriticalResultsCheck extends Construct {
+  static readonly RATE = Duration.minutes(5);
+  readonly function: LabFunction;
+  readonly schedule: Rule;
+
+  constructor(scope: Construct, id: string, props: EventsProps & { criticalAckMinutes: number }) {
+    super(scope, id);
+    const { criticalAckMinutes, ...eventsProps } = props;
+    this.function = new LabFunction(this, 'Check', {
+      ...eventsProps,
+      handlerFile: 'functions/events/critical-results-check.ts',
+      description: `Critical results check: counts critical results unacknowledged after ${criticalAckMinutes} minutes, every 5 minutes`,
+      functionClass: 'critical-check',
+      environment: { CRITICAL_ACK_MINUTES: String(criticalAckMinutes) },
+      options: { retryAttempts: 0 },
+    });
+    this.schedule = new Rule(this, 'Schedule', {
+      description: 'Runs the critical results check every 5 minutes',
+      schedule: Schedule.rate(CriticalResultsCheck.RATE),
+      // The next run counts again anyway.
+      targets: [new LambdaFunction(this.function.function, { retryAttempts: 0 })],
+    });
+  }
+}
+
+/**
  * `LabResultsReported` from the lab (source lab-partner) → results-ingest. A report that can never be
  * stored makes the function throw; Lambda retries it twice, then puts the event in the DLQ. EventBridge
  * puts it in the same DLQ if it cannot invoke the function at all. One queue, one alarm, and each

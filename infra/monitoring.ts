@@ -17,6 +17,10 @@
  *   `{"message":"webhook subscription disabled","webhook_id":…,"key_id":…}`. Metric filters on the log
  *   groups of every function that attempts deliveries count those lines; any in 5 minutes alarms, for
  *   someone to tell the client.
+ * - Critical results unacknowledged: the critical results check (every 5 minutes) logs how many
+ *   appointments hold critical values no clinician acknowledged within `criticalAckMinutes`
+ *   (`{"message":"critical results unacknowledged","count":N,…}`, every run, 0 included). A metric filter
+ *   reads `count`; any in 5 minutes alarms, naming the log group where the appointment ids are.
  */
 import { Duration, NestedStack, Stack } from 'aws-cdk-lib';
 import type { RestApi } from 'aws-cdk-lib/aws-apigateway';
@@ -27,6 +31,7 @@ import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
+import { CRITICAL_UNACKNOWLEDGED_LOG } from '../shared/domain/results';
 import { DISABLE_AFTER_FAILED_DELIVERIES, WEBHOOK_DISABLED_LOG } from '../shared/domain/webhook';
 import type { LabFunction } from './api-function';
 
@@ -38,6 +43,8 @@ export const OUTBOX_RELAYED_LOG = { message: 'outbox relayed', field: 'published
 export const OUTBOX_RELAYED_METRIC = 'OutboxRelayedEvents';
 /** Subscriptions disabled by their failures, counted from WEBHOOK_DISABLED_LOG lines. */
 export const WEBHOOKS_DISABLED_METRIC = 'WebhookSubscriptionsDisabled';
+/** Appointments whose critical results waited too long, counted from CRITICAL_UNACKNOWLEDGED_LOG lines. */
+export const CRITICAL_UNACKNOWLEDGED_METRIC = 'CriticalResultsUnacknowledged';
 
 export interface MonitoringProps {
   readonly api: RestApi;
@@ -46,6 +53,8 @@ export interface MonitoringProps {
   readonly relay: LabFunction;
   /** The functions that attempt webhook deliveries, and so may disable a subscription and log it. */
   readonly webhookSenders: readonly { name: string; function: LabFunction }[];
+  /** The scheduled check of critical results nobody acknowledged, and how long it lets them wait. */
+  readonly criticalResultsCheck: { function: LabFunction; ackMinutes: number };
   readonly alarmEmail?: string;
 }
 
@@ -171,6 +180,23 @@ export class Monitoring extends NestedStack {
         `Find the "${WEBHOOK_DISABLED_LOG}" log lines (webhook_id, key_id) of these functions: ${props.webhookSenders.map((f) => f.name).join(', ')}. ` +
         'Once the endpoint is fixed, the client PATCHes the subscription to enabled and may retry its failed deliveries.',
       new Metric({ namespace, metricName: WEBHOOKS_DISABLED_METRIC, period: PERIOD, statistic: Stats.SUM }),
+      { threshold: 1 },
+    );
+
+    const check = props.criticalResultsCheck;
+    const unacknowledged = check.function.logGroup.addMetricFilter('CriticalUnacknowledged', {
+      filterPattern: FilterPattern.stringValue('$.message', '=', CRITICAL_UNACKNOWLEDGED_LOG),
+      metricNamespace: namespace,
+      metricName: CRITICAL_UNACKNOWLEDGED_METRIC,
+      metricValue: '$.count',
+    });
+    alarm(
+      'CriticalUnacknowledged',
+      'critical results unacknowledged',
+      `Critical lab values waited more than ${check.ackMinutes} minutes for a clinician's acknowledgement: a patient may need care now. ` +
+        `The critical results check's log (${CRITICAL_UNACKNOWLEDGED_LOG}: appointment_ids, oldest_waiting_since) names the appointments; ` +
+        'reach the ordering clinic. The alarm clears once each is acknowledged (POST /api/v1/appointments/{id}/results/acknowledge).',
+      unacknowledged.metric({ period: PERIOD, statistic: Stats.MAXIMUM }),
       { threshold: 1 },
     );
   }

@@ -7,7 +7,18 @@ import { Duration } from 'aws-cdk-lib';
 import type { Route, RouteName } from '../shared/routes';
 
 export type FunctionClass =
-  'static' | 'read' | 'write' | 'document' | 'report' | 'export' | 'webhook-sender' | 'relay' | 'ingest' | 'webhook-dispatch' | 'webhook-retries';
+  | 'static'
+  | 'read'
+  | 'write'
+  | 'document'
+  | 'report'
+  | 'export'
+  | 'webhook-sender'
+  | 'relay'
+  | 'ingest'
+  | 'webhook-dispatch'
+  | 'webhook-retries'
+  | 'critical-check';
 
 /**
  * Routes that answer only what was deployed with them (health, the OpenAPI document, the docs page and its
@@ -79,6 +90,8 @@ export const TABLE_ACTIONS: Record<FunctionClass, readonly string[]> = {
   relay: ['dynamodb:Query', 'dynamodb:GetItem', 'dynamodb:DeleteItem', 'dynamodb:UpdateItem'],
   'webhook-dispatch': WEBHOOK_DELIVERY_ACTIONS,
   'webhook-retries': WEBHOOK_DELIVERY_ACTIONS,
+  // The critical results check only lists GSI2's unacknowledged appointments (shared/store/critical-results.ts).
+  'critical-check': ['dynamodb:Query'],
 };
 
 /**
@@ -141,6 +154,8 @@ export const FUNCTION_SIZES: Record<FunctionClass, FunctionSize> = {
   // Below the one-minute schedule, like the relay. Its loop starts a batch only while more than
   // ATTEMPT_LEASE_MS (30 s) remain, so 50 s leaves 20 s of batches and ends each run within its minute.
   'webhook-retries': { memorySize: 256, timeout: Duration.seconds(50) },
+  // One Query of a list that holds only what nobody acknowledged: seconds at most, every 5 minutes.
+  'critical-check': { memorySize: 256, timeout: Duration.seconds(30) },
 };
 
 /**

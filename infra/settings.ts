@@ -16,6 +16,7 @@
  * | `corsAllowOrigins`          | same                    | browser apps that may call the API: exact origins, comma-separated (README "CORS"); empty: no CORS |
  * | `documentRetentionYears`    | same                    | lab report files under documents/ are deleted this many years after they were stored (README "Privacy") |
  * | `auditRetentionDays`        | same                    | access-log entries are deleted (DynamoDB TTL) this many days after the read (README "Privacy") |
+ * | `criticalAckMinutes`        | same                    | a critical result unacknowledged this long is counted by the check and alarms in prod |
  * | `terminationProtection`     | same                    | CloudFormation refuses to delete the stack                |
  *
  * What "prod" means beyond these (data and logs retained, the table's deletion protection, a year of logs,
@@ -65,6 +66,7 @@ const StageFileSchema = v.strictObject({
   documentRetentionYears: wholeNumber(1, 100, 'years'),
   // The functions' own check (shared/config.ts) would refuse anything else at cold start: refuse it at synth.
   auditRetentionDays: wholeNumber(1, 99_999, 'days'),
+  criticalAckMinutes: wholeNumber(1, 9999, 'minutes'),
   terminationProtection: v.boolean(),
 });
 
@@ -154,6 +156,7 @@ export function readSettings(scope: IConstruct, stage: StageName, stageFile: Sta
     corsAllowOrigins: origins(scope, 'corsAllowOrigins', file.corsAllowOrigins, path),
     documentRetentionYears: wholeNumberOf(scope, 'documentRetentionYears', file.documentRetentionYears, 'years', 100),
     auditRetentionDays: wholeNumberOf(scope, 'auditRetentionDays', file.auditRetentionDays, 'days', 99_999),
+    criticalAckMinutes: wholeNumberOf(scope, 'criticalAckMinutes', file.criticalAckMinutes, 'minutes', 9999),
     terminationProtection: flag(scope, 'terminationProtection', file.terminationProtection),
   };
   for (const key of REQUIRED[stage]) {

@@ -30,6 +30,11 @@ const Environment = v.object({
   CURSOR_SECRET: v.optional(v.pipe(v.string(), v.minLength(32, 'must be at least 32 characters'))),
   /** How long an access-log entry is kept (README "Privacy"), in days: DynamoDB TTL deletes it after. */
   AUDIT_RETENTION_DAYS: v.optional(v.pipe(v.string(), v.regex(/^[1-9]\d{0,4}$/, 'must be a whole number of days from 1 to 99999'), v.transform(Number)), '730'),
+  /** How long a critical result may wait for a clinician's acknowledgement before the critical results check counts it. */
+  CRITICAL_ACK_MINUTES: v.optional(
+    v.pipe(v.string(), v.regex(/^[1-9]\d{0,3}$/, 'must be a whole number of minutes from 1 to 9999'), v.transform(Number)),
+    '60',
+  ),
 });
 
 function readConfig() {
@@ -52,6 +57,7 @@ function readConfig() {
     corsAllowOrigins: env.CORS_ALLOW_ORIGINS ?? [],
     cursorSecret: env.CURSOR_SECRET,
     auditRetentionDays: env.AUDIT_RETENTION_DAYS,
+    criticalAckMinutes: env.CRITICAL_ACK_MINUTES,
   } as const;
 }
 

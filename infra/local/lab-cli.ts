@@ -208,8 +208,9 @@ async function main(argv: string[]): Promise<void> {
   console.log(
     `Reported ${clinical_results.length + plannedGeneticReported} of ${planned.length} planned result(s) ` +
       `(${clinical_results.length} of ${clinicalPlanned.length} clinical, ${plannedGeneticReported} of ${geneticPlanned.length} genetic)` +
-      `${extraFinding ? ' and an unplanned APOE finding' : ''}${values.preliminary ? ', all preliminary,' : ''}` +
-      `${criticalId === undefined ? '' : `, biomarker ${criticalId} critical,`} for appointment ${appointmentId} (${outcome}).`,
+      `${extraFinding ? ' and an unplanned APOE finding' : ''}${values.preliminary ? ', all preliminary' : ''}` +
+      `${criticalId === undefined ? '' : `, biomarker ${criticalId} critical`}${values.preliminary || criticalId !== undefined ? ',' : ''}` +
+      ` for appointment ${appointmentId} (${outcome}).`,
   );
   console.log(`PDF report: ${pdf.length} bytes. Read them: GET /api/v1/appointments/${appointmentId}/results`);
 }

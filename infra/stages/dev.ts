@@ -11,5 +11,6 @@ export const dev: StageFile = {
   corsAllowOrigins: [],
   documentRetentionYears: 10,
   auditRetentionDays: 730,
+  criticalAckMinutes: 60,
   terminationProtection: false,
 };

@@ -20,6 +20,8 @@ export const prod: StageFile = {
   documentRetentionYears: 10,
   // Two years of who read a person's data.
   auditRetentionDays: 730,
+  // A critical value (a potassium of 6.8) must reach a clinician within the hour, or on-call hears of it.
+  criticalAckMinutes: 60,
   // `cdk destroy` and a console delete are refused until someone turns this off on purpose.
   terminationProtection: true,
 };

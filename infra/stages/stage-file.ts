@@ -10,6 +10,11 @@ export interface StackSettings {
   readonly documentRetentionYears: number;
   /** Whole days an access-log entry is kept (AUDIT_RETENTION_DAYS of the reading functions). */
   readonly auditRetentionDays: number;
+  /**
+   * Minutes a critical result may wait for a clinician's acknowledgement before the critical results check
+   * counts it (CRITICAL_ACK_MINUTES) and, in prod, the alarm fires.
+   */
+  readonly criticalAckMinutes: number;
   readonly terminationProtection: boolean;
 }
 

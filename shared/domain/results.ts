@@ -26,6 +26,12 @@ export type Interpretation = (typeof INTERPRETATIONS)[number];
 
 export const isCritical = (interpretation: Interpretation | null | undefined) => interpretation === 'critical_low' || interpretation === 'critical_high';
 
+/**
+ * What the critical results check logs every run (functions/events/critical-results-check.ts), with `count`:
+ * appointments whose critical values waited longer than the stage allows. The prod alarm counts it.
+ */
+export const CRITICAL_UNACKNOWLEDGED_LOG = 'critical results unacknowledged';
+
 /** A result as stored, as far as replacing it is concerned. */
 export interface StoredVersion extends ReportOrder {
   result_status?: ResultStatus;

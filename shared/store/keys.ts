@@ -6,11 +6,16 @@
  * simply has no GSI1 keys, so the index stays sparse and a list costs what it returns.
  */
 export const GSI1 = 'GSI1';
-/** Sparse index of pending outbox entries only, for the relay. */
+/**
+ * Sparse index of what a scheduled function must find: pending outbox entries (the relay), deliveries due
+ * for an attempt (the retry sweep), critical results nobody acknowledged yet (the critical results check).
+ */
 export const GSI2 = 'GSI2';
 const PENDING_OUTBOX = 'OUTBOX';
 /** GSI2 partition of webhook deliveries waiting for their next attempt. */
 const DUE_DELIVERIES = 'WEBHOOK_DUE';
+/** GSI2 partition of appointments whose critical results no clinician acknowledged yet. */
+const UNACKNOWLEDGED_CRITICAL = 'CRITICAL_UNACKNOWLEDGED';
 
 export interface ItemKey {
   PK: string;
@@ -216,4 +221,13 @@ export const index = {
   dueDeliveriesBefore: (instant: string) => ({ GSI2PK: DUE_DELIVERIES, GSI2SKBefore: instant }),
   /** Every outbox entry written before `instant`: the relay's Query. */
   pendingOutboxBefore: (instant: string) => ({ GSI2PK: PENDING_OUTBOX, GSI2SKBefore: instant }),
+  /**
+   * GSI2, on the appointment item: its critical results, reported at `reportedAt`, wait for a clinician.
+   * Set by the ingest with the critical value, removed by the acknowledgement.
+   */
+  unacknowledgedCritical: (reportedAt: string, appointmentId: string) => ({
+    GSI2PK: UNACKNOWLEDGED_CRITICAL,
+    GSI2SK: `${reportedAt}#${appointmentId}`,
+  }),
+  unacknowledgedCriticalBefore: (instant: string) => ({ GSI2PK: UNACKNOWLEDGED_CRITICAL, GSI2SKBefore: instant }),
 } as const;

@@ -34,7 +34,7 @@ import { type AppointmentAggregate, appointmentLifecycle, type AppointmentRecord
 import { appointmentUpdate } from '../store/appointments/writes';
 import { type Catalog, loadCatalog, plannedBiomarkers } from '../store/catalog';
 import { type DocumentRecord, documentPuts } from '../store/documents';
-import { type ItemKey, keys } from '../store/keys';
+import { index, type ItemKey, keys } from '../store/keys';
 import {
   appointmentIdOfBarcode,
   type ClinicalResultRecord,
@@ -251,13 +251,16 @@ function rejectedTests(rejection: NonNullable<LabResultsReportedDetail['rejectio
   return [...new Set(named)].filter((id) => !final.includes(id)).sort((a, b) => a - b);
 }
 
-type CriticalFields = Pick<AppointmentRecord, 'critical_biomarker_ids' | 'critical_reported_at' | 'critical_acknowledged_at' | 'critical_acknowledged_by'>;
+type CriticalFields = Pick<AppointmentRecord, 'critical_biomarker_ids' | 'critical_reported_at' | 'critical_acknowledged_at' | 'critical_acknowledged_by'> &
+  Partial<ReturnType<typeof index.unacknowledgedCritical>>;
 
 /**
  * The appointment's critical fields after the report, or undefined when they do not change. The tests
  * critical now are those whose current value is (the report's where it wrote one, else the stored one);
  * a report that brought a critical value resets the acknowledgement, one that only cleared one (a
- * correction) updates the list and keeps it.
+ * correction) updates the list and keeps it. A new critical value also lists the appointment on GSI2 for
+ * the critical results check (functions/events/critical-results-check.ts), waiting since the oldest
+ * critical value nobody acknowledged: a second one does not restart the clock.
  */
 function criticalFields(
   appointment: AppointmentRecord,
@@ -273,8 +276,16 @@ function criticalFields(
     .filter(([, interpretation]) => isCritical(interpretation))
     .map(([id]) => id)
     .sort((a, b) => a - b);
-  if (newlyCritical.length > 0)
-    return { critical_biomarker_ids: ids, critical_reported_at: at, critical_acknowledged_at: null, critical_acknowledged_by: null };
+  if (newlyCritical.length > 0) {
+    const waiting = appointment.critical_reported_at && !appointment.critical_acknowledged_at ? appointment.critical_reported_at : at;
+    return {
+      critical_biomarker_ids: ids,
+      critical_reported_at: at,
+      critical_acknowledged_at: null,
+      critical_acknowledged_by: null,
+      ...index.unacknowledgedCritical(waiting, appointment.id),
+    };
+  }
   if (appointment.critical_biomarker_ids !== undefined && !isDeepStrictEqual(appointment.critical_biomarker_ids, ids)) return { critical_biomarker_ids: ids };
   return undefined;
 }

@@ -16,9 +16,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ApiFunction, copyPackageFiles, POWERTOOLS_ENVIRONMENT, REPO_ROOT, servesPages } from '../../infra/api-function';
 import { buildBundle } from '../../infra/local/bench/bundles';
 import { ACCESS_LOG_FIELDS, API_KEY_HEADER, MISSING_KEY_MESSAGE } from '../../infra/lab-api-stack';
-import { METRICS_PER_ALARM, OUTBOX_RELAYED_LOG, OUTBOX_RELAYED_METRIC, WEBHOOKS_DISABLED_METRIC } from '../../infra/monitoring';
+import { CRITICAL_UNACKNOWLEDGED_METRIC, METRICS_PER_ALARM, OUTBOX_RELAYED_LOG, OUTBOX_RELAYED_METRIC, WEBHOOKS_DISABLED_METRIC } from '../../infra/monitoring';
 import { FUNCTION_SIZES, type FunctionClass, PACKAGE_FILES, routeClassOf, WEBHOOK_SENDERS } from '../../infra/route-classes';
 import { STAGE_FILES } from '../../infra/settings';
+import { CRITICAL_UNACKNOWLEDGED_LOG } from '../../shared/domain/results';
 import { WEBHOOK_DISABLED_LOG } from '../../shared/domain/webhook';
 import { EVENT_SOURCE } from '../../shared/events/event-source';
 import { AUDITED_ROUTES } from '../../shared/http/audited-routes';
@@ -76,22 +77,23 @@ function webhookQueue() {
 }
 
 describe('the LabApi stack (prod): functions', () => {
-  it('deploys one Node.js 24 arm64 function per route of the routes table, plus the outbox relay, results-ingest and the two webhook functions', () => {
+  it('deploys one Node.js 24 arm64 function per route of the routes table, plus the outbox relay, results-ingest, the two webhook functions and the critical results check', () => {
     const routeNames = prod.functions.flatMap(({ construct }) => (construct instanceof ApiFunction ? [construct.routeName] : []));
     expect(routeNames.sort()).toEqual(routeEntries.map(([name]) => name).sort());
     const functions = prod.ofType('AWS::Lambda::Function');
-    expect(functions).toHaveLength(routeEntries.length + 4);
+    expect(functions).toHaveLength(routeEntries.length + 5);
     expect(prod.functions).toHaveLength(functions.length);
     expect(String(fnProps('relay').Description)).toMatch(/outbox/i);
     expect(String(fnProps('ingest').Description)).toMatch(/results-ingest/);
     expect(String(fnProps('webhook-dispatch').Description)).toMatch(/webhook dispatch/i);
     expect(String(fnProps('webhook-retries').Description)).toMatch(/webhook retries/i);
+    expect(String(fnProps('critical-check').Description)).toMatch(/critical results check/i);
     for (const [, fn] of functions) {
       expect(fn.Properties).toMatchObject({ Runtime: 'nodejs24.x', Architectures: ['arm64'], Handler: 'index.handler' });
     }
   });
 
-  it('configures every function through its environment: table, bucket, bus, Powertools, source maps (the paged lists their cursor key, the reading routes the access-log retention)', () => {
+  it('configures every function through its environment: table, bucket, bus, Powertools, source maps (the paged lists their cursor key, the reading routes the access-log retention, the critical results check its time allowed)', () => {
     const [tableId] = prod.onlyOfType('AWS::DynamoDB::Table');
     const busId = prod.onlyOfType('AWS::Events::EventBus')[0];
     const bucketId = prod.logicalIdOf(prod.stack.node.findChild('Documents'));
@@ -105,6 +107,7 @@ describe('the LabApi stack (prod): functions', () => {
         NODE_OPTIONS: '--enable-source-maps',
         ...(paged && { CURSOR_SECRET: expect.anything() }),
         ...(construct instanceof ApiFunction && AUDITED_ROUTES.has(construct.routeName) && { AUDIT_RETENTION_DAYS: '730' }),
+        ...(construct.functionClass === 'critical-check' && { CRITICAL_ACK_MINUTES: String(STAGE_FILES.prod.criticalAckMinutes) }),
       });
     }
     expect(POWERTOOLS_ENVIRONMENT).toMatchObject({ POWERTOOLS_LOGGER_LOG_EVENT: 'false', POWERTOOLS_TRACER_CAPTURE_RESPONSE: 'false' });
@@ -141,7 +144,7 @@ describe('the LabApi stack (prod): functions', () => {
     expect(str(prod.template.toJSON())).not.toContain('WEBHOOKS_ALLOW_LOOPBACK');
   });
 
-  it('sizes each function by its class: static routes, reads, writes, the document route, webhook senders, the relay, ingest and the webhook functions', () => {
+  it('sizes each function by its class: static routes, reads, writes, the document route, webhook senders, the relay, ingest, the webhook functions and the critical results check', () => {
     const expectSize = (route: RouteName | FunctionClass, cls: FunctionClass) =>
       expect(fnProps(route), route).toMatchObject({
         MemorySize: FUNCTION_SIZES[cls].memorySize,
@@ -152,6 +155,7 @@ describe('the LabApi stack (prod): functions', () => {
     expectSize('ingest', 'ingest');
     expectSize('webhook-dispatch', 'webhook-dispatch');
     expectSize('webhook-retries', 'webhook-retries');
+    expectSize('critical-check', 'critical-check');
     expect(routesOfClass('read').length).toBeGreaterThan(0);
     expect(routesOfClass('write').length).toBeGreaterThan(0);
     expect(routeClassOf('getDocument', routes.getDocument)).toBe('document');
@@ -200,6 +204,14 @@ describe('the LabApi stack (prod): functions', () => {
   it('runs the outbox relay every minute, each run ending within its minute', () => {
     expect(fnProps('relay').Timeout).toBeLessThan(60);
     expect(scheduleOf(functionOf('relay').fn)?.ScheduleExpression).toBe('rate(1 minute)');
+  });
+
+  it('runs the critical results check every 5 minutes, never retried (the next run counts again)', () => {
+    const check = functionOf('critical-check');
+    const schedule = scheduleOf(check.fn);
+    expect(schedule?.ScheduleExpression).toBe('rate(5 minutes)');
+    expect(schedule?.Targets).toEqual([expect.objectContaining({ RetryPolicy: { MaximumRetryAttempts: 0 } })]);
+    expect(fnProps('critical-check').Timeout).toBeLessThan(5 * 60);
   });
 
   it('runs the webhook retry sweep every minute, each run ending within its minute, never retried by EventBridge or Lambda', () => {
@@ -280,6 +292,13 @@ describe('the LabApi stack (prod): least privilege', () => {
       'dynamodb:Query',
       'dynamodb:UpdateItem',
     ]);
+  });
+
+  it('lets the critical results check only Query the table and its indexes, and touch neither the bucket nor the bus', () => {
+    const { role } = functionOf('critical-check');
+    expect(prod.allowedActions(role, 'dynamodb:')).toEqual(['dynamodb:Query']);
+    expect(prod.allowedActions(role, 's3:')).toEqual([]);
+    expect(prod.allowedActions(role, 'events:')).toEqual([]);
   });
 
   it('lets the webhook routes that send within the request do what a writing route does to the table', () => {
@@ -730,6 +749,19 @@ describe('the LabApi stack (prod): alarms', () => {
     const alarm = alarms().find((a) => a.MetricName === WEBHOOKS_DISABLED_METRIC);
     expect(alarm).toMatchObject({ Namespace: namespace, Threshold: 1, Statistic: 'Sum', ComparisonOperator: 'GreaterThanOrEqualToThreshold' });
     expect(String(alarm!.AlarmDescription)).toMatch(/tell the client/);
+  });
+
+  it("counts critical results left unacknowledged past the stage's time from the check's JSON log, and alarms on any", () => {
+    const filters = prod.ofType('AWS::Logs::MetricFilter').filter(([, f]) => str(f.Properties.MetricTransformations).includes(CRITICAL_UNACKNOWLEDGED_METRIC));
+    expect(filters).toHaveLength(1);
+    expect(filters[0]![1].Properties).toMatchObject({
+      LogGroupName: { Ref: functionOf('critical-check').logGroup },
+      FilterPattern: `{ $.message = "${CRITICAL_UNACKNOWLEDGED_LOG}" }`,
+      MetricTransformations: [expect.objectContaining({ MetricName: CRITICAL_UNACKNOWLEDGED_METRIC, MetricValue: '$.count' })],
+    });
+    const alarm = alarms().find((a) => a.MetricName === CRITICAL_UNACKNOWLEDGED_METRIC);
+    expect(alarm).toMatchObject({ Threshold: 1, Statistic: 'Maximum', ComparisonOperator: 'GreaterThanOrEqualToThreshold' });
+    expect(String(alarm!.AlarmDescription)).toContain(`more than ${STAGE_FILES.prod.criticalAckMinutes} minutes`);
   });
 });
 

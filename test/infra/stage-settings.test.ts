@@ -22,7 +22,14 @@ describe('stage settings', () => {
 
   it('take the strings of `-c key=value` over the stage file', () => {
     const settings = readSettings(
-      testApp({ apiThrottleRate: '20', apiThrottleBurst: '40', apiGatewayCloudWatchRole: 'false', labAccountId: '123456789012', auditRetentionDays: '365' }),
+      testApp({
+        apiThrottleRate: '20',
+        apiThrottleBurst: '40',
+        apiGatewayCloudWatchRole: 'false',
+        labAccountId: '123456789012',
+        auditRetentionDays: '365',
+        criticalAckMinutes: '30',
+      }),
       'prod',
     );
     expect(settings).toMatchObject({
@@ -30,6 +37,7 @@ describe('stage settings', () => {
       apiGatewayCloudWatchRole: false,
       labAccountId: '123456789012',
       auditRetentionDays: 365,
+      criticalAckMinutes: 30,
       documentRetentionYears: STAGE_FILES.prod.documentRetentionYears,
     });
   });
@@ -44,6 +52,7 @@ describe('stage settings', () => {
     expect(() => readSettings(testApp({ documentRetentionYears: '7.5' }), 'dev')).toThrow(/documentRetentionYears must be a whole number of years/);
     expect(() => readSettings(testApp({ auditRetentionDays: '0.5' }), 'dev')).toThrow(/auditRetentionDays must be a whole number of days/);
     expect(() => readSettings(testApp({ terminationProtection: 'maybe' }), 'prod')).toThrow(/terminationProtection must be true or false/);
+    expect(() => readSettings(testApp({ criticalAckMinutes: '0' }), 'prod')).toThrow(/criticalAckMinutes must be a positive number/);
   });
 
   it('fail a prod synth whose stage file lacks the alarm address, naming the value and the file', () => {
