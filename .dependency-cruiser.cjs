@@ -2,7 +2,7 @@
  * Layer rules for the API (dependency-cruiser). Run: npm run lint:deps
  *
  * Layout: functions/<resource>/<action>.ts are the Lambda handlers (the edge); shared/ is the code they
- * run (http/, auth/, domain/, schemas/, contract/, store/, events/, documents/, webhooks/, fhir/, report/, usecases/, errors.ts);
+ * run (http/, auth/, domain/, schemas/, contract/, store/, events/, documents/, webhooks/, fhir/, hl7/, report/, usecases/, errors.ts);
  * infra/ is CDK and local tooling; test/ the tests.
  *
  * Type-only imports (`import type …`) count: tsPreCompilationDeps is on, so a cycle or a forbidden
@@ -37,7 +37,7 @@ module.exports = {
         'HTTP is the edge: store, domain, auth, usecases, events and documents must not import shared/http/ ' +
         '(throw the errors of shared/errors.ts instead; shared/http maps them to responses).',
       severity: 'error',
-      from: { path: '^shared/(store|domain|auth|usecases|events|documents|webhooks|fhir|report)/' },
+      from: { path: '^shared/(store|domain|auth|usecases|events|documents|webhooks|fhir|hl7|report)/' },
       to: { path: '^shared/http/' },
     },
     {
@@ -45,7 +45,7 @@ module.exports = {
       comment:
         'A use case (shared/usecases/) combines store, domain, auth and events; none of those may call back up into one ' + '(only handlers and tooling do).',
       severity: 'error',
-      from: { path: '^shared/(store|domain|auth|events|documents|schemas|contract|webhooks|fhir|report)/' },
+      from: { path: '^shared/(store|domain|auth|events|documents|schemas|contract|webhooks|fhir|hl7|report)/' },
       to: { path: '^shared/usecases/' },
     },
     {

@@ -265,10 +265,11 @@ function s3Statements(functionClass: FunctionClass, bucket: Bucket): PolicyState
   }
   if (functionClass === 'ingest') {
     return [
-      // Read (HeadObject, CopyObject source) and delete (once filed) the lab's uploads. CopyObject copies
-      // the source's tags, which needs GetObjectTagging on the source and PutObjectTagging on the target.
+      // Read (HeadObject, CopyObject source, an HL7 message) and delete (once filed) the lab's uploads, and
+      // put the PDFs an HL7 message embeds beside them (filed like any upload). CopyObject copies the
+      // source's tags, which needs GetObjectTagging on the source and PutObjectTagging on the target.
       new PolicyStatement({
-        actions: ['s3:GetObject', 's3:GetObjectTagging', 's3:DeleteObject'],
+        actions: ['s3:GetObject', 's3:GetObjectTagging', 's3:PutObject', 's3:DeleteObject'],
         resources: [objects(INCOMING_PREFIX_PATTERN)],
       }),
       // DeleteObject: a copy filed for a report that then failed is deleted again (ingest-lab-report.ts

@@ -34,7 +34,7 @@ import { AttributeType, BillingMode, ProjectionType, Table, TableEncryption } fr
 import { EventBus } from 'aws-cdk-lib/aws-events';
 import { AccountPrincipal, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
-import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
+import { BlockPublicAccess, Bucket, BucketEncryption, type CfnBucket, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { EVENT_SOURCE } from '../shared/events/event-source';
@@ -169,6 +169,11 @@ export class LabApiStack extends Stack {
         },
       ],
     });
+
+    // S3 tells EventBridge (the account's default bus) of every new object: results-ingest's rule takes
+    // the lab's HL7 messages from it (infra/lab-events.ts). The CloudFormation property, not the Bucket
+    // construct's eventBridgeEnabled, which would add a custom resource and its Lambda to the stack.
+    (bucket.node.defaultChild as CfnBucket).addPropertyOverride('NotificationConfiguration.EventBridgeConfiguration.EventBridgeEnabled', true);
 
     const bus = new EventBus(this, 'Bus', { description: `Lab API events (${stage})` });
     // Every event on the bus for 30 days, ours and the lab's (its account differs from ours):

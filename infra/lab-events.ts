@@ -5,11 +5,12 @@
  */
 import { Duration } from 'aws-cdk-lib';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
-import { type IEventBus, Rule, Schedule } from 'aws-cdk-lib/aws-events';
+import { type IEventBus, Match, Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction, SqsQueue } from 'aws-cdk-lib/aws-events-targets';
 import type { Bucket } from 'aws-cdk-lib/aws-s3';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { HL7_PREFIX } from '../shared/documents/bucket-layout';
 import { EVENT_SOURCE } from '../shared/events/event-source';
 import { LAB_ORDER_REQUESTED } from '../shared/events/lab-order-requested';
 import { LAB_PARTNER_SOURCE, LAB_RESULTS_REPORTED } from '../shared/events/lab-results-reported';
@@ -81,15 +82,19 @@ export class CriticalResultsCheck extends Construct {
 }
 
 /**
- * `LabResultsReported` from the lab (source lab-partner) → results-ingest. A report that can never be
- * stored makes the function throw; Lambda retries it twice, then puts the event in the DLQ. EventBridge
- * puts it in the same DLQ if it cannot invoke the function at all. One queue, one alarm, and each
- * message is the original event, ready to be put on the bus again once the cause is fixed.
+ * The lab's results → results-ingest, in either form: `LabResultsReported` from the lab (source
+ * lab-partner) on our bus, or an HL7 v2 message the lab uploaded under `incoming/hl7/` (S3's `Object
+ * Created`, on the account's default bus: S3 sends there only). A report that can never be stored makes
+ * the function throw; Lambda retries it twice, then puts the event in the DLQ. EventBridge puts it in
+ * the same DLQ if it cannot invoke the function at all. One queue, one alarm, and each message is the
+ * original event, ready to be put on its bus again once the cause is fixed (the HL7 file stays where
+ * the lab put it until it is stored).
  */
 export class ResultsIngest extends Construct {
   readonly function: LabFunction;
   readonly deadLetterQueue: Queue;
   readonly rule: Rule;
+  readonly hl7Rule: Rule;
 
   constructor(scope: Construct, id: string, props: EventsProps) {
     super(scope, id);
@@ -118,6 +123,15 @@ export class ResultsIngest extends Construct {
           maxEventAge: Duration.hours(2),
         }),
       ],
+    });
+    this.hl7Rule = new Rule(this, 'Hl7Rule', {
+      description: 'HL7 v2 messages the lab uploads under incoming/hl7/ to results-ingest',
+      eventPattern: {
+        source: ['aws.s3'],
+        detailType: ['Object Created'],
+        detail: { bucket: { name: [props.bucket.bucketName] }, object: { key: Match.prefix(HL7_PREFIX) } },
+      },
+      targets: [new LambdaFunction(this.function.function, { deadLetterQueue: this.deadLetterQueue, retryAttempts: 10, maxEventAge: Duration.hours(2) })],
     });
   }
 }

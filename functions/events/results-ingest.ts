@@ -1,16 +1,24 @@
 /**
- * EventBridge target for `LabResultsReported` (source lab-partner): stores the lab's report. A report
- * that can never be stored is logged with its reason (ids and rules, never values) and thrown, so that
- * EventBridge's retries end in the dead-letter queue; a duplicate event_id is acknowledged and ignored.
+ * EventBridge target for the lab's results, in either form:
+ * - `LabResultsReported` (source lab-partner): our JSON report;
+ * - `Object Created` (source aws.s3) of an HL7 v2 ORU^R01 message under `incoming/hl7/` (docs/hl7.md).
+ * Both are stored by the same use case. A report that can never be stored is logged with its reason (ids
+ * and rules, never values) and thrown, so that EventBridge's retries end in the dead-letter queue; a
+ * duplicate (the same event_id, the same HL7 message control id) is acknowledged and ignored.
  */
 import type { EventBridgeEvent } from 'aws-lambda';
 import * as v from 'valibot';
 import { now } from '../../shared/config';
 import { LabResultsReportedDetail } from '../../shared/events/lab-results-reported';
 import { logger } from '../../shared/logger';
+import { type Hl7Outcome, ingestHl7Message } from '../../shared/usecases/ingest-hl7-message';
 import { ingestLabReport, ReportRejected } from '../../shared/usecases/ingest-lab-report';
 
-export const handler = async (event: EventBridgeEvent<string, unknown>): Promise<{ outcome: 'stored' | 'duplicate' }> => {
+/** What S3 puts on EventBridge for a new object (only the fields read here). */
+const ObjectCreated = v.object({ object: v.object({ key: v.pipe(v.string(), v.maxLength(1024)) }) });
+
+export const handler = async (event: EventBridgeEvent<string, unknown>): Promise<{ outcome: Hl7Outcome }> => {
+  if (event.source === 'aws.s3') return hl7Message(event);
   const parsed = v.safeParse(LabResultsReportedDetail, event.detail);
   if (!parsed.success) {
     // Paths, expected types and our own rule texts only: the received values are patient results.
@@ -32,3 +40,17 @@ export const handler = async (event: EventBridgeEvent<string, unknown>): Promise
     throw error;
   }
 };
+
+async function hl7Message(event: EventBridgeEvent<string, unknown>): Promise<{ outcome: Hl7Outcome }> {
+  const parsed = v.safeParse(ObjectCreated, event.detail);
+  try {
+    if (event['detail-type'] !== 'Object Created' || !parsed.success) throw new ReportRejected('not an S3 Object Created event');
+    const { outcome, event_id } = await ingestHl7Message(parsed.output.object.key, now());
+    // The EventBridge id, not the key: the lab names its files, and a name may say whose message it is.
+    logger.info('lab HL7 message ingested', { eventbridge_id: event.id, event_id, outcome });
+    return { outcome };
+  } catch (error) {
+    if (error instanceof ReportRejected) logger.error('lab report rejected', { eventbridge_id: event.id, format: 'hl7', reason: error.message });
+    throw error;
+  }
+}

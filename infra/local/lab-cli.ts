@@ -14,11 +14,14 @@
  * `correct` sends a correction of one reported clinical value (same unit, range and test date).
  * `reject <appointment-id> --reason <code> [--biomarkers <id,id>]` rejects the specimen (every planned test,
  * or the named ones): they become not performed, and the person must be drawn again.
+ * `--format hl7` (any command): the lab speaks HL7 v2 instead: the same report written as an ORU^R01
+ * message (infra/local/hl7-message.ts, its PDF embedded), uploaded under `incoming/hl7/`, and handed to
+ * the ingest as the S3 `Object Created` event EventBridge would deliver.
  * Bad arguments or an appointment that cannot be reported on: a message on stderr and exit code 2.
  */
 import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import { INCOMING_PREFIX } from '../../shared/documents/bucket-layout';
+import { HL7_PREFIX, INCOMING_PREFIX } from '../../shared/documents/bucket-layout';
 import { rangeFlag, REJECTION_REASONS, type RejectionReason } from '../../shared/domain/results';
 import { localFunctionEnvironment } from './environment';
 import { apoeResult, geneticFinding } from './lab-samples';
@@ -30,7 +33,8 @@ const USAGE = `usage:
   npm run lab -- report <appointment-id> [--partial] [--genetic] [--preliminary] [--critical <biomarker_id>]
   npm run lab -- correct <appointment-id> <biomarker_id>=<value>
   npm run lab -- reject <appointment-id> --reason <code> [--biomarkers <id,id>]
-    codes: ${REJECTION_REASONS.join(', ')}`;
+    codes: ${REJECTION_REASONS.join(', ')}
+  any of them with --format hl7: sent as an HL7 v2 ORU^R01 message instead of a JSON event`;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
 
 function parse(argv: string[]) {
@@ -45,6 +49,7 @@ function parse(argv: string[]) {
         critical: { type: 'string' },
         reason: { type: 'string' },
         biomarkers: { type: 'string' },
+        format: { type: 'string' },
       },
     });
   } catch (error) {
@@ -91,6 +96,8 @@ async function main(argv: string[]): Promise<void> {
     throw new UsageError(`--biomarkers takes biomarker ids separated by commas: ${values.biomarkers}`);
   const correction = command === 'correct' ? /^(\d+)=(-?\d+(?:\.\d+)?)$/.exec(rest.join(' ')) : null;
   if (command === 'correct' && !correction) throw new UsageError('correct takes <biomarker_id>=<value>, e.g. 2=13.4');
+  const format = values.format ?? 'json';
+  if (format !== 'json' && format !== 'hl7') throw new UsageError(`--format takes json or hl7: ${format}`);
   const criticalId = values.critical === undefined ? undefined : Number(values.critical);
   if (criticalId !== undefined && !Number.isInteger(criticalId)) throw new UsageError(`--critical takes a biomarker id: ${values.critical}`);
 
@@ -103,6 +110,7 @@ async function main(argv: string[]): Promise<void> {
   const { s3 } = await import('../../shared/documents/s3');
   const { handler: ingest } = await import('../../functions/events/results-ingest');
   const { renderLabReport } = await import('./lab-report-pdf');
+  const { objectCreatedEvent, oruR01 } = await import('./hl7-message');
 
   const aggregate = await getAppointmentAggregate(appointmentId);
   if (!aggregate) throw new UsageError(`no appointment ${appointmentId} in the local stack`);
@@ -112,8 +120,40 @@ async function main(argv: string[]): Promise<void> {
   }
   const catalog = await loadCatalog();
   const reportedAt = new Date().toISOString();
-  const deliver = (detail: Record<string, unknown>) =>
-    ingest({
+  const bucket = process.env.DOCUMENTS_BUCKET!;
+  const upload = (key: string, body: Buffer | string, contentType: string) =>
+    s3.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body, ContentType: contentType }));
+  /** The report as the lab sends it: a JSON event naming its uploaded PDF, or an HL7 message embedding it. */
+  const deliver = async (detail: Record<string, unknown>, pdf?: { file_name: string; bytes: Buffer }) => {
+    if (format === 'hl7') {
+      if (!appointment.barcode) throw new UsageError(`appointment ${appointmentId} has no barcode: an HL7 message names the sample by it`);
+      const message = oruR01(
+        {
+          control_id: randomUUID().replaceAll('-', '').slice(0, 20),
+          barcode: appointment.barcode,
+          reported_at: reportedAt,
+          drawn_at: appointment.blood_drawn_at,
+          ...(detail as Pick<Parameters<typeof oruR01>[0], 'clinical_results' | 'genetic_results' | 'rejection'>),
+          documents: pdf ? [pdf] : [],
+        },
+        (id) => {
+          const biomarker = catalog.biomarkers.get(id);
+          return biomarker?.loinc
+            ? { code: biomarker.loinc, text: biomarker.name, system: 'LN' }
+            : { code: String(id), text: biomarker?.name ?? `Biomarker ${id}`, system: '99LAB' };
+        },
+      );
+      const key = `${HL7_PREFIX}${randomUUID()}.hl7`;
+      await upload(key, message, 'application/hl7-v2');
+      return ingest(objectCreatedEvent(bucket, key, Buffer.byteLength(message)) as Parameters<typeof ingest>[0]);
+    }
+    let documents: unknown[] = [];
+    if (pdf) {
+      const s3Key = `${INCOMING_PREFIX}${randomUUID()}.pdf`;
+      await upload(s3Key, pdf.bytes, 'application/pdf');
+      documents = [{ s3_key: s3Key, file_name: pdf.file_name, content_type: 'application/pdf' }];
+    }
+    return ingest({
       version: '0',
       id: randomUUID(),
       'detail-type': 'LabResultsReported',
@@ -122,8 +162,9 @@ async function main(argv: string[]): Promise<void> {
       time: reportedAt,
       region: 'local',
       resources: [],
-      detail: { event_id: randomUUID(), appointment_id: appointmentId, reported_at: reportedAt, ...detail },
+      detail: { event_id: randomUUID(), appointment_id: appointmentId, reported_at: reportedAt, ...detail, ...(pdf ? { documents } : {}) },
     });
+  };
 
   if (command === 'reject') {
     const { outcome } = await deliver({ rejection: { reason_code: reason, ...(rejectedIds ? { biomarker_ids: rejectedIds } : {}) } });
@@ -195,15 +236,9 @@ async function main(argv: string[]): Promise<void> {
     })),
     geneticSummary: genetic_results.length ? genetic_results.map((r) => `${r.gene} ${r.genotype}: ${r.clinical_significance}`).join('; ') : undefined,
   });
-  const s3Key = `${INCOMING_PREFIX}${randomUUID()}.pdf`;
-  await s3.send(new PutObjectCommand({ Bucket: process.env.DOCUMENTS_BUCKET, Key: s3Key, Body: pdf, ContentType: 'application/pdf' }));
 
   const genetic = values.preliminary ? genetic_results.map((result) => ({ ...result, result_status: 'preliminary' as const })) : genetic_results;
-  const { outcome } = await deliver({
-    clinical_results,
-    genetic_results: genetic,
-    documents: [{ s3_key: s3Key, file_name: `lab-report-${testedAt}.pdf`, content_type: 'application/pdf' }],
-  });
+  const { outcome } = await deliver({ clinical_results, genetic_results: genetic }, { file_name: `lab-report-${testedAt}.pdf`, bytes: Buffer.from(pdf) });
   const plannedGeneticReported = genetic_results.length - (extraFinding ? 1 : 0);
   console.log(
     `Reported ${clinical_results.length + plannedGeneticReported} of ${planned.length} planned result(s) ` +

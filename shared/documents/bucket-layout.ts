@@ -4,3 +4,6 @@
  * environment is absent) can use it without loading the S3 client or shared/config.ts.
  */
 export const INCOMING_PREFIX = 'incoming/';
+
+/** Where the lab puts HL7 v2 result messages (S3 tells EventBridge, which invokes results-ingest). */
+export const HL7_PREFIX = `${INCOMING_PREFIX}hl7/`;

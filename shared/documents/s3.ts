@@ -3,7 +3,16 @@
  * file to its final key under `documents/`, and the API serves it (bytes, or a short-lived presigned URL
  * for large files). Nothing else talks to S3.
  */
-import { CopyObjectCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, NoSuchKey, NotFound as S3NotFound, S3Client } from '@aws-sdk/client-s3';
+import {
+  CopyObjectCommand,
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  NoSuchKey,
+  NotFound as S3NotFound,
+  PutObjectCommand,
+  S3Client,
+} from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { config, requireSetting } from '../config';
 import { NotFound } from '../errors';
@@ -51,6 +60,27 @@ export async function copyObject(from: string, to: string, contentType: string):
 
 export async function deleteObject(key: string): Promise<void> {
   await s3.send(new DeleteObjectCommand({ Bucket: bucket, Key: key }));
+}
+
+/** An upload's bytes, or undefined when it is gone; a file above `maxBytes` is not read (RangeError). */
+export async function readUpload(key: string, maxBytes: number): Promise<Buffer | undefined> {
+  let object;
+  try {
+    object = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+  } catch (error) {
+    if (error instanceof NoSuchKey) return undefined;
+    throw error;
+  }
+  if ((object.ContentLength ?? 0) > maxBytes) {
+    object.Body?.transformToWebStream().cancel();
+    throw new RangeError(`larger than ${maxBytes} bytes`);
+  }
+  return Buffer.from((await object.Body?.transformToByteArray()) ?? []);
+}
+
+/** Puts a file under `incoming/` (what ingest extracts from an HL7 message, then files like any upload). */
+export async function putUpload(key: string, bytes: Buffer, contentType: string): Promise<void> {
+  await s3.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: bytes, ContentType: contentType }));
 }
 
 /** The lifecycle rule deletes lab report files after their retention period (README "Privacy"); their records stay. */

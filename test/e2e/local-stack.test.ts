@@ -271,6 +271,26 @@ describe('npm start', () => {
     ]);
   });
 
+  it('npm run lab -- report --format hl7 stores the results and the PDF through the HL7 v2 path', async () => {
+    const booked = await call(first, 'POST', '/api/v1/appointments', devKey, {
+      profile_id: profileId,
+      location_id: '5a1f3c2e-8b4d-4e6f-9a7b-1c2d3e4f5a01',
+      scheduled_at: slotIn(1),
+    });
+    await call(first, 'POST', `/api/v1/appointments/${booked.body.id}/biomarkers`, devKey, { biomarker_ids: [2, 3] });
+    await call(first, 'POST', `/api/v1/appointments/${booked.body.id}/confirm`, devKey, { barcode: 'E2E-000005' });
+    await run('npm', ['run', '--silent', 'lab', '--', 'report', booked.body.id, '--format', 'hl7', '--critical', '2'], {
+      env: { ...process.env, ...ports, LAB_DATA_DIR: dataDir },
+    });
+    const results = (await call(first, 'GET', `/api/v1/appointments/${booked.body.id}/results`, devKey)).body;
+    expect([
+      results.status,
+      results.clinical_results.map((r: { status: string; result_status: string }) => `${r.status}:${r.result_status}`),
+      results.critical.biomarker_ids,
+      results.documents.length,
+    ]).toEqual(['completed', ['received:final', 'received:final'], [2], 1]);
+  });
+
   it('delivers the LabResultsAvailable that npm run lab caused from its own process', async () => {
     const arrived = await webhookWhere((m) => m.type === 'LabResultsAvailable' && m.data.appointment_id === appointmentId);
     expect(new Webhook(webhookSecret).verify(arrived.body, arrived.headers as Record<string, string>)).toMatchObject({

@@ -365,7 +365,8 @@ describe('the LabApi stack (prod): least privilege', () => {
       { actions: ['s3:ListBucket'], on: 'bucket' },
     ]);
     expect(s3Of('ingest')).toEqual([
-      { actions: ['s3:DeleteObject', 's3:GetObject', 's3:GetObjectTagging'], on: 'incoming' },
+      // PutObject: the PDFs an HL7 message embeds, put beside the lab's uploads and filed like them.
+      { actions: ['s3:DeleteObject', 's3:GetObject', 's3:GetObjectTagging', 's3:PutObject'], on: 'incoming' },
       { actions: ['s3:DeleteObject', 's3:GetObject', 's3:PutObject', 's3:PutObjectTagging'], on: 'documents' },
       { actions: ['s3:ListBucket'], on: 'bucket' },
     ]);
@@ -585,7 +586,7 @@ describe('the LabApi stack (prod): events', () => {
   it('sends LabResultsReported from lab-partner to results-ingest, retried, failures in a dead-letter queue', () => {
     const [busId] = prod.onlyOfType('AWS::Events::EventBus');
     const ingest = functionOf('ingest');
-    const [, rule] = prod.ofType('AWS::Events::Rule').find(([, r]) => str(r.Properties.Targets).includes(`"${ingest.fn}"`))!;
+    const [, rule] = prod.ofType('AWS::Events::Rule').find(([, r]) => str(r.Properties.Targets).includes(`"${ingest.fn}"`) && r.Properties.EventBusName)!;
     expect(rule.Properties).toMatchObject({
       EventBusName: { Ref: busId },
       EventPattern: { source: ['lab-partner'], 'detail-type': ['LabResultsReported'] },
@@ -601,6 +602,26 @@ describe('the LabApi stack (prod): events', () => {
       MaximumRetryAttempts: 2,
     });
     expect(prod.allowedActions(ingest.role, 'sqs:')).toEqual(['sqs:SendMessage']);
+  });
+
+  it("sends the HL7 messages the lab uploads under incoming/hl7/ (S3's Object Created, on the default bus) to results-ingest, failures in the same dead-letter queue", () => {
+    const ingest = functionOf('ingest');
+    const rules = prod.ofType('AWS::Events::Rule').filter(([, r]) => str(r.Properties.Targets).includes(`"${ingest.fn}"`));
+    const hl7 = rules.find(([, r]) => !r.Properties.EventBusName)![1].Properties;
+    expect(hl7.EventPattern).toMatchObject({
+      source: ['aws.s3'],
+      'detail-type': ['Object Created'],
+      detail: { object: { key: [{ prefix: 'incoming/hl7/' }] } },
+    });
+    expect(str((hl7.EventPattern as { detail: { bucket: unknown } }).detail.bucket)).toContain('name');
+    const dlqs = rules.map(([, r]) => str((r.Properties.Targets as { DeadLetterConfig: unknown }[])[0]!.DeadLetterConfig));
+    expect(new Set(dlqs).size).toBe(1);
+  });
+
+  it('has the documents bucket tell EventBridge of new objects, without a notifications custom resource', () => {
+    const bucketId = prod.logicalIdOf(prod.stack.node.findChild('Documents'));
+    expect(prod.resources[bucketId]!.Properties.NotificationConfiguration).toEqual({ EventBridgeConfiguration: { EventBridgeEnabled: true } });
+    expect(prod.ofType('Custom::S3BucketNotifications')).toEqual([]);
   });
 
   it('delivers LabOrderRequested to the queue a lab system polls, with a dead-letter queue for what it cannot process', () => {

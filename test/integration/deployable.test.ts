@@ -16,7 +16,12 @@ import { basename, join } from 'node:path';
 import { promisify } from 'node:util';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { REPO_ROOT } from '../../infra/api-function';
+import { objectCreatedEvent, oruR01 } from '../../infra/local/hl7-message';
+import { HL7_PREFIX } from '../../shared/documents/bucket-layout';
+import { s3 } from '../../shared/documents/s3';
 import { LAB_RESULTS_AVAILABLE } from '../../shared/events/lab-results-available';
 import { LAB_PARTNER_SOURCE } from '../../shared/events/lab-results-reported';
 import { useApi } from '../support/api';
@@ -285,5 +290,27 @@ describe('the bundled functions, invoked as API Gateway and EventBridge invoke t
       expect(answer).toMatchObject({ statusCode: 200, isBase64Encoded: true, headers: expect.objectContaining({ 'Content-Type': 'application/pdf' }) });
       expect(Buffer.from(answer.body, 'base64').subarray(0, 5).toString()).toBe('%PDF-');
     });
+  });
+
+  it('the bundled ingest stores an HL7 v2 ORU^R01 message S3 announces', async () => {
+    const appointmentId = await scheduleAppointment(api, key);
+    await api.post(`/api/v1/appointments/${appointmentId}/biomarkers`, { biomarker_ids: [2] }, key);
+    const barcode = await confirmDraw(api, key, appointmentId);
+    const message = oruR01(
+      {
+        control_id: 'DEPLOYABLE-1',
+        barcode,
+        reported_at: new Date().toISOString(),
+        clinical_results: [{ ...clinical(2, 13.9), value_operator: 'eq', result_status: 'final' }],
+      },
+      () => ({ code: '718-7', text: 'Hemoglobin', system: 'LN' }),
+    );
+    const s3Key = `${HL7_PREFIX}deployable-${randomUUID()}.hl7`;
+    await s3.send(new PutObjectCommand({ Bucket: process.env.DOCUMENTS_BUCKET, Key: s3Key, Body: message }));
+    expect(await runAsset(functionNamed(dev, 'ResultsIngest'), objectCreatedEvent(process.env.DOCUMENTS_BUCKET!, s3Key, message.length))).toEqual({
+      outcome: 'stored',
+    });
+    const results = (await api.get(`/api/v1/appointments/${appointmentId}/results`, key)).body;
+    expect(results.clinical_results[0]).toMatchObject({ biomarker_id: 2, value: 13.9, result_status: 'final' });
   });
 });
