@@ -591,7 +591,7 @@ export interface paths {
         };
         /**
          * Download the results report (PDF)
-         * @description A PDF the service renders from the results: patient name and birth date, sample date, location, barcode; per biomarker its value and unit, an H/L flag and a bar showing the normal and optimal ranges with a marker at the value; genetic findings in plain words; tests still pending listed as pending; page numbers. Names in Latin, Greek, Cyrillic and CJK scripts render as written. Same access rules as the results.
+         * @description A PDF the service renders from the results: patient name and birth date, sample date, location, barcode; per biomarker its value and unit, an H/L flag and a bar showing the normal and optimal ranges with a marker at the value; genetic findings in plain words; tests still pending listed as pending; page numbers. Names in Latin, Greek, Cyrillic and CJK scripts render as written. Written in the profile's language (en, de or fi): labels, dates (24.11.2026 in de and fi), decimal commas, pending, preliminary, corrected, not performed and the critical legend. Same access rules as the results.
          *
          *     Scopes (any one suffices): `RESULTS_VIEW`.
          */
@@ -3650,6 +3650,8 @@ export interface operations {
                 headers: {
                     /** @description attachment with the file name */
                     "Content-Disposition": string;
+                    /** @description the language the report is written in: the profile's (en, de or fi) */
+                    "Content-Language": string;
                     [name: string]: unknown;
                 };
                 content: {

@@ -8,7 +8,12 @@ export const handler = httpHandler({
   route: 'getAppointmentResultsReport',
   params: IdParams,
   async run({ params, access, now }) {
-    const { pdf, fileName } = await resultsReport(params.id, { access, now });
-    return binary(Buffer.from(pdf), { 'Content-Type': 'application/pdf', 'Content-Disposition': `attachment; filename="${fileName}"` });
+    const { pdf, fileName, language } = await resultsReport(params.id, { access, now });
+    return binary(Buffer.from(pdf), {
+      'Content-Type': 'application/pdf',
+      'Content-Disposition': `attachment; filename="${fileName}"`,
+      // The profile's language, which the report is written in.
+      'Content-Language': language,
+    });
   },
 });

@@ -366,12 +366,16 @@ export const operations = {
       'A PDF the service renders from the results: patient name and birth date, sample date, location, barcode; per biomarker ' +
       'its value and unit, an H/L flag and a bar showing the normal and optimal ranges with a marker at the value; genetic ' +
       'findings in plain words; tests still pending listed as pending; page numbers. Names in Latin, Greek, Cyrillic and CJK ' +
-      'scripts render as written. Same access rules as the results.',
+      "scripts render as written. Written in the profile's language (en, de or fi): labels, dates (24.11.2026 in de and fi), " +
+      'decimal commas, pending, preliminary, corrected, not performed and the critical legend. Same access rules as the results.',
     responses: {
       200: {
         description: 'The PDF.',
         content: { type: 'application/pdf', schema: { type: 'string', contentMediaType: 'application/pdf' } },
-        headers: { 'Content-Disposition': { description: 'attachment with the file name', required: true } },
+        headers: {
+          'Content-Disposition': { description: 'attachment with the file name', required: true },
+          'Content-Language': { description: "the language the report is written in: the profile's (en, de or fi)", required: true },
+        },
       },
     },
     errors: { 404: 'appointment not found', 503: READ_NOT_RECORDED },

@@ -12,6 +12,7 @@ import { PDFDocument, rgb, type PDFPage } from '@cantoo/pdf-lib';
 import { berlinDateTime } from '../domain/calendar';
 import type { ValueOperator } from '../domain/results';
 import { embedReportText, type ReportText, type TextStyle } from './fonts';
+import { REPORT_WORDS, type ReportFormat, reportFormat, type ReportLanguage, type ReportWords } from './report-language';
 
 export interface ReportRange {
   min: number | null;
@@ -48,6 +49,8 @@ export interface GeneticReportItem {
 
 export interface ResultsReportInput {
   serviceName: string;
+  /** The profile's language: every label, number and date is written in it (./report-language.ts). */
+  language: ReportLanguage;
   patient: { name: string | null; birthDate: string | null };
   /** When the blood was drawn: an ISO instant or a calendar date. */
   sampleDate: string | null;
@@ -100,15 +103,14 @@ const COLOR = {
   pendingInk: rgb(0.55, 0.35, 0.02),
 };
 
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-const OPERATOR_SIGN: Record<ValueOperator, string> = { eq: '', lt: '<', le: '≤', gt: '>', ge: '≥' };
-
 // ── The document ────────────────────────────────────────────────────────────────────────────────────
 
 /** Where the next block goes: the current page and the top of its free space. */
 interface Sheet {
   doc: PDFDocument;
   text: ReportText;
+  words: ReportWords;
+  format: ReportFormat;
   input: ResultsReportInput;
   page: PDFPage;
   y: number;
@@ -117,16 +119,20 @@ interface Sheet {
 export async function renderResultsReport(input: ResultsReportInput): Promise<Uint8Array> {
   // No automatic metadata: the creation time would be the server's clock, not a fact of the report.
   const doc = await PDFDocument.create({ updateMetadata: false });
-  doc.setTitle('Results report');
+  const words = REPORT_WORDS[input.language];
+  const format = reportFormat(input.language);
+  doc.setTitle(words.title);
+  doc.setLanguage(input.language);
   doc.setCreator(input.serviceName);
-  // The fonts follow the characters drawn: the input's own and the value signs (≤, ≥) made from it.
-  const text = await embedReportText(doc, [...everyString(input), ...input.clinical.map(formatValue)].join(' '));
-  const sheet: Sheet = { doc, text, input, page: doc.addPage(PAGE_SIZE), y: PAGE_SIZE[1] - MARGIN.top };
+  // The fonts follow the characters drawn: the input's own, the language's words and the value signs (≤, ≥).
+  const drawn = [...everyString(input), ...everyString(words), ...input.clinical.map((item) => formatValue(item, format))];
+  const text = await embedReportText(doc, drawn.join(' '));
+  const sheet: Sheet = { doc, text, words, format, input, page: doc.addPage(PAGE_SIZE), y: PAGE_SIZE[1] - MARGIN.top };
 
   drawHeader(sheet);
   drawClinicalSection(sheet);
   drawGeneticSection(sheet);
-  drawFooters(doc, text, input);
+  drawFooters(sheet);
   return doc.save();
 }
 
@@ -141,23 +147,23 @@ function makeRoom(sheet: Sheet, height: number): void {
 // ── Header ──────────────────────────────────────────────────────────────────────────────────────────
 
 function drawHeader(sheet: Sheet): void {
-  const { page, text, input } = sheet;
+  const { page, text, input, words } = sheet;
   const top = sheet.y;
   text.draw(page, input.serviceName, { x: LEFT, y: top - 10, size: SIZE.service, weight: 'bold', color: COLOR.accent });
   drawStatusBadge(sheet, top);
-  text.draw(page, 'Results report', { x: LEFT, y: top - 38, size: SIZE.title, weight: 'bold', color: COLOR.ink });
+  text.draw(page, words.title, { x: LEFT, y: top - 38, size: SIZE.title, weight: 'bold', color: COLOR.ink });
   sheet.y = top - 54;
 
   // Three columns; the patient's name gets two of them, as names are the longest field.
   const third = WIDTH / 3;
   drawFieldRow(sheet, [
-    { label: 'Patient', value: input.patient.name, x: LEFT, width: 2 * third - 12 },
-    { label: 'Date of birth', value: formatDate(input.patient.birthDate), x: LEFT + 2 * third, width: third },
+    { label: words.patient, value: input.patient.name, x: LEFT, width: 2 * third - 12 },
+    { label: words.dateOfBirth, value: formatDate(input.patient.birthDate, sheet.format), x: LEFT + 2 * third, width: third },
   ]);
   drawFieldRow(sheet, [
-    { label: 'Sample taken', value: formatDate(input.sampleDate), x: LEFT, width: third - 12 },
-    { label: 'Location', value: input.location ?? 'Home test kit', x: LEFT + third, width: third - 12 },
-    { label: 'Barcode', value: input.barcode, x: LEFT + 2 * third, width: third },
+    { label: words.sampleTaken, value: formatDate(input.sampleDate, sheet.format), x: LEFT, width: third - 12 },
+    { label: words.location, value: input.location ?? words.homeTestKit, x: LEFT + third, width: third - 12 },
+    { label: words.barcode, value: input.barcode, x: LEFT + 2 * third, width: third },
   ]);
   drawRule(sheet.page, sheet.y - 4);
   sheet.y -= 12;
@@ -165,7 +171,7 @@ function drawHeader(sheet: Sheet): void {
 
 function drawStatusBadge(sheet: Sheet, top: number): void {
   const done = sheet.input.status === 'completed';
-  const label = done ? 'All results in' : 'Some results pending';
+  const label = done ? sheet.words.allIn : sheet.words.somePending;
   const style: TextStyle = { size: SIZE.small, weight: 'bold' };
   const width = sheet.text.width(label, style) + 14;
   sheet.page.drawRectangle({ x: RIGHT - width, y: top - 14, width, height: 16, rx: 8, ry: 8, color: done ? COLOR.done : COLOR.pending });
@@ -185,7 +191,13 @@ function drawFieldRow(sheet: Sheet, fields: Field[]): void {
   const wrapped = fields.map((field) => wrap(sheet.text, field.value ?? '—', style, field.width));
   const lineHeight = SIZE.field + 3;
   for (const [index, field] of fields.entries()) {
-    sheet.text.draw(sheet.page, field.label.toUpperCase(), { x: field.x, y: sheet.y - SIZE.label, size: SIZE.label, weight: 'bold', color: COLOR.muted });
+    sheet.text.draw(sheet.page, field.label.toLocaleUpperCase(sheet.input.language), {
+      x: field.x,
+      y: sheet.y - SIZE.label,
+      size: SIZE.label,
+      weight: 'bold',
+      color: COLOR.muted,
+    });
     for (const [line, content] of (wrapped[index] ?? []).entries()) {
       sheet.text.draw(sheet.page, content, { x: field.x, y: sheet.y - SIZE.label - 14 - line * lineHeight, ...style });
     }
@@ -196,11 +208,11 @@ function drawFieldRow(sheet: Sheet, fields: Field[]): void {
 
 /** Pages after the first say whose report they belong to, in case they are read apart. */
 function drawRunningHeader(sheet: Sheet): void {
-  const { input, text, page } = sheet;
-  const born = formatDate(input.patient.birthDate);
-  const who = [input.patient.name, born && `born ${born}`].filter(Boolean).join(', ');
+  const { input, text, page, words } = sheet;
+  const born = formatDate(input.patient.birthDate, sheet.format);
+  const who = [input.patient.name, born && `${words.born} ${born}`].filter(Boolean).join(', ');
   const style: TextStyle = { size: SIZE.small, color: COLOR.muted };
-  const right = `${input.serviceName} · Results report`;
+  const right = `${input.serviceName} · ${words.title}`;
   const room = WIDTH - text.width(right, style) - 24;
   text.draw(page, firstLine(text, who, style, room), { x: LEFT, y: sheet.y - SIZE.small, ...style });
   text.draw(page, right, { x: RIGHT - text.width(right, style), y: sheet.y - SIZE.small, ...style });
@@ -213,10 +225,10 @@ function drawRunningHeader(sheet: Sheet): void {
 function drawClinicalSection(sheet: Sheet): void {
   if (sheet.input.clinical.length === 0) return;
   makeRoom(sheet, 60);
-  drawSectionTitle(sheet, 'Blood tests');
+  drawSectionTitle(sheet, sheet.words.bloodTests);
   drawLegend(sheet);
   for (const [category, items] of byCategory(sheet.input.clinical)) {
-    const rows = items.map((item) => layoutClinicalRow(sheet.text, item));
+    const rows = items.map((item) => layoutClinicalRow(sheet, item));
     // A category title stays with its first row.
     makeRoom(sheet, 20 + (rows[0]?.height ?? 0));
     sheet.text.draw(sheet.page, category, { x: LEFT, y: sheet.y - 12, size: SIZE.category, weight: 'bold', color: COLOR.accent });
@@ -235,7 +247,7 @@ function drawSectionTitle(sheet: Sheet, title: string): void {
 
 /** One line that says what the bar's colours and the flags mean, so the page explains itself. */
 function drawLegend(sheet: Sheet): void {
-  const { page, text } = sheet;
+  const { page, text, words } = sheet;
   const style: TextStyle = { size: SIZE.small, color: COLOR.muted };
   const baseline = sheet.y - 9;
   let x = LEFT;
@@ -244,20 +256,20 @@ function drawLegend(sheet: Sheet): void {
     text.draw(page, label, { x: x + 18, y: baseline, ...style });
     x += 18 + text.width(label, style) + 14;
   };
-  swatch(COLOR.normal, 'normal range');
-  swatch(COLOR.optimal, 'optimal range');
+  swatch(COLOR.normal, words.normalRange);
+  swatch(COLOR.optimal, words.optimalRange);
   drawMarker(page, x + 4, baseline - 1, COLOR.ink);
-  const result = 'your result';
-  text.draw(page, result, { x: x + 12, y: baseline, ...style });
-  x += 12 + text.width(result, style) + 14;
-  drawFlag(sheet, 'H', x, baseline - 3);
-  text.draw(page, 'above normal', { x: x + COLUMN.flag.width + 4, y: baseline, ...style });
-  x += COLUMN.flag.width + 4 + text.width('above normal', style) + 14;
-  drawFlag(sheet, 'L', x, baseline - 3);
-  text.draw(page, 'below normal', { x: x + COLUMN.flag.width + 4, y: baseline, ...style });
-  x += COLUMN.flag.width + 4 + text.width('below normal', style) + 14;
-  drawFlag(sheet, 'HH', x, baseline - 3);
-  text.draw(page, 'critical', { x: x + COLUMN.flag.width + 4, y: baseline, ...style });
+  text.draw(page, words.yourResult, { x: x + 12, y: baseline, ...style });
+  x += 12 + text.width(words.yourResult, style) + 14;
+  for (const [flag, label] of [
+    ['H', words.aboveNormal],
+    ['L', words.belowNormal],
+    ['HH', words.critical],
+  ] as const) {
+    drawFlag(sheet, flag, x, baseline - 3);
+    text.draw(page, label, { x: x + COLUMN.flag.width + 4, y: baseline, ...style });
+    x += COLUMN.flag.width + 4 + text.width(label, style) + 14;
+  }
   sheet.y -= 20;
   drawRule(page, sheet.y);
   sheet.y -= 6;
@@ -272,15 +284,15 @@ interface ClinicalRow {
   height: number;
 }
 
-function layoutClinicalRow(text: ReportText, item: ClinicalReportItem): ClinicalRow {
+function layoutClinicalRow({ text, words, format }: Sheet, item: ClinicalReportItem): ClinicalRow {
   const pending = item.status !== 'received';
   const nameLines = wrap(text, item.name, { size: SIZE.body }, COLUMN.name.width);
   const valueParts: ClinicalRow['valueParts'] = [];
   if (pending) {
-    const label = item.status === 'not_performed' ? 'not performed' : 'pending';
+    const label = item.status === 'not_performed' ? words.notPerformed : words.pending;
     valueParts.push({ text: label, style: { size: SIZE.body, color: COLOR.muted }, x: COLUMN.value.x, line: 0 });
   } else {
-    const value = formatValue(item);
+    const value = formatValue(item, format);
     const valueStyle: TextStyle = { size: SIZE.value, weight: 'bold', color: COLOR.ink };
     valueParts.push({ text: value, style: valueStyle, x: COLUMN.value.x, line: 0 });
     if (item.unit) {
@@ -292,7 +304,7 @@ function layoutClinicalRow(text: ReportText, item: ClinicalReportItem): Clinical
     // A value that may still change, or one the lab corrected, says so under it.
     if (item.resultStatus === 'preliminary' || item.resultStatus === 'corrected') {
       const line = Math.max(...valueParts.map((part) => part.line)) + 1;
-      valueParts.push({ text: item.resultStatus, style: { size: SIZE.unit, color: COLOR.muted }, x: COLUMN.value.x, line });
+      valueParts.push({ text: words[item.resultStatus], style: { size: SIZE.unit, color: COLOR.muted }, x: COLUMN.value.x, line });
     }
   }
   const lines = Math.max(nameLines.length, ...valueParts.map((part) => part.line + 1));
@@ -348,7 +360,7 @@ function drawRangeBar(sheet: Sheet, item: ClinicalReportItem, top: number): void
     const markerX = clamp(at(item.value), x + 4, x + width - 4);
     drawMarker(page, markerX, y, isMarked(item.flag) ? COLOR.flag : COLOR.ink);
   }
-  const caption = rangeCaption(item);
+  const caption = rangeCaption(item, sheet.words, sheet.format);
   if (caption) sheet.text.draw(page, caption, { x, y: y - 10, size: SIZE.small, color: COLOR.muted });
 }
 
@@ -381,13 +393,13 @@ export function barScale(normal: ReportRange | null, optimal: ReportRange | null
 }
 
 /** "Normal 0.4–4 · optimal 0.5–2.5"; one-sided ranges in words ("up to 130", "at least 40"). */
-function rangeCaption(item: ClinicalReportItem): string {
+function rangeCaption(item: ClinicalReportItem, words: ReportWords, format: ReportFormat): string {
   const describe = (label: string, range: ReportRange | null) => {
     if (!range || (range.min === null && range.max === null)) return null;
-    if (range.min !== null && range.max !== null) return `${label} ${formatNumber(range.min)}–${formatNumber(range.max)}`;
-    return range.max !== null ? `${label} up to ${formatNumber(range.max)}` : `${label} at least ${formatNumber(range.min as number)}`;
+    if (range.min !== null && range.max !== null) return `${label} ${format.number(range.min)}–${format.number(range.max)}`;
+    return range.max !== null ? `${label} ${words.upTo} ${format.number(range.max)}` : `${label} ${words.atLeast} ${format.number(range.min as number)}`;
   };
-  return [describe('Normal', item.normal), describe('optimal', item.optimal)].filter(Boolean).join(' · ');
+  return [describe(words.normal, item.normal), describe(words.optimal, item.optimal)].filter(Boolean).join(' · ');
 }
 
 // ── Genetic findings ────────────────────────────────────────────────────────────────────────────────
@@ -396,19 +408,19 @@ function drawGeneticSection(sheet: Sheet): void {
   if (sheet.input.genetic.length === 0) return;
   makeRoom(sheet, 60);
   sheet.y -= 10;
-  drawSectionTitle(sheet, 'Genetic findings');
+  drawSectionTitle(sheet, sheet.words.geneticFindings);
   for (const item of sheet.input.genetic) drawGeneticFinding(sheet, item);
 }
 
 /** "APOE: genotype e3/e4 — moderate risk. <description>", the gene in bold, wrapped under it. */
 function drawGeneticFinding(sheet: Sheet, item: GeneticReportItem): void {
-  const { text } = sheet;
+  const { text, words } = sheet;
   const geneStyle: TextStyle = { size: SIZE.body, weight: 'bold', color: COLOR.ink };
   const gene = `${item.gene}: `;
   const indent = text.width(gene, geneStyle);
   const pending = item.status !== 'received';
   const style: TextStyle = { size: SIZE.body, color: pending ? COLOR.muted : COLOR.ink };
-  const said = item.status === 'not_performed' ? 'not performed' : item.status === 'planned' ? 'pending' : geneticSentence(item);
+  const said = item.status === 'not_performed' ? words.notPerformed : item.status === 'planned' ? words.pending : geneticSentence(item, words);
   const lines = wrap(text, said, style, WIDTH, indent);
   const height = lines.length * ROW.lineHeight + 8;
   makeRoom(sheet, height);
@@ -421,22 +433,22 @@ function drawGeneticFinding(sheet: Sheet, item: GeneticReportItem): void {
 }
 
 /** The finding in plain words: the lab's significance code "moderate_risk" reads "moderate risk". */
-function geneticSentence(item: GeneticReportItem): string {
-  const finding = [item.genotype && `genotype ${item.genotype}`, item.significance?.replaceAll('_', ' ')].filter(Boolean).join(' — ');
-  return [finding && `${finding}.`, item.description].filter(Boolean).join(' ') || 'no finding reported';
+function geneticSentence(item: GeneticReportItem, words: ReportWords): string {
+  const finding = [item.genotype && `${words.genotype} ${item.genotype}`, item.significance?.replaceAll('_', ' ')].filter(Boolean).join(' — ');
+  return [finding && `${finding}.`, item.description].filter(Boolean).join(' ') || words.noFinding;
 }
 
 // ── Footer ──────────────────────────────────────────────────────────────────────────────────────────
 
 /** Drawn once every page exists, since each says how many there are. */
-function drawFooters(doc: PDFDocument, text: ReportText, input: ResultsReportInput): void {
+function drawFooters({ doc, text, input, words, format }: Sheet): void {
   const pages = doc.getPages();
   const style: TextStyle = { size: SIZE.small, color: COLOR.muted };
-  const reported = input.reportedAt ? `Results reported ${formatDateTime(input.reportedAt)} (Berlin time)` : 'No results reported yet';
+  const reported = input.reportedAt ? words.reported(formatDateTime(input.reportedAt, format)) : words.noneReported;
   for (const [index, page] of pages.entries()) {
     drawRule(page, FOOTER_BASELINE + 12);
     text.draw(page, reported, { x: LEFT, y: FOOTER_BASELINE, ...style });
-    const number = `Page ${index + 1} of ${pages.length}`;
+    const number = words.page(index + 1, pages.length);
     text.draw(page, number, { x: RIGHT - text.width(number, style), y: FOOTER_BASELINE, ...style });
   }
 }
@@ -485,16 +497,9 @@ function firstLine(text: ReportText, content: string, style: TextStyle, width: n
   return lines.length > 1 ? `${lines[0]} …` : (lines[0] ?? '');
 }
 
-/** "< 0.5", "5.2": the operator says the lab measured below (or above) what it can quantify. */
-function formatValue(item: ClinicalReportItem): string {
-  if (item.value === null) return '—';
-  const sign = item.valueOperator ? OPERATOR_SIGN[item.valueOperator] : '';
-  return sign ? `${sign} ${formatNumber(item.value)}` : formatNumber(item.value);
-}
-
-/** Twelve significant digits: enough for any lab value, and no binary noise such as 0.30000000000000004. */
-function formatNumber(value: number): string {
-  return String(Number(value.toPrecision(12)));
+/** "< 0.5", "5.2" ("5,2"): the operator says the lab measured below (or above) what it can quantify. */
+function formatValue(item: ClinicalReportItem, format: ReportFormat): string {
+  return item.value === null ? '—' : format.value(item.value, item.valueOperator);
 }
 
 /**
@@ -511,17 +516,16 @@ function dateParts(value: string): { year: string; month: number; day: number; t
   return { year, month: Number(month), day: Number(day), time: berlin.time };
 }
 
-/** "14 Mar 1985": month names, unlike 03/14 or 14/03, read the same in every country. A date we cannot read is shown as given. */
-function formatDate(value: string | null): string | null {
+/** "14 Mar 1985" or "14.03.1985", as the report's language writes dates. A date we cannot read is shown as given. */
+function formatDate(value: string | null, format: ReportFormat): string | null {
   if (!value) return null;
   const parts = dateParts(value);
-  const month = parts && MONTHS[parts.month - 1];
-  return parts && month ? `${parts.day} ${month} ${parts.year}` : value;
+  return parts && parts.month >= 1 && parts.month <= 12 ? format.date(parts.year, parts.month, parts.day) : value;
 }
 
-function formatDateTime(value: string): string {
+function formatDateTime(value: string, format: ReportFormat): string {
   const parts = dateParts(value);
-  return parts?.time ? `${formatDate(value)}, ${parts.time}` : (formatDate(value) ?? value);
+  return parts?.time ? format.dateTime(formatDate(value, format)!, parts.time) : (formatDate(value, format) ?? value);
 }
 
 const clamp = (value: number, low: number, high: number) => Math.min(Math.max(value, low), high);

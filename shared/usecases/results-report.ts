@@ -4,6 +4,7 @@
  * (shared/report/results-report.ts). Same access rules as the results.
  */
 import { clinicalResultItems, geneticResultItems, type Interpretation, interpretationOf, orderedRange } from '../domain/results';
+import { type ReportLanguage, reportLanguageOf } from '../report/report-language';
 import { type ReportFlag, renderResultsReport, type ResultsReportInput } from '../report/results-report';
 import { getLocation } from '../store/locations';
 import { getExistingProfile } from '../store/profiles';
@@ -18,7 +19,7 @@ const reportFlag = (interpretation: Interpretation | null) => (interpretation ==
 const fullName = (first: string | null, last: string | null) => [first, last].filter(Boolean).join(' ') || null;
 const bounds = (min: number | null | undefined, max: number | null | undefined) => (min == null && max == null ? null : { min: min ?? null, max: max ?? null });
 
-export async function resultsReport(id: string, { access }: Caller): Promise<{ pdf: Uint8Array; fileName: string }> {
+export async function resultsReport(id: string, { access }: Caller): Promise<{ pdf: Uint8Array; fileName: string; language: ReportLanguage }> {
   const { aggregate, catalog, planned, clinical, genetic, rejected, status, reportedAt } = await readResults(id, access, 'results report');
   const { appointment } = aggregate;
   const [profile, location] = await Promise.all([
@@ -26,8 +27,10 @@ export async function resultsReport(id: string, { access }: Caller): Promise<{ p
     appointment.location_id ? getLocation(appointment.location_id) : Promise.resolve(undefined),
   ]);
 
+  const language = reportLanguageOf(profile.language);
   const input: ResultsReportInput = {
     serviceName: SERVICE_NAME,
+    language,
     patient: { name: fullName(profile.first_name, profile.last_name), birthDate: profile.date_of_birth },
     sampleDate: appointment.blood_drawn_at,
     location: location?.name ?? null,
@@ -67,5 +70,5 @@ export async function resultsReport(id: string, { access }: Caller): Promise<{ p
     ),
   };
   const pdf = await renderResultsReport(input);
-  return { pdf, fileName: `results-${(appointment.blood_drawn_at ?? appointment.created_at).slice(0, 10)}.pdf` };
+  return { pdf, fileName: `results-${(appointment.blood_drawn_at ?? appointment.created_at).slice(0, 10)}.pdf`, language };
 }

@@ -100,3 +100,30 @@ describe('GET /api/v1/appointments/{id}/results/report', () => {
     expect((await download(UNKNOWN_ID)).status).toBe(404);
   });
 });
+
+describe("the report in the profile's language", () => {
+  /** A report for a profile speaking `language`, TSH 5.25 reported; its answer and text. */
+  async function reportIn(language: 'en' | 'de' | 'fi') {
+    const profile = await api.post(
+      '/api/v1/profiles',
+      { profile_group_slug: 'demo-clinic', first_name: 'Aino', last_name: 'Virtanen', date_of_birth: '1985-03-14', language },
+      key,
+    );
+    const id = await scheduleAppointment(api, key, { profileId: profile.body.id });
+    await api.post(`/api/v1/appointments/${id}/biomarkers`, { biomarker_ids: [3] }, key);
+    await confirmDraw(api, key, id);
+    await deliver(report(id, { clinical_results: [tsh(5.25)] }));
+    const answer = await download(id);
+    return { language: answer.headers.get('content-language'), text: textOf(answer.body) };
+  }
+
+  it.each([
+    ['en', ['Results report', '14 Mar 1985', '5.25 mIU/L']],
+    ['de', ['Befundbericht', '14.03.1985', '5,25 mIU/L', 'Seite 1 von 1']],
+    ['fi', ['Tulosraportti', '14.03.1985', '5,25 mIU/L', 'Sivu 1 / 1']],
+  ] as const)('renders a %s profile\'s report in its language and says so in Content-Language', async (language, words) => {
+    const answer = await reportIn(language);
+    expect(answer.language).toBe(language);
+    for (const word of words) expect(answer.text).toContain(word);
+  });
+});

@@ -26,6 +26,7 @@ const received = (item: Partial<ClinicalReportItem> & Pick<ClinicalReportItem, '
 
 const sample: ResultsReportInput = {
   serviceName: 'Lab Testing Service',
+  language: 'en',
   patient: { name: 'Jürgen Müller', birthDate: '1985-03-14' },
   sampleDate: '2026-05-04T07:45:00Z',
   location: 'Berlin Mitte',
