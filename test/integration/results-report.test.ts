@@ -121,7 +121,7 @@ describe("the report in the profile's language", () => {
     ['en', ['Results report', '14 Mar 1985', '5.25 mIU/L']],
     ['de', ['Befundbericht', '14.03.1985', '5,25 mIU/L', 'Seite 1 von 1']],
     ['fi', ['Tulosraportti', '14.03.1985', '5,25 mIU/L', 'Sivu 1 / 1']],
-  ] as const)('renders a %s profile\'s report in its language and says so in Content-Language', async (language, words) => {
+  ] as const)("renders a %s profile's report in its language and says so in Content-Language", async (language, words) => {
     const answer = await reportIn(language);
     expect(answer.language).toBe(language);
     for (const word of words) expect(answer.text).toContain(word);
