@@ -23,7 +23,7 @@ import { operations, type ResponseDoc } from '../shared/contract/operations';
 import { AUDITED_ROUTES } from '../shared/http/audited-routes';
 import type { Route, RouteName } from '../shared/routes';
 import { ACCESS_LOG_PARTITION_PREFIX, API_KEY_LAST_USE_ATTRIBUTE, API_KEY_PARTITION_PREFIX, GSI1, GSI2 } from '../shared/store/keys';
-import { DOCUMENTS_PREFIX_PATTERN, INCOMING_PREFIX_PATTERN } from './bucket-layout';
+import { DOCUMENTS_PREFIX_PATTERN, HL7_DOCUMENTS_PREFIX_PATTERN, INCOMING_PREFIX_PATTERN } from './bucket-layout';
 import {
   AUDIT_ACTIONS,
   FUNCTION_SIZES,
@@ -228,8 +228,10 @@ export class LabFunction extends Construct {
       const why: Record<string, string> = {
         [DOCUMENTS_PREFIX_PATTERN]: 'keys under documents/ are generated per report (documents/<appointment id>/<document id>.pdf)',
         [INCOMING_PREFIX_PATTERN]: 'keys under incoming/ are chosen by the lab, one per uploaded report file',
+        [HL7_DOCUMENTS_PREFIX_PATTERN]: 'keys under incoming/hl7-documents/ are derived per HL7 message (<event id>/<n>.pdf)',
       };
-      const patterns = functionClass === 'ingest' ? [INCOMING_PREFIX_PATTERN, DOCUMENTS_PREFIX_PATTERN] : [DOCUMENTS_PREFIX_PATTERN];
+      const patterns =
+        functionClass === 'ingest' ? [INCOMING_PREFIX_PATTERN, HL7_DOCUMENTS_PREFIX_PATTERN, DOCUMENTS_PREFIX_PATTERN] : [DOCUMENTS_PREFIX_PATTERN];
       for (const pattern of patterns) {
         Validations.of(this).acknowledge({
           id: `AwsSolutions-IAM5[Resource::<${bucketArn}>/${pattern}]`,
@@ -265,13 +267,16 @@ function s3Statements(functionClass: FunctionClass, bucket: Bucket): PolicyState
   }
   if (functionClass === 'ingest') {
     return [
-      // Read (HeadObject, CopyObject source, an HL7 message) and delete (once filed) the lab's uploads, and
-      // put the PDFs an HL7 message embeds beside them (filed like any upload). CopyObject copies the
-      // source's tags, which needs GetObjectTagging on the source and PutObjectTagging on the target.
+      // Read (HeadObject, CopyObject source, an HL7 message) and delete (once filed) the lab's uploads.
+      // CopyObject copies the source's tags, which needs GetObjectTagging on the source and
+      // PutObjectTagging on the target. An HL7 message is read and deleted as the version S3 announced.
       new PolicyStatement({
-        actions: ['s3:GetObject', 's3:GetObjectTagging', 's3:PutObject', 's3:DeleteObject'],
+        actions: ['s3:GetObject', 's3:GetObjectVersion', 's3:GetObjectTagging', 's3:DeleteObject', 's3:DeleteObjectVersion'],
         resources: [objects(INCOMING_PREFIX_PATTERN)],
       }),
+      // The PDFs an HL7 message embeds, put under their own prefix (filed like any upload): never where
+      // the lab's messages go, so the ingest cannot announce a message to itself.
+      new PolicyStatement({ actions: ['s3:PutObject'], resources: [objects(HL7_DOCUMENTS_PREFIX_PATTERN)] }),
       // DeleteObject: a copy filed for a report that then failed is deleted again (ingest-lab-report.ts
       // discardCopies); the bucket is versioned, so a deleted file stays recoverable for 30 days.
       new PolicyStatement({

@@ -15,7 +15,9 @@ import { type Hl7Outcome, ingestHl7Message } from '../../shared/usecases/ingest-
 import { ingestLabReport, ReportRejected } from '../../shared/usecases/ingest-lab-report';
 
 /** What S3 puts on EventBridge for a new object (only the fields read here). */
-const ObjectCreated = v.object({ object: v.object({ key: v.pipe(v.string(), v.maxLength(1024)) }) });
+const ObjectCreated = v.object({
+  object: v.object({ key: v.pipe(v.string(), v.maxLength(1024)), 'version-id': v.optional(v.pipe(v.string(), v.maxLength(1024))) }),
+});
 
 export const handler = async (event: EventBridgeEvent<string, unknown>): Promise<{ outcome: Hl7Outcome }> => {
   if (event.source === 'aws.s3') return hl7Message(event);
@@ -45,7 +47,8 @@ async function hl7Message(event: EventBridgeEvent<string, unknown>): Promise<{ o
   const parsed = v.safeParse(ObjectCreated, event.detail);
   try {
     if (event['detail-type'] !== 'Object Created' || !parsed.success) throw new ReportRejected('not an S3 Object Created event');
-    const { outcome, event_id } = await ingestHl7Message(parsed.output.object.key, now());
+    const { key, 'version-id': versionId } = parsed.output.object;
+    const { outcome, event_id } = await ingestHl7Message(key, now(), versionId);
     // The EventBridge id, not the key: the lab names its files, and a name may say whose message it is.
     logger.info('lab HL7 message ingested', { eventbridge_id: event.id, event_id, outcome });
     return { outcome };

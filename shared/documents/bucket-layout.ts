@@ -7,3 +7,5 @@ export const INCOMING_PREFIX = 'incoming/';
 
 /** Where the lab puts HL7 v2 result messages (S3 tells EventBridge, which invokes results-ingest). */
 export const HL7_PREFIX = `${INCOMING_PREFIX}hl7/`;
+/** Where results-ingest puts the PDFs an HL7 message embeds, before filing them like any upload. */
+export const HL7_DOCUMENTS_PREFIX = `${INCOMING_PREFIX}hl7-documents/`;

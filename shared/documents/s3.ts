@@ -58,17 +58,22 @@ export async function copyObject(from: string, to: string, contentType: string):
   );
 }
 
-export async function deleteObject(key: string): Promise<void> {
-  await s3.send(new DeleteObjectCommand({ Bucket: bucket, Key: key }));
+/** Deletes an object; with `versionId`, that version only (the one read: a newer upload of the key stays). */
+export async function deleteObject(key: string, versionId?: string): Promise<void> {
+  await s3.send(new DeleteObjectCommand({ Bucket: bucket, Key: key, VersionId: versionId }));
 }
 
-/** An upload's bytes, or undefined when it is gone; a file above `maxBytes` is not read (RangeError). */
-export async function readUpload(key: string, maxBytes: number): Promise<Buffer | undefined> {
+/**
+ * An upload's bytes (that version of it, when S3 named one), or undefined when it is gone; a file above
+ * `maxBytes` is not read (RangeError).
+ */
+export async function readUpload(key: string, maxBytes: number, versionId?: string): Promise<Buffer | undefined> {
   let object;
   try {
-    object = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+    object = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key, VersionId: versionId }));
   } catch (error) {
-    if (error instanceof NoSuchKey) return undefined;
+    // A version deleted for good answers NoSuchVersion; S3 emulators may say NoSuchKey for both.
+    if (error instanceof NoSuchKey || (error instanceof Error && error.name === 'NoSuchVersion')) return undefined;
     throw error;
   }
   if ((object.ContentLength ?? 0) > maxBytes) {

@@ -10,7 +10,8 @@
  * A message that cannot mean one report is refused (Hl7Refused) with a reason naming segments, fields
  * and our rules only — never a value, a name or a barcode: the reason is logged.
  */
-import { Hl7Message, type Hl7Segment, parseHl7DateTime } from '@medplum/core';
+import { Hl7Message, type Hl7Segment } from '@medplum/core';
+import { isCalendarDate } from '../domain/calendar';
 import type { Interpretation, RejectionReason, ResultStatus, ValueOperator } from '../domain/results';
 import { derivedUuid } from '../derived-uuid';
 import { decodeText } from './text';
@@ -46,8 +47,9 @@ export interface TranslatedReport {
   attachments: Attachment[];
 }
 
-/** OBX-11 / OBR-25 (HL7 table 0085) → what the result is. */
-const RESULT_STATUS: Readonly<Record<string, ResultStatus | 'not_performed' | 'pending'>> = {
+type Status = ResultStatus | 'not_performed' | 'pending';
+/** OBX-11 (HL7 table 0085) → what the result is. */
+const RESULT_STATUS: Readonly<Record<string, Status>> = {
   F: 'final',
   C: 'corrected',
   P: 'preliminary',
@@ -56,6 +58,18 @@ const RESULT_STATUS: Readonly<Record<string, ResultStatus | 'not_performed' | 'p
   X: 'not_performed', // results cannot be obtained
   I: 'pending', // specimen in lab, no result yet
   O: 'pending', // order detail only
+};
+/** OBR-25 (HL7 table 0123), the default of an OBX without OBX-11: the order's status. */
+const ORDER_STATUS: Readonly<Record<string, Status>> = {
+  F: 'final',
+  C: 'corrected',
+  P: 'preliminary',
+  R: 'preliminary', // stored, not verified
+  A: 'preliminary', // some results available
+  X: 'not_performed', // no results: the order cannot be done
+  I: 'pending', // in the lab
+  S: 'pending', // scheduled
+  O: 'pending', // order received
 };
 
 /** OBX-8 abnormal flags (HL7 table 0078) → interpretation; flags absent here (<, >, S, R, …) leave it derived. */
@@ -69,24 +83,25 @@ const INTERPRETATION: Readonly<Record<string, Interpretation>> = {
   AA: 'abnormal',
 };
 
-/** SPM-21 specimen reject reasons (HL7 table 0490) → ours; any other code is `other`. */
+/**
+ * SPM-21 specimen reject reasons (HL7 table 0490) → ours; any other code (RB broken container, RR improper
+ * storage, …) is `other`, its text the comment.
+ */
 const REJECT_REASON: Readonly<Record<string, RejectionReason>> = {
   RH: 'haemolysed',
   RC: 'clotted',
   QS: 'insufficient_volume',
-  RB: 'wrong_container',
   RA: 'unlabelled',
   RE: 'unlabelled',
   RI: 'unlabelled',
   RM: 'unlabelled',
   EX: 'too_old',
-  RR: 'too_old',
   RN: 'contaminated',
 };
 
 const OPERATOR: Readonly<Record<string, ValueOperator>> = { '': 'eq', '=': 'eq', '<': 'lt', '<=': 'le', '>': 'gt', '>=': 'ge' };
 const NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)$/;
-const HL7_TIMESTAMP = /^\d{8}(\d{2}(\d{2}(\d{2}(\.\d{1,4})?)?)?)?([+-]\d{4})?$/;
+const HL7_TIMESTAMP = /^(\d{4})(\d{2})(\d{2})(?:(\d{2})(\d{2})?(?:(\d{2})(?:\.(\d{1,4}))?)?)?([+-]\d{4})?$/;
 /** Ranges as labs write them in OBX-7: `13.5-17.5`, `<5`, `>=40`. */
 const RANGE = /^\s*(?:(-?\d+(?:\.\d+)?)\s*-\s*(-?\d+(?:\.\d+)?)|(<=?|>=?)\s*(-?\d+(?:\.\d+)?))\s*$/;
 
@@ -106,8 +121,7 @@ export function translateOruR01(text: string, lookup: BiomarkerLookup): Translat
   if (!header.getComponent(12, 1).startsWith('2.')) throw new Hl7Refused('MSH-12 must name an HL7 version 2.x');
   const controlId = header.getComponent(10, 1);
   if (!controlId) throw new Hl7Refused('MSH-10 (message control id) is required: it makes a message sent twice count once');
-  const reportedAt = timestamp(header.getComponent(7, 1), 'MSH-7');
-  if (!reportedAt) throw new Hl7Refused('MSH-7 (date/time of message) is required');
+  const reportedAt = instant(header.getComponent(7, 1), 'MSH-7');
 
   const { observations, orders, rejectReason } = structure(message);
   if (orders.length === 0) throw new Hl7Refused('the message has no OBR segment');
@@ -137,7 +151,7 @@ export function translateOruR01(text: string, lookup: BiomarkerLookup): Translat
       notPerformed.push(biomarker.id);
       continue;
     }
-    const testedAt = calendarDate(value(segment, 14, 1)) ?? calendarDate(value(observation.order, 7, 1)) ?? reportedAt.slice(0, 10);
+    const testedAt = testDate(value(segment, 14, 1), where) ?? testDate(value(observation.order, 7, 1), 'OBR-7') ?? reportedAt.slice(0, 10);
     const comment = observation.notes.length > 0 ? observation.notes.join('\n') : null;
     if (biomarker.kind === 'genetic') {
       genetic.push(geneticResult(segment, biomarker, observation.notes, testedAt, status, where));
@@ -167,8 +181,9 @@ export function translateOruR01(text: string, lookup: BiomarkerLookup): Translat
 
   return {
     detail: {
-      // The same message sent twice (the lab's retry, S3 delivering its notification twice) is one report.
-      event_id: derivedUuid(['hl7', header.getComponent(4, 1), controlId]),
+      // The same message sent twice (the lab's retry) is one report. Its time is part of the name: a lab
+      // system whose control ids start again after a restart sends a new message, not a duplicate.
+      event_id: derivedUuid(['hl7', header.getComponent(3, 1), header.getComponent(4, 1), controlId, header.getComponent(7, 1)]),
       barcode: [...barcodes][0],
       reported_at: reportedAt,
       clinical_results: clinical,
@@ -188,6 +203,11 @@ function parse(text: string): Hl7Message {
     .replace(/^\uFEFF/, '')
     .trim();
   if (!normalised.startsWith('MSH')) throw new Hl7Refused('an HL7 v2 message starts with its MSH segment');
+  // MSH-1 and the four encoding characters of MSH-2, all different, then MSH-1 again: a shorter MSH-2 would
+  // make the parser take its escape character from MSH-3.
+  const delimiters = normalised.slice(3, 8);
+  if (new Set(delimiters).size !== 5 || normalised[8] !== normalised[3] || /[\sA-Za-z0-9]/.test(delimiters))
+    throw new Hl7Refused('MSH-1 and MSH-2 must declare five distinct delimiters (|^~\\&)');
   try {
     return Hl7Message.parse(normalised);
   } catch {
@@ -237,11 +257,17 @@ function value(segment: Hl7Segment, field: number, component: number): string {
   return decodeText(segment.getComponent(field, component), segment.context).trim();
 }
 
-function statusOf(segment: Hl7Segment, order: Hl7Segment, where: string) {
-  const code = value(segment, 11, 1) || value(order, 25, 1);
-  if (!code) throw new Hl7Refused(`${where}: OBX-11 (result status) is required`);
-  const status = RESULT_STATUS[code];
-  if (!status) throw new Hl7Refused(`${where}: OBX-11 result status ${code.slice(0, 2)} is not supported (F, C, P, R, S, X, I, O)`);
+function statusOf(segment: Hl7Segment, order: Hl7Segment, where: string): Status {
+  const code = value(segment, 11, 1);
+  if (code) {
+    const status = RESULT_STATUS[code];
+    if (!status) throw new Hl7Refused(`${where}: OBX-11 result status ${code.slice(0, 2)} is not supported (F, C, P, R, S, X, I, O)`);
+    return status;
+  }
+  const orderCode = value(order, 25, 1);
+  if (!orderCode) throw new Hl7Refused(`${where}: OBX-11 (result status) is required when OBR-25 gives none`);
+  const status = ORDER_STATUS[orderCode];
+  if (!status) throw new Hl7Refused(`${where}: OBR-25 result status ${orderCode.slice(0, 2)} is not supported (F, C, P, R, A, X, I, S, O)`);
   return status;
 }
 
@@ -316,14 +342,35 @@ function attachment(segment: Hl7Segment, where: string): Attachment {
   return { file_name: /\.pdf$/i.test(name) ? name : 'lab-report.pdf', content_type: 'application/pdf', bytes };
 }
 
-function timestamp(text: string, field: string): string | undefined {
-  if (!text) return undefined;
-  if (!HL7_TIMESTAMP.test(text)) throw new Hl7Refused(`${field} is not an HL7 date/time (YYYYMMDD[HHMM[SS]][+/-ZZZZ])`);
-  return parseHl7DateTime(text)!;
+/**
+ * An HL7 date/time with its UTC offset → an ISO instant. Parsed here, not by @medplum/core's
+ * parseHl7DateTime, which answers 1900-01-01 for garbage, rolls 2026-13-40 over into 2027 and reads `.5`
+ * as 5 ms. Without an offset the instant is the sender's local time, which we cannot know: refused.
+ */
+function instant(text: string, field: string): string {
+  if (!text) throw new Hl7Refused(`${field} (date/time) is required`);
+  const match = HL7_TIMESTAMP.exec(text);
+  const date = match && calendarDate(text);
+  if (!match || !date) throw new Hl7Refused(`${field} is not an HL7 date/time (YYYYMMDD[HH[MM[SS[.S]]]]+/-ZZZZ)`);
+  const [, , , , hour = '00', minute = '00', second = '00', fraction = '', offset] = match;
+  if (!offset) throw new Hl7Refused(`${field} must carry its UTC offset (+0100)`);
+  if (Number(hour) > 23 || Number(minute) > 59 || Number(second) > 59) throw new Hl7Refused(`${field} is not an HL7 date/time (time out of range)`);
+  const local = Date.parse(`${date}T${hour}:${minute}:${second}.${fraction.padEnd(3, '0').slice(0, 3)}Z`);
+  const offsetMinutes = (offset.startsWith('-') ? -1 : 1) * (Number(offset.slice(1, 3)) * 60 + Number(offset.slice(3, 5)));
+  return new Date(local - offsetMinutes * 60_000).toISOString();
 }
 
-/** The date of an HL7 date/time as the lab wrote it (its own calendar day). */
+/** OBX-14 or OBR-7: the calendar day of the test; absent when empty, refused when it is no date. */
+function testDate(text: string, where: string): string | undefined {
+  if (!text) return undefined;
+  const date = calendarDate(text);
+  if (!date) throw new Hl7Refused(`${where}: the observation date/time is not an HL7 date/time`);
+  return date;
+}
+
+/** The date of an HL7 date/time as the lab wrote it (its own calendar day), when it is a real date. */
 function calendarDate(text: string): string | undefined {
   if (!text || !HL7_TIMESTAMP.test(text)) return undefined;
-  return `${text.slice(0, 4)}-${text.slice(4, 6)}-${text.slice(6, 8)}`;
+  const date = `${text.slice(0, 4)}-${text.slice(4, 6)}-${text.slice(6, 8)}`;
+  return isCalendarDate(date) ? date : undefined;
 }

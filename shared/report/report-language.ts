@@ -160,9 +160,10 @@ export interface ReportFormat {
 }
 
 export function reportFormat(language: ReportLanguage): ReportFormat {
-  // Twelve significant digits: enough for any lab value, and no binary noise such as 0.30000000000000004.
+  // Twelve significant digits: enough for any lab value, and no binary noise such as 0.30000000000000004;
+  // never an exponent (1e-7), never a thousands separator (a lab writes 1200, not 1,200).
   const number = (value: number) => {
-    const text = String(Number(value.toPrecision(12)));
+    const text = DIGITS.format(value);
     return language === 'en' ? text : text.replace('.', ',');
   };
   return {
@@ -178,6 +179,7 @@ export function reportFormat(language: ReportLanguage): ReportFormat {
 }
 
 const pad = (n: number) => String(n).padStart(2, '0');
+const DIGITS = new Intl.NumberFormat('en', { maximumSignificantDigits: 12, useGrouping: false });
 
 /** The language of a profile's report: its own when the report speaks it, else English. */
 export const reportLanguageOf = (language: string | null | undefined): ReportLanguage => REPORT_LANGUAGES.find((candidate) => candidate === language) ?? 'en';

@@ -26,7 +26,7 @@ export async function acknowledgeCriticalResults(id: string, { access, now }: Ca
         TableName: tableName,
         Key: keys.appointment(id),
         // Off the critical results check's list (GSI2): a clinician saw them.
-        UpdateExpression: 'SET critical_acknowledged_at = :at, critical_acknowledged_by = :by REMOVE GSI2PK, GSI2SK',
+        UpdateExpression: 'SET critical_acknowledged_at = :at, critical_acknowledged_by = :by REMOVE critical_waiting_since, GSI2PK, GSI2SK',
         ConditionExpression: 'critical_reported_at = :reported AND (attribute_not_exists(critical_acknowledged_at) OR critical_acknowledged_at = :none)',
         ExpressionAttributeValues: {
           ':at': acknowledged.critical_acknowledged_at,

@@ -7,8 +7,8 @@
  * message control id makes one event_id), the message file is deleted: it names the patient.
  */
 import * as v from 'valibot';
-import { HL7_PREFIX } from '../documents/bucket-layout';
-import { deleteObject, INCOMING_PREFIX, putUpload, readUpload } from '../documents/s3';
+import { HL7_DOCUMENTS_PREFIX, HL7_PREFIX } from '../documents/bucket-layout';
+import { deleteObject, putUpload, readUpload } from '../documents/s3';
 import { LabResultsReportedDetail } from '../events/lab-results-reported';
 import { type BiomarkerLookup, Hl7Refused, LOCAL_CODING_SYSTEM, translateOruR01 } from '../hl7/oru-r01';
 import { type Catalog, loadCatalog } from '../store/catalog';
@@ -21,11 +21,16 @@ const MAX_MESSAGE_BYTES = 8 * 1024 * 1024;
 
 export type Hl7Outcome = 'stored' | 'duplicate' | 'gone';
 
-export async function ingestHl7Message(key: string, now: Date): Promise<{ outcome: Hl7Outcome; event_id?: string }> {
+/**
+ * `versionId`: the version S3's event names (the bucket is versioned). That version is read and, once
+ * stored, deleted: a second upload under the same name is a version of its own, with its own event, never
+ * read or deleted by this one's.
+ */
+export async function ingestHl7Message(key: string, now: Date, versionId?: string): Promise<{ outcome: Hl7Outcome; event_id?: string }> {
   if (!HL7_KEY.test(key)) throw new ReportRejected(`HL7 message keys are ${HL7_PREFIX}<letters, digits, . _ ->.hl7`);
   let bytes: Buffer | undefined;
   try {
-    bytes = await readUpload(key, MAX_MESSAGE_BYTES);
+    bytes = await readUpload(key, MAX_MESSAGE_BYTES, versionId);
   } catch (error) {
     if (error instanceof RangeError) throw new ReportRejected(`the HL7 message is ${error.message}`);
     throw error;
@@ -33,11 +38,11 @@ export async function ingestHl7Message(key: string, now: Date): Promise<{ outcom
   // Already stored and deleted (S3 delivers a notification at least once), or removed by the lab.
   if (bytes === undefined) return { outcome: 'gone' };
 
-  const { detail, attachments } = await translate(bytes.toString('utf8'));
+  const { detail, attachments } = await translate(utf8(bytes));
   const eventId = detail.event_id as string;
   const documents = attachments.map((attachment, index) => ({
     // Derived from the message: a retry puts the same keys, and a stored report finds them listed.
-    s3_key: `${INCOMING_PREFIX}hl7-documents/${eventId}/${index + 1}.pdf`,
+    s3_key: `${HL7_DOCUMENTS_PREFIX}${eventId}/${index + 1}.pdf`,
     file_name: attachment.file_name,
     content_type: attachment.content_type,
   }));
@@ -59,8 +64,17 @@ export async function ingestHl7Message(key: string, now: Date): Promise<{ outcom
     if (error instanceof ReportRejected) await Promise.allSettled(documents.map((document) => deleteObject(document.s3_key)));
     throw error;
   }
-  await deleteObject(key);
+  await deleteObject(key, versionId);
   return { outcome, event_id: eventId };
+}
+
+/** The message as UTF-8 (MSH-18 UNICODE UTF-8, what we accept): a byte sequence that is not is refused, never replaced by U+FFFD. */
+function utf8(bytes: Buffer): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new ReportRejected('the HL7 message is not UTF-8 text (send MSH-18 UNICODE UTF-8)');
+  }
 }
 
 async function translate(text: string) {

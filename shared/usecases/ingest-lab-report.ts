@@ -251,7 +251,10 @@ function rejectedTests(rejection: NonNullable<LabResultsReportedDetail['rejectio
   return [...new Set(named)].filter((id) => !final.includes(id)).sort((a, b) => a - b);
 }
 
-type CriticalFields = Pick<AppointmentRecord, 'critical_biomarker_ids' | 'critical_reported_at' | 'critical_acknowledged_at' | 'critical_acknowledged_by'> &
+type CriticalFields = Pick<
+  AppointmentRecord,
+  'critical_biomarker_ids' | 'critical_reported_at' | 'critical_acknowledged_at' | 'critical_acknowledged_by' | 'critical_waiting_since'
+> &
   Partial<ReturnType<typeof index.unacknowledgedCritical>>;
 
 /**
@@ -277,12 +280,13 @@ function criticalFields(
     .map(([id]) => id)
     .sort((a, b) => a - b);
   if (newlyCritical.length > 0) {
-    const waiting = appointment.critical_reported_at && !appointment.critical_acknowledged_at ? appointment.critical_reported_at : at;
+    const waiting = (!appointment.critical_acknowledged_at && appointment.critical_waiting_since) || at;
     return {
       critical_biomarker_ids: ids,
       critical_reported_at: at,
       critical_acknowledged_at: null,
       critical_acknowledged_by: null,
+      critical_waiting_since: waiting,
       ...index.unacknowledgedCritical(waiting, appointment.id),
     };
   }

@@ -358,15 +358,17 @@ describe('the LabApi stack (prod): least privilege', () => {
       prod
         .statementsOf(functionOf(route).role)
         .filter((s) => str(s.Action).includes('s3:'))
-        .map((s) => ({ actions: [s.Action].flat().sort(), on: str(s.Resource).match(/"\/(\w+)\/\*"|"Arn"\]\}$/)?.[1] ?? 'bucket' }));
+        .map((s) => ({ actions: [s.Action].flat().sort(), on: str(s.Resource).match(/"\/([\w/-]+)\/\*"|"Arn"\]\}$/)?.[1] ?? 'bucket' }));
     // ListBucket: a deleted file is then a 404 from S3 (HeadObject, GetObject), not a 403 (README "Privacy").
     expect(s3Of('getDocument')).toEqual([
       { actions: ['s3:GetObject'], on: 'documents' },
       { actions: ['s3:ListBucket'], on: 'bucket' },
     ]);
     expect(s3Of('ingest')).toEqual([
-      // PutObject: the PDFs an HL7 message embeds, put beside the lab's uploads and filed like them.
-      { actions: ['s3:DeleteObject', 's3:GetObject', 's3:GetObjectTagging', 's3:PutObject'], on: 'incoming' },
+      // The versions: an HL7 message is read and deleted as the version S3 announced.
+      { actions: ['s3:DeleteObject', 's3:DeleteObjectVersion', 's3:GetObject', 's3:GetObjectTagging', 's3:GetObjectVersion'], on: 'incoming' },
+      // The PDFs an HL7 message embeds, under a prefix of their own: never where the lab's messages go.
+      { actions: ['s3:PutObject'], on: 'incoming/hl7-documents' },
       { actions: ['s3:DeleteObject', 's3:GetObject', 's3:PutObject', 's3:PutObjectTagging'], on: 'documents' },
       { actions: ['s3:ListBucket'], on: 'bucket' },
     ]);

@@ -45,7 +45,7 @@ const fixture = (name: string, barcode: string, controlId = randomUUID().slice(0
     .replaceAll('%BARCODE%', barcode)
     .replaceAll('%CONTROL_ID%', controlId);
 
-async function upload(message: string, s3Key = `${HL7_PREFIX}${randomUUID()}.hl7`): Promise<string> {
+async function upload(message: string | Buffer, s3Key = `${HL7_PREFIX}${randomUUID()}.hl7`): Promise<string> {
   await s3.send(new PutObjectCommand({ Bucket: bucket(), Key: s3Key, Body: message, ContentType: 'application/hl7-v2' }));
   return s3Key;
 }
@@ -282,7 +282,7 @@ function normalised(read: Awaited<ReturnType<typeof readAll>>, appointment: { ba
 
 describe('a message that cannot be stored', () => {
   /** Sends it and answers what the ingest threw, what it logged, and whether the results changed. */
-  async function refused(message: string, id: string) {
+  async function refused(message: string | Buffer, id: string) {
     const before = await results(id);
     const s3Key = await upload(message);
     const logs = captureLogs();
@@ -310,6 +310,12 @@ describe('a message that cannot be stored', () => {
       'HL7: MSH-9 must be ORU^R01 (an observation result), got ADT^A01',
       true,
     ]);
+  });
+
+  it('is refused when it is not UTF-8, rather than stored with replacement characters', async () => {
+    const { id, barcode } = await drawn();
+    const latin1 = Buffer.from(fixture('final-with-notes', barcode).replace('lipaemic', 'hämolytisch'), 'latin1');
+    expect((await refused(latin1, id)).error?.message).toBe('the HL7 message is not UTF-8 text (send MSH-18 UNICODE UTF-8)');
   });
 
   it('is refused when it is not HL7 at all', async () => {

@@ -109,3 +109,59 @@ describe('translateOruR01', () => {
     expect(() => translateOruR01(change(message()), lookup)).toThrow(reason);
   });
 });
+
+describe('translateOruR01 dates, delimiters and order statuses', () => {
+  const withMsh7 = (time: string) => message().replace('20261124083000.000+0000', time);
+
+  it.each([
+    ['20261124093000+0100', '2026-11-24T08:30:00.000Z'],
+    ['20261124093000.5+0100', '2026-11-24T08:30:00.500Z'],
+    ['202611240930-0500', '2026-11-24T14:30:00.000Z'],
+  ])('reads MSH-7 %s as %s', (time, iso) => {
+    expect(translateOruR01(withMsh7(time), lookup).detail.reported_at).toBe(iso);
+  });
+
+  it.each([
+    ['without its UTC offset', '20261124093000', 'MSH-7 must carry its UTC offset'],
+    ['on a day that does not exist', '20261340093000+0100', 'MSH-7 is not an HL7 date/time'],
+    ['at an hour that does not exist', '20261124253000+0100', 'MSH-7 is not an HL7 date/time'],
+  ])('refuses an MSH-7 %s', (_case, time, reason) => {
+    expect(() => translateOruR01(withMsh7(time), lookup)).toThrow(reason);
+  });
+
+  it('names a message sent again at another time (a restarted control id) as another report', () => {
+    expect(translateOruR01(withMsh7('20261125093000+0100'), lookup).detail.event_id).not.toBe(translateOruR01(message(), lookup).detail.event_id);
+  });
+
+  it('refuses an MSH-2 without its four encoding characters', () => {
+    expect(() => translateOruR01(message().replace('MSH|^~\\&|', 'MSH|^~|'), lookup)).toThrow('MSH-1 and MSH-2 must declare five distinct delimiters');
+  });
+
+  it('refuses an OBX-14 that is no date', () => {
+    expect(() =>
+      translateOruR01(
+        obx(message(), (s) => s.replace('|20261120', '|20261340')),
+        lookup,
+      ),
+    ).toThrow('OBX 1: the observation date/time is not an HL7 date/time');
+  });
+
+  it.each([
+    ['A', 'preliminary'],
+    ['R', 'preliminary'],
+    ['F', 'final'],
+  ])('reads OBR-25 %s (table 0123) as %s for an OBX without OBX-11', (code, status) => {
+    const text = obx(message(), (s) => s.replace('|F|||', '||||')).replace(/(OBR(\|[^|\r]*){24})\|[^|\r]*/, `$1|${code}`);
+    expect(translateOruR01(text, lookup).detail.clinical_results).toEqual([expect.objectContaining({ result_status: status })]);
+  });
+
+  it('reads SPM-21 RB (broken container) and RR (improper storage) as other', () => {
+    const rejected = (code: string) =>
+      oruR01({ ...base, rejection: { reason_code: 'other', biomarker_ids: [2] } }, coding).replace(/SPM\|([^\r]*)\|OT/, `SPM|$1|${code}`);
+    expect(['RB', 'RR', 'RH'].map((code) => (translateOruR01(rejected(code), lookup).detail.rejection as { reason_code: string }).reason_code)).toEqual([
+      'other',
+      'other',
+      'haemolysed',
+    ]);
+  });
+});

@@ -143,3 +143,9 @@ describe('the results report in the profile language', () => {
     for (const english of ['Results report', 'Date of birth', 'pending', 'preliminary', 'not performed', 'Page 1']) expect(text).not.toContain(english);
   });
 });
+
+describe('numbers in the report', () => {
+  it('never writes an exponent or a thousands separator, and drops binary noise', () => {
+    expect([0.0000001, 1200, 0.1 + 0.2, -3.5].map((value) => reportFormat('de').number(value))).toEqual(['0,0000001', '1200', '0,3', '-3,5']);
+  });
+});

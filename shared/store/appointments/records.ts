@@ -54,6 +54,11 @@ export interface AppointmentRecord {
   critical_reported_at?: string;
   critical_acknowledged_at?: string | null;
   critical_acknowledged_by?: string | null;
+  /**
+   * Since when critical values wait for an acknowledgement: the first one nobody acknowledged, kept while
+   * more arrive; removed by the acknowledgement. The critical results check's clock (GSI2, keys.ts).
+   */
+  critical_waiting_since?: string;
 }
 
 export interface PanelLink {
