@@ -2130,9 +2130,15 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The stage is throttled (API Gateway): retry after a pause. */
+        /** @description The key is over its own request limits (or the stage default's: a rate with a burst, a daily quota), or the whole stage is throttled: retry after Retry-After seconds. RateLimit-Policy and RateLimit (draft-ietf-httpapi-ratelimit-headers) say which limit and what is left. */
         TooManyRequests: {
             headers: {
+                /** @description Seconds to wait before repeating the request. */
+                "Retry-After": number;
+                /** @description The key's limits as a list: `"burst";q=<requests>;w=<seconds>` and, with a daily quota, `"daily";q=<requests>;w=86400`. */
+                "RateLimit-Policy"?: string;
+                /** @description What is left of each: `"burst";r=<requests>;t=<seconds until full>, "daily";r=<requests>;t=<seconds until 00:00 UTC>`. */
+                RateLimit?: string;
                 [name: string]: unknown;
             };
             content: {

@@ -39,7 +39,7 @@ import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { EVENT_SOURCE } from '../shared/events/event-source';
 import { LAB_PARTNER_SOURCE } from '../shared/events/lab-results-reported';
-import { API_KEY_HEADER, missingKey, unknownPath, wrongMethod } from '../shared/http/gateway-responses';
+import { API_KEY_HEADER, missingKey, stageThrottled, unknownPath, wrongMethod } from '../shared/http/gateway-responses';
 import { routeEntries } from '../shared/routes';
 import { GSI1, GSI2 } from '../shared/store/keys';
 import { TTL_ATTRIBUTE } from '../shared/store/table';
@@ -336,6 +336,12 @@ export class LabApiStack extends Stack {
       statusCode: String(missingKey.statusCode),
       templates: { 'application/json': json(missingKey.body) },
       responseHeaders: gatewayCors,
+    });
+    api.addGatewayResponse('StageThrottled', {
+      type: ResponseType.THROTTLED,
+      statusCode: String(stageThrottled.statusCode),
+      templates: { 'application/json': json(stageThrottled.body) },
+      responseHeaders: { ...gatewayCors, ...Object.fromEntries(Object.entries(stageThrottled.headers).map(([name, value]) => [name, `'${value}'`])) },
     });
     api.addGatewayResponse('Default4xx', {
       type: ResponseType.DEFAULT_4XX,

@@ -10,6 +10,7 @@
  * | `stage`                     | —                       | `dev` (default) or `prod`                                 |
  * | `apiThrottleRate`           | `throttle.rateLimit`    | API stage steady-state limit, requests per second         |
  * | `apiThrottleBurst`          | `throttle.burstLimit`   | API stage burst limit, requests                           |
+ * | —                           | `keyLimits`             | requests per second, burst and daily quota of a key without its own |
  * | `apiGatewayCloudWatchRole`  | same                    | set the region's API Gateway logging role (false: already set) |
  * | `labAccountId`              | same                    | AWS account of the lab: may put results, upload, read orders |
  * | `alarmEmail`                | same (prod: required)   | subscribe this address to the alarm topic (prod only)     |
@@ -26,6 +27,7 @@
 import type { App } from 'aws-cdk-lib';
 import type { IConstruct } from 'constructs';
 import * as v from 'valibot';
+import { MAX_BURST, MAX_DAILY_QUOTA, MAX_RATE_LIMIT } from '../shared/domain/rate-limits';
 import { AllowedOrigins } from '../shared/http/cors-policy';
 import { dev } from './stages/dev';
 import type { StackSettings, StageFile } from './stages/stage-file';
@@ -58,6 +60,11 @@ const StageFileSchema = v.strictObject({
   throttle: v.strictObject({
     rateLimit: v.pipe(v.number(), v.gtValue(0, 'must be a positive number')),
     burstLimit: wholeNumber(1, 5000, 'requests'),
+  }),
+  keyLimits: v.strictObject({
+    rateLimit: wholeNumber(1, MAX_RATE_LIMIT, 'requests per second'),
+    burstLimit: wholeNumber(1, MAX_BURST, 'requests'),
+    dailyQuota: v.nullable(wholeNumber(1, MAX_DAILY_QUOTA, 'requests')),
   }),
   apiGatewayCloudWatchRole: v.boolean(),
   labAccountId: v.optional(v.pipe(v.string(), v.regex(ACCOUNT_ID, 'must be a 12-digit AWS account id'))),
@@ -150,6 +157,8 @@ export function readSettings(scope: IConstruct, stage: StageName, stageFile: Sta
       rateLimit: positiveNumber(scope, 'apiThrottleRate', file.throttle.rateLimit),
       burstLimit: Math.round(positiveNumber(scope, 'apiThrottleBurst', file.throttle.burstLimit)),
     },
+    // The stage file's only (no -c): a default every client is held to is reviewed like code.
+    keyLimits: file.keyLimits,
     apiGatewayCloudWatchRole: flag(scope, 'apiGatewayCloudWatchRole', file.apiGatewayCloudWatchRole),
     labAccountId: matching(scope, 'labAccountId', file.labAccountId, ACCOUNT_ID, 'a 12-digit AWS account id'),
     alarmEmail: matching(scope, 'alarmEmail', file.alarmEmail, EMAIL, 'an email address'),

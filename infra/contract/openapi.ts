@@ -80,9 +80,22 @@ const RETRY_AFTER = {
   'Retry-After': { description: 'Seconds to wait before repeating the request.', required: true, schema: { type: 'integer', minimum: 1 } },
 };
 
+/** A 429 says when to try again, and, for a key over its own limits, which limits (shared/domain/rate-limits.ts). */
+const RATE_LIMITED = {
+  ...RETRY_AFTER,
+  'RateLimit-Policy': {
+    description: 'The key\'s limits as a list: `"burst";q=<requests>;w=<seconds>` and, with a daily quota, `"daily";q=<requests>;w=86400`.',
+    schema: { type: 'string' },
+  },
+  RateLimit: {
+    description: 'What is left of each: `"burst";r=<requests>;t=<seconds until full>, "daily";r=<requests>;t=<seconds until 00:00 UTC>`.',
+    schema: { type: 'string' },
+  },
+};
+
 const errorResponse = (description: string, status?: number) => ({
   description,
-  ...(status === 503 ? { headers: RETRY_AFTER } : {}),
+  ...(status === 503 ? { headers: RETRY_AFTER } : status === 429 ? { headers: RATE_LIMITED } : {}),
   content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
 });
 
@@ -90,7 +103,11 @@ const errorResponse = (description: string, status?: number) => ({
 const GENERIC_ERRORS = {
   400: ['BadRequest', 'Invalid input: the message names the field and the rule.'],
   413: ['PayloadTooLarge', 'The body is larger than 64 KiB.'],
-  429: ['TooManyRequests', 'The stage is throttled (API Gateway): retry after a pause.'],
+  429: [
+    'TooManyRequests',
+    "The key is over its own request limits (or the stage default's: a rate with a burst, a daily quota), or the whole stage is throttled: " +
+      'retry after Retry-After seconds. RateLimit-Policy and RateLimit (draft-ietf-httpapi-ratelimit-headers) say which limit and what is left.',
+  ],
   401: ['Unauthorized', 'Missing or unknown API key.'],
   403: ['Forbidden', 'The key lacks the scope, or the resource is outside its access context.'],
   409: ['IdempotencyKeyInProgress', 'A request with this Idempotency-Key is still in progress: retry later.'],

@@ -3,11 +3,12 @@
  *
  *   create --scopes A,B --profile-groups g1,g2 --location-groups l1 [--name "..."] [--allow-unknown-groups]
  *          [--expires-in 90d | never --allow-no-expiry]   (default 365 days)
+ *          [--rate-limit N [--burst N] [--daily-quota N]]   its own request limits (default: the stage's)
  *          prints the key's details and expiry, then the plaintext key ALONE on the last line (shown once,
  *          never stored)
  *   rotate <key-id> [--grace 24h] [--expires-in …]   a new secret for the same key id, printed the same
  *          way; the old one works until the grace ends (default 24 h), then answers 401 "API key expired"
- *   list   one line per key id (status, created, expiry, last use, name, scopes, groups) — never a plaintext
+ *   list   one line per key id (status, created, expiry, last use, name, scopes, groups, limits) — never a plaintext
  *   revoke <key-id>   every secret of the key, those of a rotation racing it too (a key revoked already:
  *          says so, exit code 0)
  *   --help
@@ -21,6 +22,7 @@
 import { parseArgs } from 'node:util';
 // Pure (reads no configuration), so it may load before the environment is set.
 import { DAY_MS, DEFAULT_KEY_LIFETIME_DAYS, DEFAULT_ROTATION_GRACE_HOURS, HOUR_MS, isExpired } from '../../shared/auth/api-key-lifetime';
+import { describeLimits, type KeyLimits, MAX_BURST, MAX_DAILY_QUOTA, MAX_RATE_LIMIT } from '../../shared/domain/rate-limits';
 import { localFunctionEnvironment } from './environment';
 import { runningStackSettings } from './stack-file';
 
@@ -30,6 +32,7 @@ const MAX_GRACE_DAYS = 30;
 const USAGE = `usage:
   npm run keys -- create --scopes SCOPE[,SCOPE…] [--profile-groups g1,g2] [--location-groups l1,l2] [--name NAME]
                          [--expires-in DAYSd | never --allow-no-expiry] [--allow-unknown-groups] [--table TABLE]
+                         [--rate-limit PER_SECOND [--burst REQUESTS] [--daily-quota REQUESTS]]
   npm run keys -- rotate KEY_ID [--grace HOURSh | DAYSd] [--expires-in DAYSd | never --allow-no-expiry] [--table TABLE]
   npm run keys -- list [--table TABLE]
   npm run keys -- revoke KEY_ID [--table TABLE]
@@ -40,6 +43,9 @@ exist (--allow-unknown-groups: a key for groups yet to be created). A key expire
 ${DEFAULT_KEY_LIFETIME_DAYS} days unless --expires-in says otherwise (1d to ${MAX_LIFETIME_DAYS}d); never needs --allow-no-expiry.
 rotate prints a new key for the same key id, expiring as create's would; the old one keeps working
 for the grace (default ${DEFAULT_ROTATION_GRACE_HOURS}h, 0h to ${MAX_GRACE_DAYS}d, never past its own expiry).
+--rate-limit gives the key its own limits instead of the stage's default (infra/stages/<stage>.ts keyLimits):
+requests per second (1 to ${MAX_RATE_LIMIT}), a burst (default twice the rate, at most ${MAX_BURST}) and
+requests per UTC day (default none). Over them, a request is answered 429 with Retry-After.
 Without --table: the running npm start stack; --table: a deployed table, with your usual AWS credentials
 and region.`;
 
@@ -55,6 +61,25 @@ function expiryOf(value: string | undefined, allowNoExpiry: boolean | undefined,
   const days = /^\d{1,4}d$/.test(value) ? Number.parseInt(value, 10) : Number.NaN;
   if (!(days >= 1 && days <= MAX_LIFETIME_DAYS)) throw new UsageError(`--expires-in takes whole days from 1d to ${MAX_LIFETIME_DAYS}d (e.g. 90d), or never`);
   return new Date(now.getTime() + days * DAY_MS);
+}
+
+/** `--rate-limit`, `--burst`, `--daily-quota`: a key's own limits, or undefined for the stage's default. */
+function limitsOf(values: { 'rate-limit'?: string; burst?: string; 'daily-quota'?: string }): KeyLimits | undefined {
+  const whole = (option: string, text: string | undefined, max: number) => {
+    if (text === undefined) return undefined;
+    const n = Number(text);
+    if (!/^\d+$/.test(text) || n < 1 || n > max) throw new UsageError(`--${option} takes a whole number from 1 to ${max}: ${text}`);
+    return n;
+  };
+  const rate = whole('rate-limit', values['rate-limit'], MAX_RATE_LIMIT);
+  const burst = whole('burst', values.burst, MAX_BURST);
+  const quota = whole('daily-quota', values['daily-quota'], MAX_DAILY_QUOTA);
+  if (rate === undefined) {
+    if (burst !== undefined || quota !== undefined)
+      throw new UsageError('--burst and --daily-quota come with --rate-limit: a key has its own limits whole, or the stage default');
+    return undefined;
+  }
+  return { rate_limit: rate, burst: burst ?? Math.min(MAX_BURST, 2 * rate), daily_quota: quota ?? null };
 }
 
 /** `--grace`: hours or days, 0 allowed (a leaked secret: stop it now). */
@@ -95,6 +120,9 @@ function parse(argv: string[]) {
         'allow-no-expiry': { type: 'boolean' },
         grace: { type: 'string' },
         'allow-unknown-groups': { type: 'boolean' },
+        'rate-limit': { type: 'string' },
+        burst: { type: 'string' },
+        'daily-quota': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -111,6 +139,9 @@ async function main(argv: string[]): Promise<void> {
     return;
   }
   if (values.grace !== undefined && command !== 'rotate') throw new UsageError('--grace applies to rotate only');
+  const limits = limitsOf(values);
+  if (command !== 'create' && [values['rate-limit'], values.burst, values['daily-quota']].some((v) => v !== undefined))
+    throw new UsageError("--rate-limit, --burst and --daily-quota apply to create only (a rotation keeps the key's limits)");
   if (values['expires-in'] !== undefined && command !== 'create' && command !== 'rotate')
     throw new UsageError('--expires-in applies to create and rotate only');
   const now = new Date();
@@ -161,10 +192,14 @@ async function main(argv: string[]): Promise<void> {
           profileGroups,
           locationGroups,
           expiresAt,
+          limits: limits ?? null,
         },
         now,
       );
-      printNewKey([`key id: ${key.keyId}`, `expires: ${describeExpiry(key.expiresAt)}`], key.plaintext);
+      printNewKey(
+        [`key id: ${key.keyId}`, `expires: ${describeExpiry(key.expiresAt)}`, `limits: ${limits ? describeLimits(limits) : 'the stage default'}`],
+        key.plaintext,
+      );
       return;
     }
     case 'rotate': {
@@ -208,6 +243,7 @@ async function main(argv: string[]): Promise<void> {
             `scopes=${current.scopes.join(',')}`,
             `profile-groups=${current.profile_groups.join(',')}`,
             `location-groups=${current.location_groups.join(',')}`,
+            `limits=${current.limits ? `${current.limits.rate_limit}/s,burst=${current.limits.burst},quota=${current.limits.daily_quota ?? 'none'}/day` : 'stage-default'}`,
             ...(previousUntil ? [`previous-key-until=${previousUntil}`] : []),
           ].join('  '),
         );

@@ -4,7 +4,7 @@
  * (base64) bodies included. What API Gateway answers by itself, before any Lambda runs, this server answers
  * before any handler, from the same shared/http/gateway-responses.ts the stack is configured with: an
  * unknown path (404), a known path with another method (405 with Allow), a keyed route without an
- * x-api-key header (401). With CORS_ALLOW_ORIGINS it also answers the CORS preflight (`OPTIONS`) of every
+ * x-api-key header (401), a key over its request limits (429, ./key-limits.ts). With CORS_ALLOW_ORIGINS it also answers the CORS preflight (`OPTIONS`) of every
  * path and puts CORS headers on those answers, as the stack configures API Gateway (infra/cors.ts).
  *
  * The handler modules read shared/config.ts when first imported, so set the environment first.
@@ -19,7 +19,9 @@ import * as v from 'valibot';
 import { allowedOrigin, AllowedOrigins, answerCorsHeaders, preflightHeaders } from '../../shared/http/cors-policy';
 import { API_KEY_HEADER, type GatewayAnswer, gatewayCorsHeaders, missingKey, unknownPath, wrongMethod } from '../../shared/http/gateway-responses';
 import { type Route, type RouteName, routeEntries } from '../../shared/routes';
+import type { KeyLimits } from '../../shared/domain/rate-limits';
 import { runInvocation } from './invocations';
+import { LocalKeyLimits } from './key-limits';
 
 const repositoryRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const MAX_BODY_BYTES = 10 * 1024 * 1024; // API Gateway's payload limit
@@ -169,7 +171,7 @@ function writeResult(res: ServerResponse, result: APIGatewayProxyResult): void {
   res.end(result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body);
 }
 
-async function handle(req: IncomingMessage, res: ServerResponse, cors: GatewayCors): Promise<void> {
+async function handle(req: IncomingMessage, res: ServerResponse, cors: GatewayCors, limits: LocalKeyLimits | undefined): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://localhost');
   const matching = compiledRoutes.map((compiled) => ({ compiled, params: compiled.pattern.exec(url.pathname) })).filter((c) => c.params !== null);
   if (matching.length === 0) return answer(res, unknownPath, cors.fixed);
@@ -181,7 +183,12 @@ async function handle(req: IncomingMessage, res: ServerResponse, cors: GatewayCo
   if (!chosen && req.method === 'OPTIONS' && cors.origins.length > 0) return preflight(res, req, cors, methods);
   if (!chosen) return answer(res, wrongMethod(req.method ?? '', methods), mockCorsHeaders(req, cors, answerCorsHeaders));
   // API Gateway's request validator requires the header, present and not blank, on every keyed route.
-  if (chosen.compiled.route.scopes.length > 0 && !req.headers[API_KEY_HEADER]) return answer(res, missingKey, cors.fixed);
+  const key = req.headers[API_KEY_HEADER];
+  if (chosen.compiled.route.scopes.length > 0 && !key) return answer(res, missingKey, cors.fixed);
+  if (limits && chosen.compiled.route.scopes.length > 0 && typeof key === 'string') {
+    const admission = await limits.admit(key);
+    if (!admission.admitted) return send(res, 429, { error: admission.message }, { ...admission.headers, ...cors.fixed });
+  }
   let params: string[];
   try {
     params = (chosen.params ?? []).slice(1).map((param) => decodeURIComponent(param));
@@ -205,12 +212,23 @@ export interface LocalApi {
  * `corsAllowOrigins`: the list the handlers read too (CORS_ALLOW_ORIGINS, README "CORS"), so the gateway's
  * answers and the functions' agree.
  */
-export async function startLocalApi(port: number, host = '127.0.0.1', corsAllowOrigins = process.env.CORS_ALLOW_ORIGINS): Promise<LocalApi> {
+export async function startLocalApi(
+  port: number,
+  host = '127.0.0.1',
+  corsAllowOrigins = process.env.CORS_ALLOW_ORIGINS,
+  /**
+   * Per-key limits at the gateway, `stageDefault` for keys without their own (null: those are not limited).
+   * Unset: none, and no key lookup before the handler's — the test harness and the bench, whose DynamoDB
+   * faults and call counts are the handlers' own.
+   */
+  keyLimits?: { stageDefault: KeyLimits | null },
+): Promise<LocalApi> {
   const parsed = v.safeParse(AllowedOrigins, corsAllowOrigins ?? '');
   if (!parsed.success) throw new Error(`CORS_ALLOW_ORIGINS: ${parsed.issues[0].message}`);
   const cors: GatewayCors = { origins: parsed.output, fixed: gatewayCorsHeaders(parsed.output) };
+  const limits = keyLimits && new LocalKeyLimits(keyLimits.stageDefault);
   const server = createServer((req, res) => {
-    handle(req, res, cors).catch(() => {
+    handle(req, res, cors, limits).catch(() => {
       // The handlers shape their own errors; reaching this means the server itself failed.
       if (!res.headersSent) send(res, 500, { error: 'Internal server error' }, cors.fixed);
       else res.end();

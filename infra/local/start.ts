@@ -8,6 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
+import { dev } from '../stages/dev';
 import { LOCAL_BUCKET, LOCAL_TABLE, localFunctionEnvironment, localSettings } from './environment';
 import { portInUse } from './free-port';
 import { CONCURRENT_INVOCATIONS, runInvocation } from './invocations';
@@ -71,7 +72,11 @@ async function main(): Promise<void> {
   await Promise.all([bootstrap.ensureTable(dynamodb.endpoint, LOCAL_TABLE), bootstrap.ensureBucket(s3.endpoint, LOCAL_BUCKET)]);
   const [devKey] = await Promise.all([devApiKey.registerDevApiKey(settings.devApiKey), seed.seedDemoData()]);
 
-  const api = await server.startLocalApi(settings.port);
+  // Keys without limits of their own are held to the dev stage's default, as a deployed dev stage holds them.
+  const { rateLimit, burstLimit, dailyQuota } = dev.keyLimits;
+  const api = await server.startLocalApi(settings.port, undefined, undefined, {
+    stageDefault: { rate_limit: rateLimit, burst: burstLimit, daily_quota: dailyQuota },
+  });
   track({ stop: api.close });
 
   // The outbox relay runs every minute in AWS (an EventBridge schedule); here, a timer.

@@ -7,6 +7,8 @@ import type { StageFile } from './stage-file';
 
 export const dev: StageFile = {
   throttle: { rateLimit: 100, burstLimit: 200 },
+  // Also what `npm start` holds keys without their own limits to.
+  keyLimits: { rateLimit: 25, burstLimit: 50, dailyQuota: 50_000 },
   apiGatewayCloudWatchRole: true,
   corsAllowOrigins: [],
   documentRetentionYears: 10,

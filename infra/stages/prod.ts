@@ -8,6 +8,9 @@ import type { StageFile } from './stage-file';
 export const prod: StageFile = {
   // Stage-wide API Gateway limit, requests per second and burst: the ceiling over every client together.
   throttle: { rateLimit: 100, burstLimit: 200 },
+  // Each API key without limits of its own: a quarter of the stage, so one runaway client cannot take it
+  // all; 50,000 requests a day is ten times the busiest clinic's day.
+  keyLimits: { rateLimit: 25, burstLimit: 50, dailyQuota: 50_000 },
   // true on the first stack of an account and region that sets API Gateway's logging role; false after.
   apiGatewayCloudWatchRole: true,
   // Required: the alarm topic's subscriber. Replace with the on-call team's address (a list, not a person).

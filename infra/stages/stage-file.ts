@@ -1,6 +1,11 @@
 /** The shape of a stage file (infra/stages/<stage>.ts); infra/settings.ts checks the values. */
 export interface StackSettings {
   readonly throttle: { readonly rateLimit: number; readonly burstLimit: number };
+  /**
+   * The request limits of an API key that has none of its own (`npm run keys -- create --rate-limit …`):
+   * requests per second, burst, requests per UTC day (null: no quota). Issue #31.
+   */
+  readonly keyLimits: { readonly rateLimit: number; readonly burstLimit: number; readonly dailyQuota: number | null };
   readonly apiGatewayCloudWatchRole: boolean;
   readonly labAccountId?: string;
   readonly alarmEmail?: string;

@@ -5,6 +5,7 @@
  * Profile → its profile group. Location → its location group. Appointment and home kit order → their
  * profile's group. Shipment → its location's group. Document → the profile that owns it.
  */
+import type { KeyLimits } from '../domain/rate-limits';
 import { NotPermitted } from '../errors';
 import type { Scope } from './scopes';
 
@@ -13,6 +14,8 @@ export interface AccessContext {
   readonly scopes: ReadonlySet<Scope>;
   readonly profileGroups: ReadonlySet<string>;
   readonly locationGroups: ReadonlySet<string>;
+  /** The key's own request limits (issue #31), null: the stage's default; enforced at the gateway, not here. */
+  readonly limits?: KeyLimits | null;
   /** This request's reads of a person's data, for the access log (README "Privacy"); absent outside a request. */
   readonly audit?: ReadAudit;
 }

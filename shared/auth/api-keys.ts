@@ -19,6 +19,7 @@ import {
   recordApiKeyUse,
   replaceApiKeySecret,
 } from '../store/api-keys';
+import type { KeyLimits } from '../domain/rate-limits';
 import type { AccessContext } from './access';
 import type { Scope } from './scopes';
 
@@ -39,6 +40,7 @@ export function toAccessContext(record: ApiKeyRecord): AccessContext {
     scopes: new Set(record.scopes),
     profileGroups: new Set(record.profile_groups),
     locationGroups: new Set(record.location_groups),
+    limits: record.limits,
   };
 }
 
@@ -104,6 +106,8 @@ export interface NewApiKey {
   locationGroups: string[];
   /** null: the key never expires. Unset: DEFAULT_KEY_LIFETIME_DAYS after it is issued. */
   expiresAt?: Date | null;
+  /** Its own request limits; unset: the stage's default. */
+  limits?: KeyLimits | null;
 }
 
 /** The expiry a key or a rotation's new secret gets when none is given. */
@@ -137,6 +141,7 @@ export async function issueApiKey(
     key_expires_at: expiresAt,
     last_used_on: null,
     replaced_at: null,
+    limits: spec.limits ?? null,
   });
   return { keyId, plaintext, expiresAt };
 }

@@ -24,6 +24,16 @@ export const unknownPath: GatewayAnswer = { statusCode: 404, headers: {}, body: 
 export const missingKey: GatewayAnswer = { statusCode: 401, headers: {}, body: { error: MISSING_KEY_MESSAGE } };
 
 /**
+ * The stage as a whole is over its throttle (infra/stages: `throttle`), whichever key: a second is what a
+ * token bucket refills in. A key over its own limits is answered with those (shared/domain/rate-limits.ts).
+ */
+export const stageThrottled: GatewayAnswer = {
+  statusCode: 429,
+  headers: { 'Retry-After': '1' },
+  body: { error: 'Too many requests for this API as a whole; retry after 1 s' },
+};
+
+/**
  * A known path called with a method it has no route for. `method` is what the client sent; the stack
  * passes `$context.httpMethod`, which API Gateway fills in per request.
  */

@@ -27,6 +27,7 @@
  */
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Scope } from '../auth/scopes';
+import type { KeyLimits } from '../domain/rate-limits';
 import { Conflict } from '../errors';
 import { dynamo, tableName } from './client';
 import { isConditionFailure, writtenIf } from './conditions';
@@ -52,6 +53,8 @@ export interface ApiKeyRecord {
   last_used_on: string | null;
   /** When a rotation replaced this secret; null for a key's current secret. */
   replaced_at: string | null;
+  /** Its own request limits (issue #31); null: the stage's default. A rotation keeps them. */
+  limits: KeyLimits | null;
 }
 
 /** A key id with its secrets: the current one and those rotations replaced, newest first. */
@@ -67,12 +70,13 @@ export interface ApiKey {
 }
 
 /** Keys issued before keys expired have no `key_expires_at`; the two optional ones are written once set. */
-interface ApiKeyItem extends Omit<ApiKeyRecord, 'key_expires_at' | 'last_used_on' | 'replaced_at'> {
+interface ApiKeyItem extends Omit<ApiKeyRecord, 'key_expires_at' | 'last_used_on' | 'replaced_at' | 'limits'> {
   PK: string;
   SK: string;
   key_expires_at?: string | null;
   last_used_on?: string;
   replaced_at?: string;
+  limits?: KeyLimits;
 }
 
 /** The key id's own item: the one place that says, read consistently, which secrets a key has. */
@@ -98,6 +102,7 @@ function toRecord(item: ApiKeyItem): ApiKeyRecord {
     key_expires_at: item.key_expires_at ?? null,
     last_used_on: item.last_used_on ?? null,
     replaced_at: item.replaced_at ?? null,
+    limits: item.limits ?? null,
   };
 }
 
@@ -106,13 +111,14 @@ function toRecord(item: ApiKeyItem): ApiKeyRecord {
  * conditions on them test whether the attribute exists.
  */
 function toItem(record: ApiKeyRecord): Record<string, unknown> {
-  const { last_used_on, replaced_at, ...always } = record;
+  const { last_used_on, replaced_at, limits, ...always } = record;
   return {
     ...keys.apiKey(record.sha256),
     ...index.apiKey(record.key_id),
     ...always,
     ...(last_used_on === null ? {} : { last_used_on }),
     ...(replaced_at === null ? {} : { replaced_at }),
+    ...(limits === null ? {} : { limits }),
   };
 }
 

@@ -124,4 +124,12 @@ describe('the local server and API Gateway', () => {
     const [name, route] = keyedRoutes[0]!;
     expect(await local(route.method, concrete(route.path), { [API_KEY_HEADER]: '' }), name).toEqual(gatewayResponse('BAD_REQUEST_PARAMETERS'));
   });
+
+  it('answer a stage over its throttle with 429, the service error shape and Retry-After (API Gateway only: the local server has no stage-wide throttle)', () => {
+    expect(gatewayResponse('THROTTLED')).toEqual({ status: 429, allow: null, body: { error: 'Too many requests for this API as a whole; retry after 1 s' } });
+    const [, throttled] = prod
+      .ofType('AWS::ApiGateway::GatewayResponse')
+      .find(([, r]) => (r.Properties as { ResponseType: string }).ResponseType === 'THROTTLED')!;
+    expect((throttled.Properties as unknown as GatewayResponseProperties).ResponseParameters?.['gatewayresponse.header.Retry-After']).toBe("'1'");
+  });
 });

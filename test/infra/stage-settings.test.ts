@@ -55,6 +55,11 @@ describe('stage settings', () => {
     expect(() => readSettings(testApp({ criticalAckMinutes: '0' }), 'prod')).toThrow(/criticalAckMinutes must be a positive number/);
   });
 
+  it('refuse a stage file whose default key limits are not whole numbers in range, naming the field', () => {
+    const file = { ...STAGE_FILES.dev, keyLimits: { rateLimit: 0, burstLimit: 10, dailyQuota: null } };
+    expect(() => readSettings(testApp(), 'dev', file)).toThrow('infra/stages/dev.ts: keyLimits.rateLimit must be at least 1');
+  });
+
   it('fail a prod synth whose stage file lacks the alarm address, naming the value and the file', () => {
     expect(() => readSettings(testApp(), 'prod', withoutAlarmEmail)).toThrow('The prod stage requires alarmEmail: set it in infra/stages/prod.ts');
   });

@@ -225,6 +225,33 @@ describe('npm run keys', () => {
     expect([(await storedKey(lastLine(created.stdout)))?.revoked, (await storedKey(lastLine(rotated.stdout)))?.revoked]).toEqual([true, true]);
   });
 
+  it('create --rate-limit gives the key its own limits, a burst of twice the rate by default, and list shows them', async () => {
+    const created = await keysCli('create', '--scopes', 'LOCATIONS_VIEW', '--rate-limit', '2', '--daily-quota', '1000');
+    expect([created.code, created.stdout]).toEqual([0, expect.stringContaining('limits: 2/s burst 4, 1000/day')]);
+    expect((await storedKey(lastLine(created.stdout)))?.limits).toEqual({ rate_limit: 2, burst: 4, daily_quota: 1000 });
+    const line = (await keysCli('list')).stdout.split('\n').find((l) => l.startsWith(keyIdOf(created.stdout)));
+    expect(line).toContain('limits=2/s,burst=4,quota=1000/day');
+  });
+
+  it('create without --rate-limit leaves the key to the stage default', async () => {
+    const created = await keysCli('create', '--scopes', 'LOCATIONS_VIEW');
+    expect((await storedKey(lastLine(created.stdout)))?.limits).toBeUndefined();
+    expect((await keysCli('list')).stdout.split('\n').find((l) => l.startsWith(keyIdOf(created.stdout)))).toContain('limits=stage-default');
+  });
+
+  it('create --burst without --rate-limit exits with code 2, issuing nothing', async () => {
+    const before = await keysCli('list');
+    const result = await keysCli('create', '--scopes', 'LOCATIONS_VIEW', '--burst', '10');
+    expect([result.code, result.stderr]).toEqual([2, expect.stringContaining('--burst and --daily-quota come with --rate-limit')]);
+    expect((await keysCli('list')).stdout).toBe(before.stdout);
+  });
+
+  it("rotate keeps the key's own limits", async () => {
+    const created = await keysCli('create', '--scopes', 'LOCATIONS_VIEW', '--rate-limit', '7', '--burst', '9');
+    const rotated = await keysCli('rotate', keyIdOf(created.stdout));
+    expect((await storedKey(lastLine(rotated.stdout)))?.limits).toEqual({ rate_limit: 7, burst: 9, daily_quota: null });
+  });
+
   it("list shows a rotated key on one line with its expiry, its last use and the old key's grace", async () => {
     const created = await keysCli('create', '--scopes', 'LOCATIONS_VIEW', '--name', 'used key');
     const keyId = keyIdOf(created.stdout);
