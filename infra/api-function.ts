@@ -28,6 +28,7 @@ import {
   AUDIT_ACTIONS,
   FUNCTION_SIZES,
   type FunctionClass,
+  AUTHORIZER_ACTIONS,
   KEY_USE_ACTIONS,
   KEY_USE_RECORDERS,
   PACKAGE_FILES,
@@ -199,6 +200,15 @@ export class LabFunction extends Construct {
           // A writing route's class may put anywhere already; the statement keeps the grant equal to the list.
           resources: [table.tableArn],
           conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${ACCESS_LOG_PARTITION_PREFIX}*`] } },
+        }),
+      );
+    }
+    if (functionClass === 'authorizer') {
+      role.addToPrincipalPolicy(
+        new PolicyStatement({
+          actions: [...AUTHORIZER_ACTIONS],
+          resources: [table.tableArn],
+          conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${API_KEY_PARTITION_PREFIX}*`] } },
         }),
       );
     }

@@ -19,13 +19,16 @@
 import { Annotations, CfnOutput, Duration, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import {
   AccessLogFormat,
+  AuthorizationType,
   ContentHandling,
   EndpointType,
+  IdentitySource,
   type IResource,
   LogGroupLogDestination,
   MethodLoggingLevel,
   MockIntegration,
   PassthroughBehavior,
+  RequestAuthorizer,
   RequestValidator,
   ResponseType,
   RestApi,
@@ -39,11 +42,11 @@ import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { EVENT_SOURCE } from '../shared/events/event-source';
 import { LAB_PARTNER_SOURCE } from '../shared/events/lab-results-reported';
-import { API_KEY_HEADER, missingKey, stageThrottled, unknownPath, wrongMethod } from '../shared/http/gateway-responses';
+import { API_KEY_HEADER, keyCheckUnavailable, missingKey, stageThrottled, unknownPath, wrongMethod } from '../shared/http/gateway-responses';
 import { routeEntries } from '../shared/routes';
 import { GSI1, GSI2 } from '../shared/store/keys';
 import { TTL_ATTRIBUTE } from '../shared/store/table';
-import { routeIntegration } from './api-function';
+import { LabFunction, routeIntegration } from './api-function';
 import { domainOf, ROUTE_DOMAINS, type RouteDomain, RouteStack } from './route-stacks';
 import { gatewayResponseCors, wrongMethodMock } from './cors';
 import { DOCUMENTS_PREFIX, INCOMING_PREFIX, INCOMING_PREFIX_PATTERN } from './bucket-layout';
@@ -64,6 +67,9 @@ export { API_KEY_HEADER, MISSING_KEY_MESSAGE } from '../shared/http/gateway-resp
  * The API access log: who called what, how it ended and how long it took. No request or response body
  * (API Gateway cannot log those here anyway), no header, no query string, no API key.
  */
+/** How long API Gateway keeps the authorizer's answer for one x-api-key value (a revocation still ends within the routes' 60 s). */
+export const KEY_AUTHORIZER_CACHE_SECONDS = 60;
+
 export const ACCESS_LOG_FIELDS = {
   requestId: '$context.requestId',
   extendedRequestId: '$context.extendedRequestId',
@@ -233,8 +239,9 @@ export class LabApiStack extends Stack {
       {
         id: 'AwsSolutions-APIG4',
         reason:
-          "Authorization is the service's own API keys, checked by every route function (hashed keys, scopes, " +
-          'profile and location groups: README "API keys"); /health, the OpenAPI document and the docs page are public ' +
+          "Authorization is the service's own API keys: checked at the gateway by the API key authorizer on every keyed " +
+          'method, then by the route function (hashed keys, scopes, profile and location groups: README "API keys"); ' +
+          '/health, the OpenAPI document and the docs page are public ' +
           'by design: they hold no data. The mock ANY methods (405, and with corsAllowOrigins the CORS preflight, which ' +
           'browsers send without credentials) answer headers and a fixed error only.',
       },
@@ -243,6 +250,25 @@ export class LabApiStack extends Stack {
         reason: 'No Cognito users: clients are clinics and partner systems holding API keys (README "API keys").',
       },
     );
+
+    // Bad keys are stopped at the gateway: the authorizer answers a missing, unknown, revoked or expired key
+    // (functions/auth/authorizer.ts), its answer cached 60 s per key, so a flood of one bad key costs one
+    // invocation and one GetItem a minute, and no route's function runs for any of them.
+    const authorizerFunction = new LabFunction(this, 'KeyAuthorizer', {
+      stage,
+      table,
+      bucket,
+      bus,
+      handlerFile: 'functions/auth/authorizer.ts',
+      description: 'API key authorizer: answers missing, unknown, revoked and expired keys at the gateway',
+      functionClass: 'authorizer',
+    });
+    const keyAuthorizer = new RequestAuthorizer(this, 'ApiKeyAuthorizer', {
+      authorizerName: 'api-key',
+      handler: authorizerFunction.function,
+      identitySources: [IdentitySource.header(API_KEY_HEADER)],
+      resultsCacheTtl: Duration.seconds(KEY_AUTHORIZER_CACHE_SECONDS),
+    });
 
     // A request without a key is answered 401 by API Gateway itself, before any Lambda runs.
     const requireKey = new RequestValidator(this, 'RequireApiKeyHeader', {
@@ -295,7 +321,14 @@ export class LabApiStack extends Stack {
       resource.addMethod(
         route.method,
         routeIntegration(fn),
-        keyed ? { requestParameters: { [`method.request.header.${API_KEY_HEADER}`]: true }, requestValidator: requireKey } : {},
+        keyed
+          ? {
+              requestParameters: { [`method.request.header.${API_KEY_HEADER}`]: true },
+              requestValidator: requireKey,
+              authorizer: keyAuthorizer,
+              authorizationType: AuthorizationType.CUSTOM,
+            }
+          : {},
       );
       methodsByResource.set(resource, [...(methodsByResource.get(resource) ?? []), route.method]);
     }
@@ -336,6 +369,26 @@ export class LabApiStack extends Stack {
       statusCode: String(missingKey.statusCode),
       templates: { 'application/json': json(missingKey.body) },
       responseHeaders: gatewayCors,
+    });
+    // The authorizer's answers: no identity source (no or an empty header), a key it denied (the route's
+    // message, from its context), a lookup that failed (the table could not answer: retry).
+    api.addGatewayResponse('AuthorizerMissingKey', {
+      type: ResponseType.UNAUTHORIZED,
+      statusCode: String(missingKey.statusCode),
+      templates: { 'application/json': json(missingKey.body) },
+      responseHeaders: gatewayCors,
+    });
+    api.addGatewayResponse('AuthorizerDeniedKey', {
+      type: ResponseType.ACCESS_DENIED,
+      statusCode: '401',
+      templates: { 'application/json': '{"error":"$context.authorizer.message"}' },
+      responseHeaders: gatewayCors,
+    });
+    api.addGatewayResponse('AuthorizerFailed', {
+      type: ResponseType.AUTHORIZER_FAILURE,
+      statusCode: String(keyCheckUnavailable.statusCode),
+      templates: { 'application/json': json(keyCheckUnavailable.body) },
+      responseHeaders: { ...gatewayCors, ...Object.fromEntries(Object.entries(keyCheckUnavailable.headers).map(([name, value]) => [name, `'${value}'`])) },
     });
     api.addGatewayResponse('StageThrottled', {
       type: ResponseType.THROTTLED,
@@ -386,6 +439,7 @@ export class LabApiStack extends Stack {
           { name: 'webhook dispatch', function: webhooks.dispatcher },
           { name: 'webhook retries', function: webhooks.retries },
           { name: 'critical results check', function: criticalResults.function },
+          { name: 'API key authorizer', function: authorizerFunction },
         ],
         deadLetterQueues: [
           { name: 'ResultsIngestDLQ', queue: ingest.deadLetterQueue },

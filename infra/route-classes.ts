@@ -18,7 +18,8 @@ export type FunctionClass =
   | 'ingest'
   | 'webhook-dispatch'
   | 'webhook-retries'
-  | 'critical-check';
+  | 'critical-check'
+  | 'authorizer';
 
 /**
  * Routes that answer only what was deployed with them (health, the OpenAPI document, the docs page and its
@@ -92,7 +93,13 @@ export const TABLE_ACTIONS: Record<FunctionClass, readonly string[]> = {
   'webhook-retries': WEBHOOK_DELIVERY_ACTIONS,
   // The critical results check only lists GSI2's unacknowledged appointments (shared/store/critical-results.ts).
   'critical-check': ['dynamodb:Query'],
+  // The gateway's authorizer reads API key items only: a statement of its own (AUTHORIZER_ACTIONS) limits
+  // it to their partitions, so none here.
+  authorizer: [],
 };
+
+/** The authorizer's one right: GetItem of an API key's item (`APIKEY#<sha256>`), nothing else of the table. */
+export const AUTHORIZER_ACTIONS = ['dynamodb:GetItem'] as const;
 
 /**
  * What the routes that record reads in the access log get beyond their class (README "Privacy"): PutItem,
@@ -156,6 +163,8 @@ export const FUNCTION_SIZES: Record<FunctionClass, FunctionSize> = {
   'webhook-retries': { memorySize: 256, timeout: Duration.seconds(50) },
   // One Query of a list that holds only what nobody acknowledged: seconds at most, every 5 minutes.
   'critical-check': { memorySize: 256, timeout: Duration.seconds(30) },
+  // One GetItem per key and minute (API Gateway caches its answer): it must answer well inside the 29 s.
+  authorizer: { memorySize: 256, timeout: Duration.seconds(5) },
 };
 
 /**

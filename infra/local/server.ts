@@ -4,7 +4,8 @@
  * (base64) bodies included. What API Gateway answers by itself, before any Lambda runs, this server answers
  * before any handler, from the same shared/http/gateway-responses.ts the stack is configured with: an
  * unknown path (404), a known path with another method (405 with Allow), a keyed route without an
- * x-api-key header (401), a key over its request limits (429, ./key-limits.ts). With CORS_ALLOW_ORIGINS it also answers the CORS preflight (`OPTIONS`) of every
+ * x-api-key header (401), and with `keyLimits` (npm start) a bad key (401) or a key over its request limits
+ * (429: ./key-limits.ts). With CORS_ALLOW_ORIGINS it also answers the CORS preflight (`OPTIONS`) of every
  * path and puts CORS headers on those answers, as the stack configures API Gateway (infra/cors.ts).
  *
  * The handler modules read shared/config.ts when first imported, so set the environment first.
@@ -187,7 +188,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, cors: GatewayCo
   if (chosen.compiled.route.scopes.length > 0 && !key) return answer(res, missingKey, cors.fixed);
   if (limits && chosen.compiled.route.scopes.length > 0 && typeof key === 'string') {
     const admission = await limits.admit(key);
-    if (!admission.admitted) return send(res, 429, { error: admission.message }, { ...admission.headers, ...cors.fixed });
+    if (!admission.admitted) return send(res, admission.status, { error: admission.message }, { ...admission.headers, ...cors.fixed });
   }
   let params: string[];
   try {

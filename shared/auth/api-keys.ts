@@ -49,6 +49,19 @@ export function toAccessContext(record: ApiKeyRecord): AccessContext {
  * expired. Key expiry is real time (`Date.now()`), not LAB_CLOCK: it protects the service, like TLS.
  */
 export async function authenticate(plaintext: string | undefined, nowMs: number = Date.now()): Promise<AccessContext> {
+  const record = await verifyApiKey(plaintext, nowMs);
+  await recordUse(record, nowMs);
+  return toAccessContext(record);
+}
+
+export const INVALID_KEY_MESSAGE = 'Invalid or revoked API key';
+
+/**
+ * The key's record when the key may be used now; NotAuthenticated with the answer's message when not.
+ * What the gateway's authorizer checks (functions/auth/authorizer.ts): it writes nothing, so a flood of
+ * keys costs reads only; the route records the day's use.
+ */
+export async function verifyApiKey(plaintext: string | undefined, nowMs: number = Date.now()): Promise<ApiKeyRecord> {
   if (!plaintext) throw new NotAuthenticated(MISSING_KEY_MESSAGE);
   const sha256 = hashApiKey(plaintext);
   const cached = cache.get(sha256);
@@ -57,10 +70,9 @@ export async function authenticate(plaintext: string | undefined, nowMs: number 
     record = await findApiKeyByHash(sha256);
     if (record) cache.set(sha256, { record, fetchedAt: nowMs });
   }
-  if (!record || record.revoked) throw new NotAuthenticated('Invalid or revoked API key');
+  if (!record || record.revoked) throw new NotAuthenticated(INVALID_KEY_MESSAGE);
   if (isExpired(record.key_expires_at, nowMs)) throw new NotAuthenticated(KEY_EXPIRED_MESSAGE);
-  await recordUse(record, nowMs);
-  return toAccessContext(record);
+  return record;
 }
 
 /**

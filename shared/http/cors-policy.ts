@@ -18,9 +18,18 @@ export const CORS_ALLOW_HEADERS = ['content-type', 'x-api-key', 'idempotency-key
 /**
  * The response headers our answers carry that a browser client needs to read (Content-Type and
  * Cache-Control are readable anyway): the next page's cursor, whether a create was replayed, the 303 target of a large document, the file
- * name of a download, the methods a 405 names.
+ * name of a download, the methods a 405 names, when to retry a 429 or 503 and which limits a 429 hit.
  */
-export const CORS_EXPOSE_HEADERS = ['X-Next-Cursor', 'Idempotent-Replayed', 'Location', 'Content-Disposition', 'Allow'] as const;
+export const CORS_EXPOSE_HEADERS = [
+  'X-Next-Cursor',
+  'Idempotent-Replayed',
+  'Location',
+  'Content-Disposition',
+  'Allow',
+  'Retry-After',
+  'RateLimit-Policy',
+  'RateLimit',
+] as const;
 
 /**
  * How long a browser may reuse a preflight: two hours, Chromium's ceiling. Only the methods and headers are

@@ -33,6 +33,13 @@ export const stageThrottled: GatewayAnswer = {
   body: { error: 'Too many requests for this API as a whole; retry after 1 s' },
 };
 
+/** The authorizer could not look the key up (the table did not answer): not the client's fault, retry. */
+export const keyCheckUnavailable: GatewayAnswer = {
+  statusCode: 503,
+  headers: { 'Retry-After': '1' },
+  body: { error: 'The API key could not be checked now; retry' },
+};
+
 /**
  * A known path called with a method it has no route for. `method` is what the client sent; the stack
  * passes `$context.httpMethod`, which API Gateway fills in per request.

@@ -126,7 +126,7 @@ describe('the LabApi stack with corsAllowOrigins', () => {
         status: 405,
         headers: {
           'access-control-allow-origin': APP,
-          'access-control-expose-headers': 'X-Next-Cursor, Idempotent-Replayed, Location, Content-Disposition, Allow',
+          'access-control-expose-headers': 'X-Next-Cursor, Idempotent-Replayed, Location, Content-Disposition, Allow, Retry-After, RateLimit-Policy, RateLimit',
           allow,
           vary: 'Origin',
         },
@@ -145,15 +145,20 @@ describe('the LabApi stack with corsAllowOrigins', () => {
   it('puts fixed CORS headers naming the first listed origin on every gateway response', () => {
     const responses = on.ofType('AWS::ApiGateway::GatewayResponse');
     expect(responses.map(([, r]) => r.Properties.ResponseType).sort()).toEqual([
+      'ACCESS_DENIED',
+      'AUTHORIZER_FAILURE',
       'BAD_REQUEST_PARAMETERS',
       'DEFAULT_4XX',
       'DEFAULT_5XX',
       'MISSING_AUTHENTICATION_TOKEN',
+      'THROTTLED',
+      'UNAUTHORIZED',
     ]);
     for (const [, response] of responses) {
-      expect(response.Properties.ResponseParameters, String(response.Properties.ResponseType)).toEqual({
+      expect(response.Properties.ResponseParameters, String(response.Properties.ResponseType)).toMatchObject({
         'gatewayresponse.header.Access-Control-Allow-Origin': `'${APP}'`,
-        'gatewayresponse.header.Access-Control-Expose-Headers': "'X-Next-Cursor, Idempotent-Replayed, Location, Content-Disposition, Allow'",
+        'gatewayresponse.header.Access-Control-Expose-Headers':
+          "'X-Next-Cursor, Idempotent-Replayed, Location, Content-Disposition, Allow, Retry-After, RateLimit-Policy, RateLimit'",
         'gatewayresponse.header.Vary': "'Origin'",
       });
     }

@@ -15,7 +15,7 @@ import { Match } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ApiFunction, copyPackageFiles, POWERTOOLS_ENVIRONMENT, REPO_ROOT, servesPages } from '../../infra/api-function';
 import { buildBundle } from '../../infra/local/bench/bundles';
-import { ACCESS_LOG_FIELDS, API_KEY_HEADER, MISSING_KEY_MESSAGE } from '../../infra/lab-api-stack';
+import { ACCESS_LOG_FIELDS, API_KEY_HEADER, KEY_AUTHORIZER_CACHE_SECONDS, MISSING_KEY_MESSAGE } from '../../infra/lab-api-stack';
 import { CRITICAL_UNACKNOWLEDGED_METRIC, METRICS_PER_ALARM, OUTBOX_RELAYED_LOG, OUTBOX_RELAYED_METRIC, WEBHOOKS_DISABLED_METRIC } from '../../infra/monitoring';
 import { FUNCTION_SIZES, type FunctionClass, PACKAGE_FILES, routeClassOf, WEBHOOK_SENDERS } from '../../infra/route-classes';
 import { STAGE_FILES } from '../../infra/settings';
@@ -77,17 +77,18 @@ function webhookQueue() {
 }
 
 describe('the LabApi stack (prod): functions', () => {
-  it('deploys one Node.js 24 arm64 function per route of the routes table, plus the outbox relay, results-ingest, the two webhook functions and the critical results check', () => {
+  it('deploys one Node.js 24 arm64 function per route of the routes table, plus the outbox relay, results-ingest, the two webhook functions, the critical results check and the API key authorizer', () => {
     const routeNames = prod.functions.flatMap(({ construct }) => (construct instanceof ApiFunction ? [construct.routeName] : []));
     expect(routeNames.sort()).toEqual(routeEntries.map(([name]) => name).sort());
     const functions = prod.ofType('AWS::Lambda::Function');
-    expect(functions).toHaveLength(routeEntries.length + 5);
+    expect(functions).toHaveLength(routeEntries.length + 6);
     expect(prod.functions).toHaveLength(functions.length);
     expect(String(fnProps('relay').Description)).toMatch(/outbox/i);
     expect(String(fnProps('ingest').Description)).toMatch(/results-ingest/);
     expect(String(fnProps('webhook-dispatch').Description)).toMatch(/webhook dispatch/i);
     expect(String(fnProps('webhook-retries').Description)).toMatch(/webhook retries/i);
     expect(String(fnProps('critical-check').Description)).toMatch(/critical results check/i);
+    expect(String(fnProps('authorizer').Description)).toMatch(/API key authorizer/);
     for (const [, fn] of functions) {
       expect(fn.Properties).toMatchObject({ Runtime: 'nodejs24.x', Architectures: ['arm64'], Handler: 'index.handler' });
     }
@@ -292,6 +293,15 @@ describe('the LabApi stack (prod): least privilege', () => {
       'dynamodb:Query',
       'dynamodb:UpdateItem',
     ]);
+  });
+
+  it('lets the API key authorizer only GetItem API key items (LeadingKeys APIKEY#*), and touch neither the bucket nor the bus', () => {
+    const { role } = functionOf('authorizer');
+    expect(prod.allowedActions(role, 'dynamodb:')).toEqual(['dynamodb:GetItem']);
+    const [statement] = prod.statementsOf(role).filter((s) => str(s.Action).includes('dynamodb:'));
+    expect(statement!.Condition).toEqual({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['APIKEY#*'] } });
+    expect(prod.allowedActions(role, 's3:')).toEqual([]);
+    expect(prod.allowedActions(role, 'events:')).toEqual([]);
   });
 
   it('lets the critical results check only Query the table and its indexes, and touch neither the bucket nor the bus', () => {
@@ -689,6 +699,52 @@ describe('the LabApi stack (prod): events', () => {
       const policy = prod.resourcePolicy('AWS::SQS::QueuePolicy', (p) => p.Queues, id);
       expect(policy, id).toContainEqual(expect.objectContaining({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }));
     }
+  });
+});
+
+describe('the LabApi stack (prod): bad keys stopped at the gateway', () => {
+  const authorizers = () => prod.ofType('AWS::ApiGateway::Authorizer');
+
+  it('has one REQUEST authorizer on the x-api-key header, its answer cached 60 s per key, run by the authorizer function', () => {
+    expect(authorizers()).toHaveLength(1);
+    const [, authorizer] = authorizers()[0]!;
+    expect(authorizer.Properties).toMatchObject({
+      Type: 'REQUEST',
+      IdentitySource: 'method.request.header.x-api-key',
+      AuthorizerResultTtlInSeconds: KEY_AUTHORIZER_CACHE_SECONDS,
+    });
+    expect(str(authorizer.Properties.AuthorizerUri)).toContain(`"${functionOf('authorizer').fn}"`);
+  });
+
+  it('puts every keyed method behind the authorizer, and no public one', () => {
+    const [authorizerId] = authorizers()[0]!;
+    const methods = prod.apiMethods();
+    for (const [name, route] of routeEntries) {
+      const { properties } = methods.find((m) => m.method === route.method && m.path === route.path)!;
+      if (route.scopes.length > 0) expect(properties, name).toMatchObject({ AuthorizationType: 'CUSTOM', AuthorizerId: { Ref: authorizerId } });
+      else expect(properties.AuthorizerId, name).toBeUndefined();
+    }
+  });
+
+  it("answers the authorizer's denial 401 with the route's own message, no key 401 as before, and a failed lookup 503 with Retry-After", () => {
+    const response = (type: string) =>
+      prod.ofType('AWS::ApiGateway::GatewayResponse').find(([, r]) => r.Properties.ResponseType === type)![1].Properties as {
+        StatusCode: string;
+        ResponseTemplates: Record<string, string>;
+        ResponseParameters: Record<string, string>;
+      };
+    expect([response('ACCESS_DENIED').StatusCode, response('ACCESS_DENIED').ResponseTemplates['application/json']]).toEqual([
+      '401',
+      '{"error":"$context.authorizer.message"}',
+    ]);
+    expect([response('UNAUTHORIZED').StatusCode, JSON.parse(response('UNAUTHORIZED').ResponseTemplates['application/json']!)]).toEqual([
+      '401',
+      { error: MISSING_KEY_MESSAGE },
+    ]);
+    expect([response('AUTHORIZER_FAILURE').StatusCode, response('AUTHORIZER_FAILURE').ResponseParameters['gatewayresponse.header.Retry-After']]).toEqual([
+      '503',
+      "'1'",
+    ]);
   });
 });
 

@@ -292,6 +292,18 @@ describe('the bundled functions, invoked as API Gateway and EventBridge invoke t
     });
   });
 
+  it('the bundled API key authorizer allows a key the API issued on the whole API and denies an unknown one', async () => {
+    const methodArn = 'arn:aws:execute-api:eu-central-1:123456789012:abc123/dev/GET/api/v1/locations';
+    const decide = async (value: string) =>
+      (
+        (await runAsset(functionNamed(dev, 'KeyAuthorizer'), { type: 'REQUEST', methodArn, headers: { 'x-api-key': value } })) as {
+          policyDocument: { Statement: { Effect: string; Resource: string }[] };
+        }
+      ).policyDocument.Statement[0];
+    expect(await decide(key)).toEqual(expect.objectContaining({ Effect: 'Allow', Resource: 'arn:aws:execute-api:eu-central-1:123456789012:abc123/dev/*' }));
+    expect((await decide('lab_unknown'))?.Effect).toBe('Deny');
+  });
+
   it('the bundled ingest stores an HL7 v2 ORU^R01 message S3 announces', async () => {
     const appointmentId = await scheduleAppointment(api, key);
     await api.post(`/api/v1/appointments/${appointmentId}/biomarkers`, { biomarker_ids: [2] }, key);
