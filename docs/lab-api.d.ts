@@ -2130,7 +2130,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The key is over its own request limits (or the stage default's: a rate with a burst, a daily quota), or the whole stage is throttled: retry after Retry-After seconds. RateLimit-Policy and RateLimit (draft-ietf-httpapi-ratelimit-headers) say which limit and what is left. */
+        /** @description The key is over its own request limits (or the stage default's: a rate with a burst, a daily quota), or the whole stage is throttled: retry after Retry-After seconds. RateLimit-Policy and RateLimit (draft-ietf-httpapi-ratelimit-headers) say which limit and what is left (a key's own limits are enforced by the local stack now, by API Gateway usage plans once deployed with them). */
         TooManyRequests: {
             headers: {
                 /** @description Seconds to wait before repeating the request. */

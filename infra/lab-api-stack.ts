@@ -384,12 +384,19 @@ export class LabApiStack extends Stack {
       templates: { 'application/json': '{"error":"$context.authorizer.message"}' },
       responseHeaders: gatewayCors,
     });
-    api.addGatewayResponse('AuthorizerFailed', {
-      type: ResponseType.AUTHORIZER_FAILURE,
-      statusCode: String(keyCheckUnavailable.statusCode),
-      templates: { 'application/json': json(keyCheckUnavailable.body) },
-      responseHeaders: { ...gatewayCors, ...Object.fromEntries(Object.entries(keyCheckUnavailable.headers).map(([name, value]) => [name, `'${value}'`])) },
-    });
+    // An authorizer that throws or times out is reported as a configuration error, one that answers
+    // nonsense as a failure: either way the key could not be checked.
+    for (const [id, type] of [
+      ['AuthorizerFailed', ResponseType.AUTHORIZER_FAILURE],
+      ['AuthorizerError', ResponseType.AUTHORIZER_CONFIGURATION_ERROR],
+    ] as const) {
+      api.addGatewayResponse(id, {
+        type,
+        statusCode: String(keyCheckUnavailable.statusCode),
+        templates: { 'application/json': json(keyCheckUnavailable.body) },
+        responseHeaders: { ...gatewayCors, ...Object.fromEntries(Object.entries(keyCheckUnavailable.headers).map(([name, value]) => [name, `'${value}'`])) },
+      });
+    }
     api.addGatewayResponse('StageThrottled', {
       type: ResponseType.THROTTLED,
       statusCode: String(stageThrottled.statusCode),

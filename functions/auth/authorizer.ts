@@ -4,7 +4,8 @@
  * with the route's own 401 message (the ACCESS_DENIED gateway response reads it from the context). A key
  * that may be used is allowed on the whole API, so one cached answer serves every route; the route still
  * authenticates it (scopes, groups, the day's use) from its own cached lookup. A lookup that fails (the
- * table cannot answer) throws: AUTHORIZER_FAILURE, answered 503, and not cached.
+ * table cannot answer) throws: API Gateway reports it as AUTHORIZER_CONFIGURATION_ERROR (or
+ * AUTHORIZER_FAILURE), both answered 503 with Retry-After, and nothing is cached.
  */
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
 import { API_KEY_HEADER } from '../../shared/auth/api-key-header';
@@ -26,7 +27,8 @@ export const handler = async (event: APIGatewayRequestAuthorizerEvent): Promise<
     context,
   });
   try {
-    const record = await verifyApiKey(headerOf(event));
+    // Consistent: API Gateway caches a denial 60 s, so a key issued a second ago must not be missed.
+    const record = await verifyApiKey(headerOf(event), Date.now(), { consistent: true });
     return policy('Allow', record.key_id, { key_id: record.key_id });
   } catch (error) {
     if (error instanceof NotAuthenticated) return policy('Deny', 'anonymous', { message: error.message });

@@ -106,7 +106,8 @@ const GENERIC_ERRORS = {
   429: [
     'TooManyRequests',
     "The key is over its own request limits (or the stage default's: a rate with a burst, a daily quota), or the whole stage is throttled: " +
-      'retry after Retry-After seconds. RateLimit-Policy and RateLimit (draft-ietf-httpapi-ratelimit-headers) say which limit and what is left.',
+      'retry after Retry-After seconds. RateLimit-Policy and RateLimit (draft-ietf-httpapi-ratelimit-headers) say which limit and what is left ' +
+      "(a key's own limits are enforced by the local stack now, by API Gateway usage plans once deployed with them).",
   ],
   401: ['Unauthorized', 'Missing or unknown API key.'],
   403: ['Forbidden', 'The key lacks the scope, or the resource is outside its access context.'],

@@ -15,16 +15,20 @@ export type GatewayCheck = { admitted: true } | { admitted: false; status: numbe
 
 export class LocalKeyLimits {
   private readonly limiter = new RateLimiter();
-  private authenticate?: (plaintext: string) => Promise<AccessContext>;
+  private verify?: (plaintext: string) => Promise<AccessContext>;
 
   constructor(private readonly stageDefault: KeyLimits | null) {}
 
   async admit(plaintext: string): Promise<GatewayCheck> {
-    // Imported on first use: shared/auth reads the environment (shared/config.ts) when it loads.
-    this.authenticate ??= (await import('../../shared/auth/api-keys')).authenticate;
+    // Imported on first use: shared/auth reads the environment (shared/config.ts) when it loads. The
+    // authorizer's check, which writes nothing (the route records the day's use).
+    if (!this.verify) {
+      const { toAccessContext, verifyApiKey } = await import('../../shared/auth/api-keys');
+      this.verify = async (key) => toAccessContext(await verifyApiKey(key, Date.now(), { consistent: true }));
+    }
     let access: AccessContext;
     try {
-      access = await this.authenticate(plaintext);
+      access = await this.verify(plaintext);
     } catch (error) {
       if (error instanceof NotAuthenticated) return { admitted: false, status: 401, message: error.message, headers: {} };
       return { admitted: true };

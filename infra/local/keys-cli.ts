@@ -139,9 +139,9 @@ async function main(argv: string[]): Promise<void> {
     return;
   }
   if (values.grace !== undefined && command !== 'rotate') throw new UsageError('--grace applies to rotate only');
-  const limits = limitsOf(values);
   if (command !== 'create' && [values['rate-limit'], values.burst, values['daily-quota']].some((v) => v !== undefined))
     throw new UsageError("--rate-limit, --burst and --daily-quota apply to create only (a rotation keeps the key's limits)");
+  const limits = limitsOf(values);
   if (values['expires-in'] !== undefined && command !== 'create' && command !== 'rotate')
     throw new UsageError('--expires-in applies to create and rotate only');
   const now = new Date();
@@ -243,7 +243,7 @@ async function main(argv: string[]): Promise<void> {
             `scopes=${current.scopes.join(',')}`,
             `profile-groups=${current.profile_groups.join(',')}`,
             `location-groups=${current.location_groups.join(',')}`,
-            `limits=${current.limits ? `${current.limits.rate_limit}/s,burst=${current.limits.burst},quota=${current.limits.daily_quota ?? 'none'}/day` : 'stage-default'}`,
+            `limits=${current.limits ? `${current.limits.rate_limit}/s,burst=${current.limits.burst},quota=${current.limits.daily_quota === null ? 'none' : `${current.limits.daily_quota}/day`}` : 'stage-default'}`,
             ...(previousUntil ? [`previous-key-until=${previousUntil}`] : []),
           ].join('  '),
         );

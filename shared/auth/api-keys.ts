@@ -61,13 +61,13 @@ export const INVALID_KEY_MESSAGE = 'Invalid or revoked API key';
  * What the gateway's authorizer checks (functions/auth/authorizer.ts): it writes nothing, so a flood of
  * keys costs reads only; the route records the day's use.
  */
-export async function verifyApiKey(plaintext: string | undefined, nowMs: number = Date.now()): Promise<ApiKeyRecord> {
+export async function verifyApiKey(plaintext: string | undefined, nowMs: number = Date.now(), options: { consistent?: boolean } = {}): Promise<ApiKeyRecord> {
   if (!plaintext) throw new NotAuthenticated(MISSING_KEY_MESSAGE);
   const sha256 = hashApiKey(plaintext);
   const cached = cache.get(sha256);
   let record = cached && nowMs - cached.fetchedAt < CACHE_TTL_MS ? cached.record : undefined;
   if (!record) {
-    record = await findApiKeyByHash(sha256);
+    record = await findApiKeyByHash(sha256, options);
     if (record) cache.set(sha256, { record, fetchedAt: nowMs });
   }
   if (!record || record.revoked) throw new NotAuthenticated(INVALID_KEY_MESSAGE);

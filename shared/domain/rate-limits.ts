@@ -43,7 +43,8 @@ export class RateLimiter {
     const elapsedMs = Math.max(0, nowMs - state.refilledAt);
     state.tokens = Math.min(limits.burst, state.tokens + (elapsedMs / 1000) * limits.rate_limit);
     state.refilledAt = Math.max(state.refilledAt, nowMs);
-    if (state.day !== day) Object.assign(state, { day, used: 0 });
+    // A new day renews the quota; a clock stepped back over midnight does not renew it again.
+    if (day > state.day) Object.assign(state, { day, used: 0 });
     this.keys.set(keyId, state);
 
     const secondsToMidnight = Math.ceil(((day + 1) * DAY_MS - nowMs) / 1000);

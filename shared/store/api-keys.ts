@@ -138,8 +138,9 @@ function toApiKeys(records: ApiKeyRecord[]): ApiKey[] {
   });
 }
 
-export async function findApiKeyByHash(sha256: string): Promise<ApiKeyRecord | undefined> {
-  const { Item } = await dynamo.send(new GetCommand({ TableName: tableName, Key: keys.apiKey(sha256) }));
+/** `consistent`: a read that sees a key issued a moment ago (the authorizer: its denial is cached 60 s). */
+export async function findApiKeyByHash(sha256: string, options: { consistent?: boolean } = {}): Promise<ApiKeyRecord | undefined> {
+  const { Item } = await dynamo.send(new GetCommand({ TableName: tableName, Key: keys.apiKey(sha256), ConsistentRead: options.consistent }));
   return Item ? toRecord(Item as ApiKeyItem) : undefined;
 }
 

@@ -146,6 +146,7 @@ describe('the LabApi stack with corsAllowOrigins', () => {
     const responses = on.ofType('AWS::ApiGateway::GatewayResponse');
     expect(responses.map(([, r]) => r.Properties.ResponseType).sort()).toEqual([
       'ACCESS_DENIED',
+      'AUTHORIZER_CONFIGURATION_ERROR',
       'AUTHORIZER_FAILURE',
       'BAD_REQUEST_PARAMETERS',
       'DEFAULT_4XX',

@@ -741,10 +741,9 @@ describe('the LabApi stack (prod): bad keys stopped at the gateway', () => {
       '401',
       { error: MISSING_KEY_MESSAGE },
     ]);
-    expect([response('AUTHORIZER_FAILURE').StatusCode, response('AUTHORIZER_FAILURE').ResponseParameters['gatewayresponse.header.Retry-After']]).toEqual([
-      '503',
-      "'1'",
-    ]);
+    for (const type of ['AUTHORIZER_FAILURE', 'AUTHORIZER_CONFIGURATION_ERROR']) {
+      expect([response(type).StatusCode, response(type).ResponseParameters['gatewayresponse.header.Retry-After']], type).toEqual(['503', "'1'"]);
+    }
   });
 });
 
