@@ -453,6 +453,13 @@ export class LabApiStack extends Stack {
           { name: 'LabOrdersDLQ', queue: labOrders.deadLetterQueue },
           { name: 'WebhooksDLQ', queue: webhooks.deadLetterQueue },
         ],
+        // How old the oldest message may grow before someone looks: the lab polls its orders (an hour is
+        // already a lab that stopped), the dispatcher takes webhook events within seconds.
+        queues: [
+          { name: 'LabOrders', queue: labOrders.queue, maxAge: Duration.hours(1) },
+          { name: 'Webhooks', queue: webhooks.queue, maxAge: Duration.minutes(5) },
+        ],
+        table,
         relay: relay.function,
         // Every function that attempts a delivery may be the one that disables a subscription: the
         // dispatcher and the sweep, and the routes that send one (a manual retry counts as a delivery).

@@ -6,6 +6,11 @@
  * - Lambda errors and throttles, every function of the stack: any error or throttle in 5 minutes. An
  *   alarm on metric math may read at most 10 metrics, so the functions are watched in groups of 10.
  * - Dead-letter queues: any message.
+ * - Queues the service or the lab works off (lab orders, webhook events): the oldest message older than
+ *   its queue's bound, in two 5-minute periods in a row — a consumer that stopped.
+ * - DynamoDB throttling: any read or write throttle event on the table or its indexes in 5 minutes. The
+ *   table is on demand, so a throttle is a spike beyond what it adapts to at once (or an account limit):
+ *   requests answer 503 and clients retry, but it should not go unnoticed.
  * - Outbox age: there is no "oldest entry" metric; what the relay logs is how many entries it published
  *   (`{"message":"outbox relayed","published":N}`, only when N > 0), and every one of those was at least
  *   30 s old — its request failed to publish it. A metric filter counts them; any in 5 minutes alarms.
@@ -30,9 +35,11 @@ import { FilterPattern } from 'aws-cdk-lib/aws-logs';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
+import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import type { Construct } from 'constructs';
 import { CRITICAL_UNACKNOWLEDGED_LOG } from '../shared/domain/results';
 import { DISABLE_AFTER_FAILED_DELIVERIES, WEBHOOK_DISABLED_LOG } from '../shared/domain/webhook';
+import { GSI1, GSI2 } from '../shared/store/keys';
 import type { LabFunction } from './api-function';
 
 const PERIOD = Duration.minutes(5);
@@ -50,6 +57,9 @@ export interface MonitoringProps {
   readonly api: RestApi;
   readonly functions: readonly { name: string; function: LabFunction }[];
   readonly deadLetterQueues: readonly { name: string; queue: Queue }[];
+  /** Working queues and how old their oldest message may grow. */
+  readonly queues: readonly { name: string; queue: Queue; maxAge: Duration }[];
+  readonly table: Table;
   readonly relay: LabFunction;
   /** The functions that attempt webhook deliveries, and so may disable a subscription and log it. */
   readonly webhookSenders: readonly { name: string; function: LabFunction }[];
@@ -148,6 +158,38 @@ export class Monitoring extends NestedStack {
         { threshold: 1 },
       );
     }
+
+    for (const { name, queue, maxAge } of props.queues) {
+      alarm(
+        `${name}OldestMessage`,
+        `${name} queue falling behind`,
+        `The oldest message in the ${name} queue is older than ${maxAge.toHumanString()}: its consumer stopped or cannot keep up. ` + 'See docs/runbook.md.',
+        queue.metricApproximateAgeOfOldestMessage({ period: PERIOD, statistic: Stats.MAXIMUM }),
+        { threshold: maxAge.toSeconds(), evaluationPeriods: 2 },
+      );
+    }
+
+    // Table and index throttles, read and write, in one expression (at most 10 metrics: 6 here).
+    const throttleMetrics = Object.fromEntries(
+      [undefined, GSI1, GSI2].flatMap((index, i) =>
+        ['ReadThrottleEvents', 'WriteThrottleEvents'].map((metricName, j) => [
+          `t${i}${j}`,
+          props.table.metric(metricName, {
+            period: PERIOD,
+            statistic: Stats.SUM,
+            ...(index ? { dimensionsMap: { TableName: props.table.tableName, GlobalSecondaryIndexName: index } } : {}),
+          }),
+        ]),
+      ),
+    );
+    alarm(
+      'DynamoDbThrottles',
+      'DynamoDB throttles',
+      'The table or an index throttled reads or writes in the last 5 minutes: requests answered 503 (clients retry). A spike beyond what ' +
+        'on-demand capacity adapts to at once, or an account limit. See docs/runbook.md.',
+      new MathExpression({ expression: 'SUM(METRICS())', usingMetrics: throttleMetrics, period: PERIOD, label: 'throttle events' }),
+      { threshold: 1 },
+    );
 
     const namespace = `LabApi/${stackName}`;
     const relayed = props.relay.logGroup.addMetricFilter('OutboxRelayed', {

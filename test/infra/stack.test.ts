@@ -829,6 +829,28 @@ describe('the LabApi stack (prod): alarms', () => {
     expect(String(alarm!.AlarmDescription)).toMatch(/tell the client/);
   });
 
+  it('alarms when the oldest message of the lab orders queue (1 hour) or the webhook queue (5 minutes) outgrows its bound, two periods in a row', () => {
+    const queues = prod.ofType('AWS::SQS::Queue').filter(([id]) => !/DeadLetterQueue/.test(id));
+    expect(queues).toHaveLength(2);
+    const bounds = queues.map(([id]) => {
+      const alarm = alarms().find((a) => a.MetricName === 'ApproximateAgeOfOldestMessage' && str(a.Dimensions).includes(`"${id}"`));
+      expect(alarm, id).toMatchObject({ Statistic: 'Maximum', EvaluationPeriods: 2, ComparisonOperator: 'GreaterThanOrEqualToThreshold' });
+      return alarm!.Threshold;
+    });
+    expect(bounds.sort()).toEqual([300, 3600]);
+    expect(webhookQueue().queueId).toBeDefined();
+  });
+
+  it('alarms on any read or write throttle event of the table and both its indexes', () => {
+    const [tableId] = prod.onlyOfType('AWS::DynamoDB::Table');
+    const alarm = alarms().find((a) => metricsOf(a).some((m) => m.MetricName === 'ReadThrottleEvents'))!;
+    const watched = metricsOf(alarm).map((m) => `${m.MetricName}:${str(m.Dimensions)}`);
+    expect(watched).toHaveLength(6);
+    for (const index of ['GSI1', 'GSI2']) expect(watched.filter((w) => w.includes(`"${index}"`))).toHaveLength(2);
+    expect(watched.every((w) => w.includes(`"${tableId}"`))).toBe(true);
+    expect(alarm).toMatchObject({ Threshold: 1 });
+  });
+
   it("counts critical results left unacknowledged past the stage's time from the check's JSON log, and alarms on any", () => {
     const filters = prod.ofType('AWS::Logs::MetricFilter').filter(([, f]) => str(f.Properties.MetricTransformations).includes(CRITICAL_UNACKNOWLEDGED_METRIC));
     expect(filters).toHaveLength(1);
