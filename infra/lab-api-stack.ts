@@ -460,6 +460,16 @@ export class LabApiStack extends Stack {
           { name: 'Webhooks', queue: webhooks.queue, maxAge: Duration.minutes(5) },
         ],
         table,
+        // Every rule that invokes something, and the bus it is on (undefined: the account's default bus).
+        rules: [
+          { name: 'results-ingest (LabResultsReported)', rule: ingest.rule, bus },
+          { name: 'results-ingest (HL7 uploads)', rule: ingest.hl7Rule },
+          { name: 'lab orders', rule: labOrders.rule, bus },
+          { name: 'webhook events', rule: webhooks.rule, bus },
+          { name: 'outbox relay schedule', rule: relay.schedule },
+          { name: 'webhook retries schedule', rule: webhooks.retrySchedule },
+          { name: 'critical results check schedule', rule: criticalResults.schedule },
+        ],
         relay: relay.function,
         // Every function that attempts a delivery may be the one that disables a subscription: the
         // dispatcher and the sweep, and the routes that send one (a manual retry counts as a delivery).

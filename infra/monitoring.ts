@@ -8,6 +8,10 @@
  * - Dead-letter queues: any message.
  * - Queues the service or the lab works off (lab orders, webhook events): the oldest message older than
  *   its queue's bound, in two 5-minute periods in a row — a consumer that stopped.
+ * - EventBridge: any invocation of a rule's target that failed for good (FailedInvocations: retries
+ *   exhausted and no dead-letter queue took it) or that could not even reach its dead-letter queue
+ *   (InvocationsFailedToBeSentToDlq): an event lost. Rules of our bus are measured with EventBusName and
+ *   RuleName, rules of the default bus (S3's HL7 uploads, the schedules) with RuleName only.
  * - DynamoDB throttling: any read or write throttle event on the table or its indexes in 5 minutes. The
  *   table is on demand, so a throttle is a spike beyond what it adapts to at once (or an account limit):
  *   requests answer 503 and clients retry, but it should not go unnoticed.
@@ -36,6 +40,7 @@ import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
+import type { IEventBus, Rule } from 'aws-cdk-lib/aws-events';
 import type { Construct } from 'constructs';
 import { CRITICAL_UNACKNOWLEDGED_LOG } from '../shared/domain/results';
 import { DISABLE_AFTER_FAILED_DELIVERIES, WEBHOOK_DISABLED_LOG } from '../shared/domain/webhook';
@@ -60,6 +65,8 @@ export interface MonitoringProps {
   /** Working queues and how old their oldest message may grow. */
   readonly queues: readonly { name: string; queue: Queue; maxAge: Duration }[];
   readonly table: Table;
+  /** Every rule that invokes a target; `bus` unset: the account's default bus. */
+  readonly rules: readonly { name: string; rule: Rule; bus?: IEventBus }[];
   readonly relay: LabFunction;
   /** The functions that attempt webhook deliveries, and so may disable a subscription and log it. */
   readonly webhookSenders: readonly { name: string; function: LabFunction }[];
@@ -166,6 +173,32 @@ export class Monitoring extends NestedStack {
         `The oldest message in the ${name} queue is older than ${maxAge.toHumanString()}: its consumer stopped or cannot keep up. ` + 'See docs/runbook.md.',
         queue.metricApproximateAgeOfOldestMessage({ period: PERIOD, statistic: Stats.MAXIMUM }),
         { threshold: maxAge.toSeconds(), evaluationPeriods: 2 },
+      );
+    }
+
+    for (const metricName of ['FailedInvocations', 'InvocationsFailedToBeSentToDlq'] as const) {
+      const usingMetrics = Object.fromEntries(
+        props.rules.map(({ rule, bus }, i) => [
+          `r${i}`,
+          new Metric({
+            namespace: 'AWS/Events',
+            metricName,
+            dimensionsMap: { RuleName: rule.ruleName, ...(bus ? { EventBusName: bus.eventBusName } : {}) },
+            period: PERIOD,
+            statistic: Stats.SUM,
+          }),
+        ]),
+      );
+      const names = props.rules.map((r) => r.name).join(', ');
+      alarm(
+        `EventBridge${metricName}`,
+        metricName === 'FailedInvocations' ? 'EventBridge invocations failed' : 'EventBridge dead-letter delivery failed',
+        (metricName === 'FailedInvocations'
+          ? 'A rule could not invoke its target even after its retries, and no dead-letter queue took the event'
+          : 'A rule could not put a failed event into its dead-letter queue (a permission or a deleted queue)') +
+          `: an event was lost. Rules: ${names}. See docs/runbook.md.`,
+        new MathExpression({ expression: 'SUM(METRICS())', usingMetrics, period: PERIOD, label: metricName }),
+        { threshold: 1 },
       );
     }
 

@@ -841,6 +841,18 @@ describe('the LabApi stack (prod): alarms', () => {
     expect(webhookQueue().queueId).toBeDefined();
   });
 
+  it('alarms on any event lost by a rule of our bus or the default bus: failed for good, or not put into its dead-letter queue', () => {
+    const rules = prod.ofType('AWS::Events::Rule').filter(([, r]) => r.Properties.Targets);
+    for (const metricName of ['FailedInvocations', 'InvocationsFailedToBeSentToDlq']) {
+      const alarm = alarms().find((a) => metricsOf(a).some((m) => m.MetricName === metricName))!;
+      const metrics = metricsOf(alarm).filter((m) => m.Namespace === 'AWS/Events' && m.MetricName === metricName);
+      expect(metrics, metricName).toHaveLength(rules.length);
+      const onOurBus = metrics.filter((m) => str(m.Dimensions).includes('"EventBusName"'));
+      expect(onOurBus.length, metricName).toBe(rules.filter(([, r]) => r.Properties.EventBusName).length);
+      expect(alarm, metricName).toMatchObject({ Threshold: 1 });
+    }
+  });
+
   it('alarms on any read or write throttle event of the table and both its indexes', () => {
     const [tableId] = prod.onlyOfType('AWS::DynamoDB::Table');
     const alarm = alarms().find((a) => metricsOf(a).some((m) => m.MetricName === 'ReadThrottleEvents'))!;
