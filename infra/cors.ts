@@ -78,6 +78,9 @@ export function wrongMethodMock(answer: GatewayAnswer, methods: readonly string[
   };
 }
 
+/** Headers as a gateway response's `responseHeaders`: each value a quoted literal. */
+export const gatewayResponseHeaders = (headers: Readonly<Record<string, string>>) =>
+  Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, `'${value}'`]));
+
 /** The fixed CORS headers of every gateway response, as its `responseHeaders` (quoted literals). */
-export const gatewayResponseCors = (origins: readonly string[]) =>
-  Object.fromEntries(Object.entries(gatewayCorsHeaders(origins)).map(([name, value]) => [name, `'${value}'`]));
+export const gatewayResponseCors = (origins: readonly string[]) => gatewayResponseHeaders(gatewayCorsHeaders(origins));

@@ -42,13 +42,21 @@ import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { EVENT_SOURCE } from '../shared/events/event-source';
 import { LAB_PARTNER_SOURCE } from '../shared/events/lab-results-reported';
-import { API_KEY_HEADER, keyCheckUnavailable, missingKey, stageThrottled, unknownPath, wrongMethod } from '../shared/http/gateway-responses';
+import {
+  API_KEY_HEADER,
+  type GatewayAnswer,
+  keyCheckUnavailable,
+  missingKey,
+  stageThrottled,
+  unknownPath,
+  wrongMethod,
+} from '../shared/http/gateway-responses';
 import { routeEntries } from '../shared/routes';
 import { GSI1, GSI2 } from '../shared/store/keys';
 import { TTL_ATTRIBUTE } from '../shared/store/table';
 import { LabFunction, routeIntegration } from './api-function';
 import { domainOf, ROUTE_DOMAINS, type RouteDomain, RouteStack } from './route-stacks';
-import { gatewayResponseCors, wrongMethodMock } from './cors';
+import { gatewayResponseCors, gatewayResponseHeaders, wrongMethodMock } from './cors';
 import { DOCUMENTS_PREFIX, INCOMING_PREFIX, INCOMING_PREFIX_PATTERN } from './bucket-layout';
 import { EventStack } from './events-stack';
 import { Monitoring } from './monitoring';
@@ -356,28 +364,21 @@ export class LabApiStack extends Stack {
 
     // Errors API Gateway answers itself get the service's {"error": …} shape too (and fixed CORS headers: infra/cors.ts).
     const gatewayCors = gatewayResponseCors(cors);
-    api.addGatewayResponse('UnknownPath', {
-      // What API Gateway reports for a path with no method, as no route uses IAM auth.
-      type: ResponseType.MISSING_AUTHENTICATION_TOKEN,
-      statusCode: String(unknownPath.statusCode),
-      templates: { 'application/json': json(unknownPath.body) },
-      responseHeaders: gatewayCors,
-    });
-    api.addGatewayResponse('MissingApiKey', {
-      // The only required request parameter of any method is the x-api-key header.
-      type: ResponseType.BAD_REQUEST_PARAMETERS,
-      statusCode: String(missingKey.statusCode),
-      templates: { 'application/json': json(missingKey.body) },
-      responseHeaders: gatewayCors,
-    });
+    /** A gateway response that gives one of the answers the local server gives too (shared/http/gateway-responses.ts). */
+    const answerWith = (id: string, type: ResponseType, answer: GatewayAnswer) =>
+      api.addGatewayResponse(id, {
+        type,
+        statusCode: String(answer.statusCode),
+        templates: { 'application/json': json(answer.body) },
+        responseHeaders: { ...gatewayCors, ...gatewayResponseHeaders(answer.headers) },
+      });
+    // What API Gateway reports for a path with no method, as no route uses IAM auth.
+    answerWith('UnknownPath', ResponseType.MISSING_AUTHENTICATION_TOKEN, unknownPath);
+    // The only required request parameter of any method is the x-api-key header.
+    answerWith('MissingApiKey', ResponseType.BAD_REQUEST_PARAMETERS, missingKey);
     // The authorizer's answers: no identity source (no or an empty header), a key it denied (the route's
     // message, from its context), a lookup that failed (the table could not answer: retry).
-    api.addGatewayResponse('AuthorizerMissingKey', {
-      type: ResponseType.UNAUTHORIZED,
-      statusCode: String(missingKey.statusCode),
-      templates: { 'application/json': json(missingKey.body) },
-      responseHeaders: gatewayCors,
-    });
+    answerWith('AuthorizerMissingKey', ResponseType.UNAUTHORIZED, missingKey);
     api.addGatewayResponse('AuthorizerDeniedKey', {
       type: ResponseType.ACCESS_DENIED,
       statusCode: '401',
@@ -386,23 +387,9 @@ export class LabApiStack extends Stack {
     });
     // An authorizer that throws or times out is reported as a configuration error, one that answers
     // nonsense as a failure: either way the key could not be checked.
-    for (const [id, type] of [
-      ['AuthorizerFailed', ResponseType.AUTHORIZER_FAILURE],
-      ['AuthorizerError', ResponseType.AUTHORIZER_CONFIGURATION_ERROR],
-    ] as const) {
-      api.addGatewayResponse(id, {
-        type,
-        statusCode: String(keyCheckUnavailable.statusCode),
-        templates: { 'application/json': json(keyCheckUnavailable.body) },
-        responseHeaders: { ...gatewayCors, ...Object.fromEntries(Object.entries(keyCheckUnavailable.headers).map(([name, value]) => [name, `'${value}'`])) },
-      });
-    }
-    api.addGatewayResponse('StageThrottled', {
-      type: ResponseType.THROTTLED,
-      statusCode: String(stageThrottled.statusCode),
-      templates: { 'application/json': json(stageThrottled.body) },
-      responseHeaders: { ...gatewayCors, ...Object.fromEntries(Object.entries(stageThrottled.headers).map(([name, value]) => [name, `'${value}'`])) },
-    });
+    answerWith('AuthorizerFailed', ResponseType.AUTHORIZER_FAILURE, keyCheckUnavailable);
+    answerWith('AuthorizerError', ResponseType.AUTHORIZER_CONFIGURATION_ERROR, keyCheckUnavailable);
+    answerWith('StageThrottled', ResponseType.THROTTLED, stageThrottled);
     api.addGatewayResponse('Default4xx', {
       type: ResponseType.DEFAULT_4XX,
       // messageString is already a quoted JSON string.
