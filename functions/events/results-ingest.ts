@@ -9,7 +9,7 @@
 import type { EventBridgeEvent } from 'aws-lambda';
 import * as v from 'valibot';
 import { now } from '../../shared/config';
-import { LabResultsReportedDetail } from '../../shared/events/lab-results-reported';
+import { LabResultsReportedDetail, reportIssues } from '../../shared/events/lab-results-reported';
 import { logger } from '../../shared/logger';
 import { type Hl7Outcome, ingestHl7Message } from '../../shared/usecases/ingest-hl7-message';
 import { ingestLabReport, ReportRejected } from '../../shared/usecases/ingest-lab-report';
@@ -23,13 +23,7 @@ export const handler = async (event: EventBridgeEvent<string, unknown>): Promise
   if (event.source === 'aws.s3') return hl7Message(event);
   const parsed = v.safeParse(LabResultsReportedDetail, event.detail);
   if (!parsed.success) {
-    // Paths, expected types and our own rule texts only: the received values are patient results.
-    const reason = parsed.issues.map((issue) =>
-      issue.type === 'check'
-        ? `${v.getDotPath(issue) ?? 'detail'}: ${issue.message}`
-        : `${v.getDotPath(issue) ?? 'detail'}: expected ${issue.expected ?? 'a valid value'}`,
-    );
-    logger.error('lab report rejected', { eventbridge_id: event.id, reason: `invalid payload: ${reason.slice(0, 10).join('; ')}` });
+    logger.error('lab report rejected', { eventbridge_id: event.id, reason: `invalid payload: ${reportIssues(parsed.issues, 'detail')}` });
     throw new ReportRejected('invalid LabResultsReported payload');
   }
   const eventId = parsed.output.event_id;

@@ -64,10 +64,10 @@ export async function deleteObject(key: string, versionId?: string): Promise<voi
 }
 
 /**
- * An upload's bytes (that version of it, when S3 named one), or undefined when it is gone; a file above
- * `maxBytes` is not read (RangeError).
+ * An object's bytes (that version of it, when one is named), or undefined when it is gone: a document's
+ * file, a lab's upload. Above `maxBytes` it is not read (RangeError).
  */
-export async function readUpload(key: string, maxBytes: number, versionId?: string): Promise<Buffer | undefined> {
+export async function objectBytes(key: string, maxBytes: number, versionId?: string): Promise<Buffer | undefined> {
   let object;
   try {
     object = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key, VersionId: versionId }));
@@ -80,7 +80,8 @@ export async function readUpload(key: string, maxBytes: number, versionId?: stri
     object.Body?.transformToWebStream().cancel();
     throw new RangeError(`larger than ${maxBytes} bytes`);
   }
-  return Buffer.from((await object.Body?.transformToByteArray()) ?? []);
+  if (!object.Body) throw new Error('S3 object has no body');
+  return Buffer.from(await object.Body.transformToByteArray());
 }
 
 /** Puts a file under `incoming/` (what ingest extracts from an HL7 message, then files like any upload). */
@@ -93,15 +94,9 @@ export const DOCUMENT_FILE_DELETED = 'The file of this document was deleted afte
 
 /** A document's file; 404 when it is gone (deleted after its retention period). */
 export async function readObject(key: string): Promise<Buffer> {
-  let object;
-  try {
-    object = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
-  } catch (error) {
-    if (error instanceof NoSuchKey) throw new NotFound(DOCUMENT_FILE_DELETED);
-    throw error;
-  }
-  if (!object.Body) throw new Error('S3 object has no body');
-  return Buffer.from(await object.Body.transformToByteArray());
+  const bytes = await objectBytes(key, Number.POSITIVE_INFINITY);
+  if (!bytes) throw new NotFound(DOCUMENT_FILE_DELETED);
+  return bytes;
 }
 
 /** A GET URL for one object, valid for `seconds`, that makes the browser save it under its file name. */

@@ -114,3 +114,14 @@ export const LabResultsReportedDetail = v.pipe(
   v.check((detail) => unique(detail.documents.map((d) => d.s3_key)), 'must list each document once'),
 );
 export type LabResultsReportedDetail = v.InferOutput<typeof LabResultsReportedDetail>;
+
+/**
+ * Why a report does not match the schema, safe to log: paths, expected types and our own rule texts only
+ * (the received values are patient results), at most 10. `root` names the report where a path is empty.
+ */
+export function reportIssues(issues: readonly v.BaseIssue<unknown>[], root: string): string {
+  return issues
+    .slice(0, 10)
+    .map((issue) => `${v.getDotPath(issue) ?? root}: ${issue.type === 'check' ? issue.message : `expected ${issue.expected ?? 'a valid value'}`}`)
+    .join('; ');
+}

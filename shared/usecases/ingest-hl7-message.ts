@@ -8,8 +8,8 @@
  */
 import * as v from 'valibot';
 import { HL7_DOCUMENTS_PREFIX, HL7_PREFIX } from '../documents/bucket-layout';
-import { deleteObject, putUpload, readUpload } from '../documents/s3';
-import { LabResultsReportedDetail } from '../events/lab-results-reported';
+import { deleteObject, putUpload, objectBytes } from '../documents/s3';
+import { LabResultsReportedDetail, reportIssues } from '../events/lab-results-reported';
 import { type BiomarkerLookup, Hl7Refused, LOCAL_CODING_SYSTEM, translateOruR01 } from '../hl7/oru-r01';
 import { type Catalog, loadCatalog } from '../store/catalog';
 import { ingestLabReport, ReportRejected } from './ingest-lab-report';
@@ -30,7 +30,7 @@ export async function ingestHl7Message(key: string, now: Date, versionId?: strin
   if (!HL7_KEY.test(key)) throw new ReportRejected(`HL7 message keys are ${HL7_PREFIX}<letters, digits, . _ ->.hl7`);
   let bytes: Buffer | undefined;
   try {
-    bytes = await readUpload(key, MAX_MESSAGE_BYTES, versionId);
+    bytes = await objectBytes(key, MAX_MESSAGE_BYTES, versionId);
   } catch (error) {
     if (error instanceof RangeError) throw new ReportRejected(`the HL7 message is ${error.message}`);
     throw error;
@@ -48,11 +48,7 @@ export async function ingestHl7Message(key: string, now: Date, versionId?: strin
   }));
   const parsed = v.safeParse(LabResultsReportedDetail, { ...detail, documents });
   if (!parsed.success) {
-    // Paths and our rules only: the values are patient results.
-    const reasons = parsed.issues.map(
-      (issue) => `${v.getDotPath(issue) ?? 'report'}: ${issue.type === 'check' ? issue.message : `expected ${issue.expected}`}`,
-    );
-    throw new ReportRejected(`the HL7 message means an invalid report: ${reasons.slice(0, 10).join('; ')}`);
+    throw new ReportRejected(`the HL7 message means an invalid report: ${reportIssues(parsed.issues, 'report')}`);
   }
   await Promise.all(attachments.map((attachment, index) => putUpload(documents[index]!.s3_key, attachment.bytes, attachment.content_type)));
   let outcome: 'stored' | 'duplicate';
