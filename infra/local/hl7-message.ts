@@ -6,33 +6,18 @@
  */
 import { LOCAL_CODING_SYSTEM } from '../../shared/hl7/oru-r01';
 import { encodeText } from '../../shared/hl7/text';
+import type * as v from 'valibot';
 import type { Interpretation, RejectionReason, ResultStatus, ValueOperator } from '../../shared/domain/results';
+import type { ClinicalResult, GeneticResult } from '../../shared/events/lab-results-reported';
 
 interface Range {
   normal_min: number | null;
   normal_max: number | null;
 }
-export interface Hl7ClinicalResult {
-  biomarker_id: number;
-  value: number;
-  value_operator: ValueOperator;
-  unit_id: number | null;
-  unit: string | null;
-  reference_range_lab: Range | null;
-  tested_at: string;
-  comment?: string | null;
-  result_status?: ResultStatus;
-  interpretation?: Interpretation | null;
-}
-export interface Hl7GeneticResult {
-  biomarker_id: number;
-  gene: string;
-  genotype: string;
-  clinical_significance: string;
-  risk_description: string;
-  tested_at: string;
-  result_status?: ResultStatus;
-}
+/** A clinical result as the JSON report carries it; HL7 has no optimal range (OBX-7 is one range). */
+export type Hl7ClinicalResult = Omit<v.InferInput<typeof ClinicalResult>, 'reference_range_lab'> & { reference_range_lab: Range | null };
+/** A genotype as the JSON report carries it; its variants have no HL7 form here (docs/hl7.md). */
+export type Hl7GeneticResult = Omit<v.InferInput<typeof GeneticResult>, 'variants' | 'comment'>;
 export interface Hl7Report {
   /** MSH-10: at most 20 characters. */
   control_id: string;

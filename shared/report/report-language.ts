@@ -6,9 +6,12 @@
  * genotypes) is printed as they name it.
  */
 import type { ValueOperator } from '../domain/results';
+// Type only: the profile's languages decide the catalogue's keys without bundling the profile schemas.
+import type { LANGUAGES } from '../schemas/profiles';
 
-export const REPORT_LANGUAGES = ['en', 'de', 'fi'] as const;
-export type ReportLanguage = (typeof REPORT_LANGUAGES)[number];
+/** Every language a profile may have: a new one is a type error in REPORT_WORDS until the catalogue speaks it. */
+export type ReportLanguage = (typeof LANGUAGES)[number];
+export const REPORT_LANGUAGES = ['en', 'de', 'fi'] as const satisfies readonly ReportLanguage[];
 
 export interface ReportWords {
   title: string;
