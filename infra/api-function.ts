@@ -24,16 +24,20 @@ import { AUDITED_ROUTES } from '../shared/http/audited-routes';
 import type { Route, RouteName } from '../shared/routes';
 import { ACCESS_LOG_PARTITION_PREFIX, API_KEY_LAST_USE_ATTRIBUTE, API_KEY_PARTITION_PREFIX, GSI1, GSI2 } from '../shared/store/keys';
 import { DOCUMENTS_PREFIX_PATTERN, HL7_DOCUMENTS_PREFIX_PATTERN, INCOMING_PREFIX_PATTERN } from './bucket-layout';
+import type { HipaaControls } from './hipaa-controls';
 import {
   AUDIT_ACTIONS,
   FUNCTION_SIZES,
   type FunctionClass,
   AUTHORIZER_ACTIONS,
+  type Invocation,
+  INVOKED_BY,
   KEY_USE_ACTIONS,
   KEY_USE_RECORDERS,
   PACKAGE_FILES,
   PUBLISHERS,
   routeClassOf,
+  SERVICE_LEVEL_CLASSES,
   TABLE_ACTIONS,
 } from './route-classes';
 import type { StageName } from './settings';
@@ -64,9 +68,9 @@ export const LAMBDA_BUNDLE = {
 } as const;
 
 /**
- * Powertools configuration, the same for every function. The Tracer is not used by the code yet; its
- * settings are here so that adopting it can never put a response or an error message (patient data)
- * into a trace. Lambda's own X-Ray tracing (Tracing.ACTIVE) needs none of them.
+ * Powertools configuration, the same for every function. The Tracer (shared/tracer.ts) records the SDK's
+ * calls and the keyed routes' handlers; these settings make sure it never puts a response or an error
+ * message (patient data) into a trace, nor a webhook's URL (it captures no HTTP request by itself).
  */
 export const POWERTOOLS_ENVIRONMENT = {
   POWERTOOLS_SERVICE_NAME: 'lab-api',
@@ -75,6 +79,7 @@ export const POWERTOOLS_ENVIRONMENT = {
   POWERTOOLS_LOGGER_LOG_EVENT: 'false',
   POWERTOOLS_TRACER_CAPTURE_RESPONSE: 'false',
   POWERTOOLS_TRACER_CAPTURE_ERROR: 'false',
+  POWERTOOLS_TRACER_CAPTURE_HTTPS_REQUESTS: 'false',
 } as const;
 
 /** Files of installed packages, by package name, that a function reads at run time (PACKAGE_FILES). */
@@ -101,6 +106,16 @@ export function copyPackageFiles(packages: PackageFiles, inputDir: string, outpu
   });
 }
 
+/**
+ * The CloudWatch namespace of the service's own metrics: the top-level stack's name (`LabApi/LabApi-prod`),
+ * whichever nested stack asks, so that two stages in one account never mix.
+ */
+export function metricsNamespace(scope: Construct): string {
+  let stack = Stack.of(scope);
+  while (stack.nestedStackParent) stack = stack.nestedStackParent;
+  return `LabApi/${stack.stackName}`;
+}
+
 export interface LabFunctionProps {
   /** Module, relative to the repository root, whose `handler` export the Lambda runs. */
   readonly handlerFile: string;
@@ -118,6 +133,8 @@ export interface LabFunctionProps {
   readonly recordsReads?: boolean;
   /** Extras of one function: reserved concurrency, asynchronous invocation settings. */
   readonly options?: Pick<FunctionOptions, 'reservedConcurrentExecutions' | 'deadLetterQueue' | 'retryAttempts' | 'maxEventAge'>;
+  /** Where the stage runs the HIPAA checks: the key its logs are encrypted with (infra/hipaa-controls.ts). */
+  readonly hipaa?: HipaaControls;
 }
 
 export class LabFunction extends Construct {
@@ -136,6 +153,7 @@ export class LabFunction extends Construct {
     this.logGroup = new LogGroup(this, 'Logs', {
       retention: stage === 'prod' ? RetentionDays.ONE_YEAR : RetentionDays.ONE_MONTH,
       removalPolicy: stage === 'prod' ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+      encryptionKey: props.hipaa?.operationalDataKey,
     });
     // Its own role instead of AWSLambdaBasicExecutionRole: logs to its own group only, not to any group.
     const role = new Role(this, 'Role', {
@@ -162,6 +180,9 @@ export class LabFunction extends Construct {
         DOCUMENTS_BUCKET: bucket.bucketName,
         EVENT_BUS_NAME: bus.eventBusName,
         ...POWERTOOLS_ENVIRONMENT,
+        // Where the metrics go and the route class an SLO is written for (shared/metrics.ts).
+        POWERTOOLS_METRICS_NAMESPACE: metricsNamespace(this),
+        ...(SERVICE_LEVEL_CLASSES[functionClass] && { LAB_ROUTE_CLASS: SERVICE_LEVEL_CLASSES[functionClass] }),
         NODE_OPTIONS: '--enable-source-maps',
         ...props.environment,
       },
@@ -233,6 +254,8 @@ export class LabFunction extends Construct {
         'Only xray:PutTraceSegments and xray:PutTelemetryRecords (Tracing.ACTIVE) are on "*": X-Ray has no ' +
         'resource-level permissions. test/infra asserts no other action is granted on "*".',
     });
+    // Per function, as each function is its own resource: only its findings, with the reasons of its invocation.
+    if (props.hipaa) Validations.of(this).acknowledge(...hipaaAcknowledgements(functionClass, props.options));
     if (functionClass === 'document' || functionClass === 'ingest') {
       const bucketArn = bucketArnAsNagSeesIt(this, bucket);
       const why: Record<string, string> = {
@@ -251,6 +274,68 @@ export class LabFunction extends Construct {
     }
   }
 }
+
+/**
+ * Why a function does not follow a HIPAA check, where that is the right call. A function with reserved
+ * concurrency, or (invoked asynchronously with data in the event) a dead-letter queue, follows that check:
+ * no acknowledgement then, and an `event` function without a dead-letter queue fails the synth.
+ */
+function hipaaAcknowledgements(functionClass: FunctionClass, options: LabFunctionProps['options']): { id: string; reason: string }[] {
+  const invocation = INVOKED_BY[functionClass];
+  const noDeadLetterQueue = options?.deadLetterQueue ? undefined : NO_DEAD_LETTER_QUEUE[invocation];
+  return [
+    {
+      id: 'HIPAA.Security-IAMNoInlinePolicy',
+      reason:
+        "The role's policy (AWS::IAM::Policy) belongs to this one function: its class's rights (infra/route-classes.ts), attached " +
+        'to this role only and deleted with it. A customer-managed policy per role would be the same document as one more ' +
+        'resource per function, in a stack already split for the 500-resource limit, and add no control.',
+    },
+    {
+      id: 'HIPAA.Security-LambdaInsideVPC',
+      reason:
+        'No VPC: the function calls AWS service APIs only (DynamoDB, S3, EventBridge, CloudWatch Logs, X-Ray) over TLS, each call ' +
+        "authorized by its own role, and reaches nothing inside a VPC (the webhook functions also call clients' HTTPS endpoints, " +
+        'private addresses refused). A VPC would need interface endpoints or a NAT gateway, billed hourly, and add no control.',
+    },
+    ...(options?.reservedConcurrentExecutions ? [] : [{ id: 'HIPAA.Security-LambdaConcurrency', reason: NO_RESERVED_CONCURRENCY[invocation] }]),
+    ...(noDeadLetterQueue ? [{ id: 'HIPAA.Security-LambdaDLQ', reason: noDeadLetterQueue }] : []),
+  ];
+}
+
+/** Why a function invoked this way needs no reservation: what bounds it instead (README "Deploy" on reservations). */
+const NO_RESERVED_CONCURRENCY: Record<Invocation, string> = {
+  api:
+    "No reserved concurrency: a reservation is carved out of the account's pool (a deploy fails on an account whose quota " +
+    'cannot spare it, README "Deploy") and would cap this route below what the stage allows. The API is bounded as a whole ' +
+    "before any function runs, by the stage's throttle (stage file, throttle).",
+  schedule:
+    'No reserved concurrency: its schedule starts one run a minute (or every 5), each ending before the next (its timeout is below ' +
+    'the rate), and the relay and the retry sweep hold a DynamoDB lease while they work. A reservation would only take from the ' +
+    'account\'s pool (README "Deploy").',
+  queue:
+    "No reserved concurrency: the SQS event source's maximum concurrency (10, infra/webhooks.ts) bounds the dispatchers without " +
+    "taking from the account's pool; a burst of events waits in the queue instead.",
+  event:
+    'No reserved concurrency: it runs once per lab report; when throttled, Lambda retries the asynchronous event for hours ' +
+    "(maxEventAge) and then puts it in the dead-letter queue, which alarms. A reservation would only take from the account's pool.",
+};
+
+/** Why a function invoked this way has no dead-letter queue; `event` functions need one (undefined: no reason). */
+const NO_DEAD_LETTER_QUEUE: Record<Invocation, string | undefined> = {
+  api:
+    'Invoked synchronously by API Gateway (a Lambda proxy integration, or the request authorizer): the caller receives the ' +
+    'failure as a 5xx and may retry. Lambda sends only failed asynchronous invocations to a dead-letter queue: one here would ' +
+    'never receive anything. Errors alarm in prod (infra/monitoring.ts).',
+  schedule:
+    'Invoked by an EventBridge schedule, never retried: its event holds nothing but the time, and the next run does the work ' +
+    "again. A dead-letter queue would collect empty timer events; a failing run shows as the function's errors, which alarm in prod.",
+  queue:
+    "Invoked by the webhook queue's SQS event source mapping, which is synchronous: an event that keeps failing moves to the " +
+    "queue's own dead-letter queue after 5 receives (WebhooksDLQ, alarmed). A function's DLQ takes failed asynchronous " +
+    'invocations only, and there are none.',
+  event: undefined,
+};
 
 /**
  * The bucket's ARN as cdk-nag names it in a finding about a policy of `scope`: `<logical id>.Arn` in the
@@ -314,6 +399,8 @@ export interface ApiFunctionProps {
   readonly api: IRestApi;
   /** Variables of this function only, beside the ones every function and the paged lists get. */
   readonly environment?: Readonly<Record<string, string>>;
+  /** Where the stage runs the HIPAA checks: the key its logs are encrypted with. */
+  readonly hipaa?: HipaaControls;
 }
 
 /** A method's path as execute-api ARNs write it: each path parameter is `*`. */

@@ -3,11 +3,12 @@
  * (no account or region, no lookups), so `cdk synth` works offline and gives the same template on every
  * machine; `cdk deploy` deploys to the account and region of the caller's AWS profile.
  *
- * cdk-nag's AwsSolutions rules run on every synth: an unacknowledged finding fails it. Each
- * acknowledgement sits next to the resource it concerns, with its reason.
+ * cdk-nag's AwsSolutions rules run on every synth, and its HIPAA Security rules on a stage that holds
+ * patient data (stage file hipaaControls: prod): an unacknowledged finding fails it. Each acknowledgement
+ * sits next to the resource it concerns, with its reason.
  */
 import { App, Tags, Validations } from 'aws-cdk-lib';
-import { AwsSolutionsChecks } from 'cdk-nag';
+import { AwsSolutionsChecks, HIPAASecurityChecks } from 'cdk-nag';
 import { LabApiStack } from './lab-api-stack';
 import { stageOf } from './settings';
 
@@ -21,4 +22,5 @@ const stack = new LabApiStack(app, `LabApi-${stage}`, {
 Tags.of(stack).add('service', 'lab-api');
 Tags.of(stack).add('stage', stage);
 Validations.of(app).addPlugins(new AwsSolutionsChecks(app, { verbose: true }));
+if (stack.hipaaControls) Validations.of(app).addPlugins(new HIPAASecurityChecks(app, { verbose: true }));
 app.synth();

@@ -9,6 +9,9 @@
  *   would add a key policy and a CloudTrail entry per decrypt, for $1/month plus per-request charges,
  *   while who may read the table is already decided per function by IAM.
  * - Bucket encryption: SSE-S3, for the same reason, and because SSE-KMS would bill every GetObject.
+ * - Prod (stage file hipaaControls) runs cdk-nag's HIPAA checks too: logs are encrypted with a key of the
+ *   stack's own, AWS Backup copies the table and the documents (infra/hipaa-controls.ts), and what the checks
+ *   ask for beyond that is acknowledged next to each resource with the reason, as for AwsSolutions.
  * - binaryMediaTypes is the wildcard media range (every type): API Gateway turns the document route's base64
  *   body into bytes only when the request's Accept header matches a binary type, and curl sends the
  *   wildcard, browsers text/html. Every
@@ -19,6 +22,7 @@
 import { Annotations, CfnOutput, Duration, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import {
   AccessLogFormat,
+  ApiKeySourceType,
   AuthorizationType,
   ContentHandling,
   EndpointType,
@@ -39,14 +43,16 @@ import { AccountPrincipal, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { BlockPublicAccess, Bucket, BucketEncryption, type CfnBucket, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
-import type { Construct } from 'constructs';
+import type { Construct, IConstruct } from 'constructs';
 import { EVENT_SOURCE } from '../shared/events/event-source';
 import { LAB_PARTNER_SOURCE } from '../shared/events/lab-results-reported';
 import {
   API_KEY_HEADER,
   type GatewayAnswer,
   keyCheckUnavailable,
+  keyWithoutUsagePlan,
   missingKey,
+  quotaExceeded,
   stageThrottled,
   unknownPath,
   wrongMethod,
@@ -59,6 +65,9 @@ import { domainOf, ROUTE_DOMAINS, type RouteDomain, RouteStack } from './route-s
 import { gatewayResponseCors, gatewayResponseHeaders, wrongMethodMock } from './cors';
 import { DOCUMENTS_PREFIX, INCOMING_PREFIX, INCOMING_PREFIX_PATTERN } from './bucket-layout';
 import { EventStack } from './events-stack';
+import { type HipaaControls, operationalDataKey, PatientDataBackup } from './hipaa-controls';
+import { keyUsagePlan } from './key-usage-plan';
+import { Waf, wafBlocked } from './waf';
 import { Monitoring } from './monitoring';
 import { readSettings, settingsWarnings, type StageName } from './settings';
 
@@ -103,6 +112,8 @@ const json = (body: object) => JSON.stringify(body);
 
 export class LabApiStack extends Stack {
   readonly stage: StageName;
+  /** The stage holds patient data: cdk-nag's HIPAA checks run on it (infra/app.ts). */
+  readonly hipaaControls: boolean;
 
   constructor(scope: Construct, id: string, props: LabApiStackProps) {
     // Read before the stack exists: termination protection is a property of the stack itself.
@@ -114,6 +125,12 @@ export class LabApiStack extends Stack {
     const prod = stage === 'prod';
     // Data and logs outlive a prod stack; a dev stack takes its table, queues and logs with it.
     const removalPolicy = prod ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
+    this.hipaaControls = settings.hipaaControls;
+    const hipaa: HipaaControls | undefined = settings.hipaaControls ? { operationalDataKey: operationalDataKey(this, 'OperationalDataKey') } : undefined;
+    /** A HIPAA finding kept, with its reason: only where the HIPAA checks run (else the acknowledgement is stale). */
+    const acknowledgeHipaa = (resource: IConstruct, ...acks: { id: `HIPAA.Security-${string}`; reason: string }[]) => {
+      if (hipaa) Validations.of(resource).acknowledge(...acks);
+    };
 
     // Keys as shared/store/table.ts declares them for the local stack (test/infra checks they agree).
     const table = new Table(this, 'Table', {
@@ -127,8 +144,8 @@ export class LabApiStack extends Stack {
       // Patient data outlives any stack: deleting a prod stack leaves the table, which refuses deletion.
       removalPolicy,
       deletionProtection: prod,
-      // Backups: point-in-time recovery, any second of the last 35 days. Longer-term AWS Backup plans are
-      // account policy (AWS Organizations backup policies), not this stack's.
+      // Backups: point-in-time recovery, any second of the last 35 days; with hipaaControls also AWS Backup
+      // (below): daily copies for 35 days and monthly ones for a year, outside the table.
     });
     for (const indexName of [GSI1, GSI2]) {
       table.addGlobalSecondaryIndex({
@@ -147,9 +164,28 @@ export class LabApiStack extends Stack {
       minimumTLSVersion: 1.2,
       encryption: BucketEncryption.S3_MANAGED,
       objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      // S3 writes each log file once and never overwrites it, so versions cost nothing until someone deletes
+      // one: then the audit trail stays recoverable for 30 days.
+      versioned: true,
       removalPolicy: RemovalPolicy.RETAIN,
-      lifecycleRules: [{ expiration: Duration.days(365) }],
+      lifecycleRules: [{ expiration: Duration.days(365), noncurrentVersionExpiration: Duration.days(30) }],
     });
+    acknowledgeHipaa(
+      accessLogs,
+      {
+        id: 'HIPAA.Security-S3DefaultEncryptionKMS',
+        reason:
+          "SSE-S3: S3 delivers server access logs only to a bucket whose default encryption is SSE-S3 (the S3 User Guide's " +
+          'requirement for log destination buckets; SSE-KMS is not supported). The records hold request metadata and object ' +
+          'keys, which are ids only; no report content.',
+      },
+      {
+        id: 'HIPAA.Security-S3BucketReplicationEnabled',
+        reason:
+          'No cross-region replication: the access logs stay in the region of the data they describe (a copy elsewhere is a ' +
+          'data-residency decision, not ours to make here). Versioning keeps a deleted log file recoverable for 30 days.',
+      },
+    );
 
     const bucket = new Bucket(this, 'Documents', {
       blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
@@ -188,6 +224,25 @@ export class LabApiStack extends Stack {
     // the lab's HL7 messages from it (infra/lab-events.ts). The CloudFormation property, not the Bucket
     // construct's eventBridgeEnabled, which would add a custom resource and its Lambda to the stack.
     (bucket.node.defaultChild as CfnBucket).addPropertyOverride('NotificationConfiguration.EventBridgeConfiguration.EventBridgeEnabled', true);
+    acknowledgeHipaa(
+      bucket,
+      {
+        id: 'HIPAA.Security-S3DefaultEncryptionKMS',
+        reason:
+          'SSE-S3 (AES-256 at rest) rather than a KMS key: the lab uploads from its own account (labAccountId) and would need a ' +
+          "grant on our key, as would every reader (the document route's presigned URLs, ingest's copies, AWS Backup), in prod " +
+          'only, so a missing grant would fail there first. Who reads which report is decided per function by IAM, and the ' +
+          'server access logs record every read.',
+      },
+      {
+        id: 'HIPAA.Security-S3BucketReplicationEnabled',
+        reason:
+          "No cross-region replication: a second region's copy of patients' reports is a data-residency decision, not a default. " +
+          'Recovery is versioning (a deleted or replaced report stays 30 days) and AWS Backup (daily copies for 35 days, ' +
+          'monthly ones for a year, in a vault nobody can empty early).',
+      },
+    );
+    if (hipaa) new PatientDataBackup(this, 'Backup', { table, documents: bucket });
 
     const bus = new EventBus(this, 'Bus', { description: `Lab API events (${stage})` });
     // Every event on the bus for 30 days, ours and the lab's (its account differs from ours):
@@ -204,6 +259,8 @@ export class LabApiStack extends Stack {
       endpointTypes: [EndpointType.REGIONAL],
       binaryMediaTypes: ['*/*'],
       cloudWatchRole: settings.apiGatewayCloudWatchRole,
+      // Requests are counted against the usage plan of the key the authorizer allowed (infra/key-usage-plan.ts).
+      apiKeySourceType: ApiKeySourceType.AUTHORIZER,
       // The routes' paths already carry /api/v1; the stage only tells dev from prod.
       deployOptions: {
         stageName: stage,
@@ -212,7 +269,11 @@ export class LabApiStack extends Stack {
         throttlingRateLimit: settings.throttle.rateLimit,
         throttlingBurstLimit: settings.throttle.burstLimit,
         accessLogDestination: new LogGroupLogDestination(
-          new LogGroup(this, 'ApiAccessLogs', { retention: prod ? RetentionDays.ONE_YEAR : RetentionDays.ONE_MONTH, removalPolicy }),
+          new LogGroup(this, 'ApiAccessLogs', {
+            retention: prod ? RetentionDays.ONE_YEAR : RetentionDays.ONE_MONTH,
+            removalPolicy,
+            encryptionKey: hipaa?.operationalDataKey,
+          }),
         ),
         accessLogFormat: AccessLogFormat.custom(json(ACCESS_LOG_FIELDS)),
         // Execution logs for errors only, never request or response data.
@@ -235,15 +296,37 @@ export class LabApiStack extends Stack {
       logGroupName: `API-Gateway-Execution-Logs_${api.restApiId}/${stage}`,
       retention: prod ? RetentionDays.ONE_YEAR : RetentionDays.ONE_MONTH,
       removalPolicy,
+      encryptionKey: hipaa?.operationalDataKey,
     });
-    Validations.of(api).acknowledge(
+    acknowledgeHipaa(
+      api.deploymentStage,
       {
+        id: 'HIPAA.Security-APIGWCacheEnabledAndEncrypted',
+        reason:
+          "No API cache: every answer but /health and the API description is a person's health data or depends on the caller's " +
+          'key and scopes, and is sent with Cache-Control: no-store (shared/http/responses.ts). A stage cache would keep health data ' +
+          "outside the table's controls and could answer one client with another's data.",
+      },
+      {
+        id: 'HIPAA.Security-APIGWSSLEnabled',
+        reason:
+          'No backend client certificate: API Gateway presents one only to HTTP backends, to prove a call came from it. Every ' +
+          'method here is a Lambda proxy integration (invoked through the Lambda API with IAM, each function permitting its own ' +
+          'method on this stage only) or a mock: no certificate would reach any of them.',
+      },
+    );
+    if (settings.wafRequestsPerIp === undefined) {
+      Validations.of(api).acknowledge({
         id: 'AwsSolutions-APIG3',
         reason:
-          'No WAF web ACL: it costs $5/month plus $1 per rule even at idle. Every route but /health and the API description ' +
-          '(/api/v1/openapi.json, /docs) needs an API key ' +
-          'and the stage is throttled; add a web ACL when the API faces abuse.',
-      },
+          'No WAF web ACL in this stage (stage file wafRequestsPerIp unset): it costs $5/month plus $1 per rule even at idle. Every ' +
+          'route but /health and the API description (/api/v1/openapi.json, /docs) needs an API key, answered at the gateway, ' +
+          'and each key and the stage are throttled; set wafRequestsPerIp when the API faces abuse.',
+      });
+    } else {
+      new Waf(this, 'Waf', { stage: api.deploymentStage, requestsPerIpPer5Minutes: settings.wafRequestsPerIp, metricPrefix: id });
+    }
+    Validations.of(api).acknowledge(
       {
         id: 'AwsSolutions-APIG4',
         reason:
@@ -267,6 +350,7 @@ export class LabApiStack extends Stack {
       table,
       bucket,
       bus,
+      hipaa,
       handlerFile: 'functions/auth/authorizer.ts',
       description: 'API key authorizer: answers missing, unknown, revoked and expired keys at the gateway',
       functionClass: 'authorizer',
@@ -299,13 +383,22 @@ export class LabApiStack extends Stack {
       description: `Signs the page cursors of the Lab API (${stage}): an HMAC key, no credential`,
       generateSecretString: { passwordLength: 64, excludePunctuation: true },
     });
-    Validations.of(cursorSecret).acknowledge({
-      id: 'AwsSolutions-SMG4',
-      reason:
-        'No scheduled rotation: the secret is an HMAC key for page cursors, not a credential of any service. Rotating only turns ' +
-        'the cursors in flight into 400s (clients start the list again), and the functions read it at deploy (a dynamic ' +
-        'reference), not at run time; if it ever leaks, put a new value and deploy a change of the paged functions.',
-    });
+    const noRotation =
+      'No scheduled rotation: the secret is an HMAC key for page cursors, not a credential of any service. Rotating only turns ' +
+      'the cursors in flight into 400s (clients start the list again), and the functions read it at deploy (a dynamic ' +
+      'reference), not at run time; if it ever leaks, put a new value and deploy a change of the paged functions.';
+    Validations.of(cursorSecret).acknowledge({ id: 'AwsSolutions-SMG4', reason: noRotation });
+    acknowledgeHipaa(
+      cursorSecret,
+      { id: 'HIPAA.Security-SecretsManagerRotationEnabled', reason: noRotation },
+      {
+        id: 'HIPAA.Security-SecretsManagerUsingKMSKey',
+        reason:
+          "Secrets Manager's AWS-managed key: the value is also in the paged functions' configuration (resolved at deploy, " +
+          "encrypted by Lambda's AWS-managed key), so a customer key on the secret would guard one copy of two. It signs page " +
+          'cursors only: no credential, no patient data.',
+      },
+    );
 
     // Browser apps allowed to call the API (README "CORS"); empty: no CORS header, and OPTIONS answers 405.
     const cors = settings.corsAllowOrigins;
@@ -318,7 +411,7 @@ export class LabApiStack extends Stack {
       // The functions name an allowed origin on their answers (shared/http/cors.ts), from the same list.
       const environment: Record<string, string> = cors.length > 0 ? { CORS_ALLOW_ORIGINS: cors.join(',') } : {};
       const { auditRetentionDays } = settings;
-      return [new RouteStack(this, domain, { routes, stage, table, bucket, bus, cursorSecret, api, environment, auditRetentionDays })];
+      return [new RouteStack(this, domain, { routes, stage, table, bucket, bus, cursorSecret, api, environment, auditRetentionDays, hipaa })];
     });
     const routeFunctions = routeStacks.flatMap((routeStack) => routeStack.functions);
     const methodsByResource = new Map<IResource, string[]>();
@@ -335,6 +428,8 @@ export class LabApiStack extends Stack {
               requestValidator: requireKey,
               authorizer: keyAuthorizer,
               authorizationType: AuthorizationType.CUSTOM,
+              // Counted, and over its limits refused, by the key's usage plan.
+              apiKeyRequired: true,
             }
           : {},
       );
@@ -390,6 +485,12 @@ export class LabApiStack extends Stack {
     answerWith('AuthorizerFailed', ResponseType.AUTHORIZER_FAILURE, keyCheckUnavailable);
     answerWith('AuthorizerError', ResponseType.AUTHORIZER_CONFIGURATION_ERROR, keyCheckUnavailable);
     answerWith('StageThrottled', ResponseType.THROTTLED, stageThrottled);
+    // A key's usage plan: its day used up, or no plan holds it (issued without --usage-plan).
+    keyUsagePlan(api, settings.keyLimits);
+    answerWith('KeyQuotaExceeded', ResponseType.QUOTA_EXCEEDED, quotaExceeded);
+    answerWith('KeyWithoutUsagePlan', ResponseType.INVALID_API_KEY, keyWithoutUsagePlan);
+    // A request the WAF's managed rules blocked (its per-IP rate rule answers 429 itself: infra/waf.ts).
+    if (settings.wafRequestsPerIp !== undefined) answerWith('WafBlocked', ResponseType.WAF_FILTERED, wafBlocked);
     api.addGatewayResponse('Default4xx', {
       type: ResponseType.DEFAULT_4XX,
       // messageString is already a quoted JSON string.
@@ -403,7 +504,7 @@ export class LabApiStack extends Stack {
     });
 
     const lab = settings.labAccountId ? new AccountPrincipal(settings.labAccountId) : undefined;
-    const events = new EventStack(this, 'Events', { stage, table, bucket, bus, lab, criticalAckMinutes: settings.criticalAckMinutes });
+    const events = new EventStack(this, 'Events', { stage, table, bucket, bus, lab, criticalAckMinutes: settings.criticalAckMinutes, hipaa });
     const { relay, ingest, labOrders, webhooks, criticalResults } = events;
 
     if (lab) {
@@ -466,6 +567,8 @@ export class LabApiStack extends Stack {
           ...routeFunctions.filter((fn) => fn.functionClass === 'webhook-sender').map((fn) => ({ name: fn.routeName, function: fn })),
         ],
         criticalResultsCheck: { function: criticalResults.function, ackMinutes: settings.criticalAckMinutes },
+        apiAccessLogs: this.node.findChild('ApiAccessLogs') as LogGroup,
+        hipaa,
         alarmEmail: settings.alarmEmail,
       });
       new CfnOutput(this, 'AlarmTopicArn', { value: monitoring.topic.topicArn, description: 'Subscribe on-call to this topic' });

@@ -15,6 +15,7 @@ import { EVENT_SOURCE } from '../shared/events/event-source';
 import { LAB_ORDER_REQUESTED } from '../shared/events/lab-order-requested';
 import { LAB_PARTNER_SOURCE, LAB_RESULTS_REPORTED } from '../shared/events/lab-results-reported';
 import { LabFunction } from './api-function';
+import type { HipaaControls } from './hipaa-controls';
 import { deadLetterQueue, secureQueue } from './queues';
 import type { StageName } from './settings';
 
@@ -23,6 +24,8 @@ export interface EventsProps {
   readonly table: Table;
   readonly bucket: Bucket;
   readonly bus: IEventBus;
+  /** Where the stage runs the HIPAA checks: the key of the functions' logs. */
+  readonly hipaa?: HipaaControls;
 }
 
 /** Publishes what a request committed to the outbox but could not put on the bus itself. */

@@ -33,9 +33,9 @@
  */
 import { Duration, NestedStack, Stack } from 'aws-cdk-lib';
 import type { RestApi } from 'aws-cdk-lib/aws-apigateway';
-import { Alarm, ComparisonOperator, type IMetric, MathExpression, Metric, Stats, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
+import { Alarm, ComparisonOperator, type IAlarm, type IMetric, MathExpression, Metric, Stats, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
-import { FilterPattern } from 'aws-cdk-lib/aws-logs';
+import { FilterPattern, type LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
@@ -44,8 +44,12 @@ import type { IEventBus, Rule } from 'aws-cdk-lib/aws-events';
 import type { Construct } from 'constructs';
 import { CRITICAL_UNACKNOWLEDGED_LOG } from '../shared/domain/results';
 import { DISABLE_AFTER_FAILED_DELIVERIES, WEBHOOK_DISABLED_LOG } from '../shared/domain/webhook';
+import { BUSINESS_METRICS } from '../shared/metric-names';
 import { GSI1, GSI2 } from '../shared/store/keys';
-import type { LabFunction } from './api-function';
+import { serviceDashboard } from './dashboard';
+import type { HipaaControls } from './hipaa-controls';
+import { serviceLevelAlarms } from './service-levels';
+import { type LabFunction, metricsNamespace } from './api-function';
 
 const PERIOD = Duration.minutes(5);
 /** CloudWatch's limit of metrics in one metric-math alarm. */
@@ -55,6 +59,10 @@ export const OUTBOX_RELAYED_LOG = { message: 'outbox relayed', field: 'published
 export const OUTBOX_RELAYED_METRIC = 'OutboxRelayedEvents';
 /** Subscriptions disabled by their failures, counted from WEBHOOK_DISABLED_LOG lines. */
 export const WEBHOOKS_DISABLED_METRIC = 'WebhookSubscriptionsDisabled';
+/** Requests API Gateway answered 429 (a key's usage plan or the stage's throttle), from its access log. */
+export const RATE_LIMITED_METRIC = 'RateLimitedRequests';
+/** The window of the webhook failure rate. */
+const WEBHOOK_WINDOW = Duration.minutes(15);
 /** Appointments whose critical results waited too long, counted from CRITICAL_UNACKNOWLEDGED_LOG lines. */
 export const CRITICAL_UNACKNOWLEDGED_METRIC = 'CriticalResultsUnacknowledged';
 
@@ -72,6 +80,10 @@ export interface MonitoringProps {
   readonly webhookSenders: readonly { name: string; function: LabFunction }[];
   /** The scheduled check of critical results nobody acknowledged, and how long it lets them wait. */
   readonly criticalResultsCheck: { function: LabFunction; ackMinutes: number };
+  /** Where HIPAA's checks run: the alarm topic is encrypted with the operational data key. */
+  readonly hipaa?: HipaaControls;
+  /** API Gateway's access log: the requests it refused with 429 are counted from it. */
+  readonly apiAccessLogs: LogGroup;
   readonly alarmEmail?: string;
 }
 
@@ -81,14 +93,15 @@ export interface MonitoringProps {
  */
 export class Monitoring extends NestedStack {
   readonly topic: Topic;
-  readonly alarms: Alarm[] = [];
+  readonly alarms: IAlarm[] = [];
 
   constructor(scope: Construct, id: string, props: MonitoringProps) {
     super(scope, id, { description: 'Lab API alarms and the topic they notify' });
     const stackName = Stack.of(scope).stackName;
-    // Not KMS-encrypted: notifications carry alarm names and metric values, never patient data, and
-    // CloudWatch cannot publish to a topic under the AWS-managed SNS key (a customer key: $1/month).
-    this.topic = new Topic(this, 'Topic', { displayName: `${stackName} alarms`, enforceSSL: true });
+    // Notifications carry alarm names and metric values, never patient data. Where HIPAA's checks run, the
+    // topic is encrypted with the stack's operational data key, whose policy lets CloudWatch alarms use it
+    // (infra/hipaa-controls.ts; they cannot use the AWS-managed SNS key).
+    this.topic = new Topic(this, 'Topic', { displayName: `${stackName} alarms`, enforceSSL: true, masterKey: props.hipaa?.operationalDataKey });
     if (props.alarmEmail) this.topic.addSubscription(new EmailSubscription(props.alarmEmail));
     const action = new SnsAction(this.topic);
 
@@ -224,7 +237,7 @@ export class Monitoring extends NestedStack {
       { threshold: 1 },
     );
 
-    const namespace = `LabApi/${stackName}`;
+    const namespace = metricsNamespace(this);
     const relayed = props.relay.logGroup.addMetricFilter('OutboxRelayed', {
       filterPattern: FilterPattern.stringValue('$.message', '=', OUTBOX_RELAYED_LOG.message),
       metricNamespace: namespace,
@@ -274,6 +287,44 @@ export class Monitoring extends NestedStack {
       unacknowledged.metric({ period: PERIOD, statistic: Stats.MAXIMUM }),
       { threshold: 1 },
     );
+
+    // Attempts of real events (shared/usecases/deliver-webhooks.ts); one client's dead endpoint is the
+    // disabled-subscription alarm's business, a quarter of all attempts failing is ours (signing, egress, DNS).
+    const attempts = (metricName: string) =>
+      new Metric({ namespace, metricName, dimensionsMap: { service: 'lab-api' }, period: WEBHOOK_WINDOW, statistic: Stats.SUM });
+    alarm(
+      'WebhookFailureRate',
+      'webhook failure rate',
+      `At least 25 % of webhook delivery attempts failed, in two ${WEBHOOK_WINDOW.toHumanString()} windows in a row with at least 20 attempts each. ` +
+        'Many clients failing at once points at us (signing, network egress, DNS), not at one endpoint. See docs/runbook.md.',
+      new MathExpression({
+        expression: 'IF(ok + failed >= 20, 100 * failed / (ok + failed), 0)',
+        usingMetrics: { ok: attempts(BUSINESS_METRICS.webhookDeliveriesSucceeded), failed: attempts(BUSINESS_METRICS.webhookDeliveriesFailed) },
+        period: WEBHOOK_WINDOW,
+        label: 'failed % of webhook attempts',
+      }),
+      { threshold: 25, evaluationPeriods: 2 },
+    );
+
+    // What API Gateway refused over a key's usage plan or the stage's throttle: no function ran, so only its access log knows.
+    const rateLimited = props.apiAccessLogs.addMetricFilter('RateLimited', {
+      filterPattern: FilterPattern.stringValue('$.status', '=', '429'),
+      metricNamespace: namespace,
+      metricName: RATE_LIMITED_METRIC,
+      metricValue: '1',
+    });
+
+    this.alarms.push(...serviceLevelAlarms(this, { namespace, stackName, action, hipaa: props.hipaa !== undefined }));
+    serviceDashboard(this, {
+      stackName,
+      namespace,
+      alarms: this.alarms,
+      queues: props.queues,
+      deadLetterQueues: props.deadLetterQueues,
+      rules: props.rules,
+      table: props.table,
+      rateLimited: rateLimited.metric({ period: PERIOD, statistic: Stats.SUM, label: '429' }),
+    });
   }
 }
 

@@ -53,6 +53,25 @@ export const REPORT_RENDERERS: readonly RouteName[] = ['getAppointmentResultsRep
  */
 export const PERSON_EXPORTERS: readonly RouteName[] = ['exportProfile'];
 
+/**
+ * The route classes the service levels are written for (README "Service levels"), by function class: what
+ * a client waits for alike. Reads answer from one or a few items (and the static routes from memory);
+ * writes commit a transaction, or wait for a client's webhook endpoint; renders build a PDF or a person's
+ * whole export. Functions no client waits on (events, schedules, the authorizer) have none.
+ */
+export const SERVICE_LEVEL_CLASSES: Readonly<Partial<Record<FunctionClass, ServiceLevelClass>>> = {
+  static: 'read',
+  read: 'read',
+  document: 'read',
+  write: 'write',
+  'webhook-sender': 'write',
+  report: 'render',
+  export: 'render',
+};
+
+export const SERVICE_LEVEL_CLASS_NAMES = ['read', 'write', 'render'] as const;
+export type ServiceLevelClass = (typeof SERVICE_LEVEL_CLASS_NAMES)[number];
+
 export function routeClassOf(routeName: RouteName, route: Route): FunctionClass {
   if (STATIC_ROUTES.includes(routeName)) return 'static';
   if (DOCUMENT_READERS.includes(routeName)) return 'document';
@@ -125,6 +144,32 @@ export const KEY_USE_ACTIONS = ['dynamodb:UpdateItem'] as const;
  * senders, the dispatcher and the retry sweep change deliveries only, which announce nothing.
  */
 export const PUBLISHERS: ReadonlySet<FunctionClass> = new Set<FunctionClass>(['write', 'relay', 'ingest']);
+
+/**
+ * How the functions of a class are invoked, which decides what a failed invocation leaves behind:
+ * - `api`: synchronously by API Gateway (a route's Lambda proxy integration, the request authorizer): the
+ *   caller gets the error;
+ * - `schedule`: asynchronously by an EventBridge schedule, never retried: the next run does the work again;
+ * - `queue`: by an SQS event source mapping (synchronous): a failing message goes to the queue's own DLQ;
+ * - `event`: asynchronously by EventBridge rules with data in the event: Lambda's DLQ keeps what failed.
+ */
+export type Invocation = 'api' | 'schedule' | 'queue' | 'event';
+
+export const INVOKED_BY: Record<FunctionClass, Invocation> = {
+  static: 'api',
+  read: 'api',
+  write: 'api',
+  document: 'api',
+  report: 'api',
+  export: 'api',
+  'webhook-sender': 'api',
+  authorizer: 'api',
+  relay: 'schedule',
+  'webhook-retries': 'schedule',
+  'critical-check': 'schedule',
+  'webhook-dispatch': 'queue',
+  ingest: 'event',
+};
 
 export interface FunctionSize {
   readonly memorySize: number;

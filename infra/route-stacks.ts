@@ -22,6 +22,7 @@ import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import type { Route, RouteName } from '../shared/routes';
 import { ApiFunction } from './api-function';
+import type { HipaaControls } from './hipaa-controls';
 import type { StageName } from './settings';
 
 /** Nested stack (construct id) → the handler folders whose routes it holds. */
@@ -56,6 +57,8 @@ export interface RouteStackProps {
   readonly environment: Readonly<Record<string, string>>;
   /** AUDIT_RETENTION_DAYS of the functions that record reads. */
   readonly auditRetentionDays: number;
+  /** Where the stage runs the HIPAA checks: the key of the functions' logs, from the parent (a parameter here). */
+  readonly hipaa?: HipaaControls;
 }
 
 /** The functions of one domain's routes. */

@@ -19,6 +19,8 @@
  * | `auditRetentionDays`        | same                    | access-log entries are deleted (DynamoDB TTL) this many days after the read (README "Privacy") |
  * | `criticalAckMinutes`        | same                    | a critical result unacknowledged this long is counted by the check and alarms in prod |
  * | `terminationProtection`     | same                    | CloudFormation refuses to delete the stack                |
+ * | `wafRequestsPerIp`          | same                    | a WAF in front of the stage: AWS's common rule set, and at most this many requests per IP in 5 minutes; unset: no WAF |
+ * | —                           | `hipaaControls`         | prod: must be true. HIPAA checks on synth, logs under the stack's KMS key, AWS Backup (infra/hipaa-controls.ts) |
  *
  * What "prod" means beyond these (data and logs retained, the table's deletion protection, a year of logs,
  * the alarms) follows from the stage's name and is no setting: a stage that deletes patient data with its
@@ -55,6 +57,10 @@ const EXAMPLE_DOMAIN = /@(.+\.)?example\.(com|org|net)$/i;
 const wholeNumber = (min: number, max: number, unit: string) =>
   v.pipe(v.number(), v.integer(`must be a whole number of ${unit}`), v.minValue(min, `must be at least ${min}`), v.maxValue(max, `must be at most ${max}`));
 
+/** What AWS WAF accepts as a rate-based rule's limit. */
+const WAF_MIN_RATE = 10;
+const WAF_MAX_RATE = 2_000_000_000;
+
 /** The same rules as the `-c` parsers below, for the values of a stage file. */
 const StageFileSchema = v.strictObject({
   throttle: v.strictObject({
@@ -75,6 +81,8 @@ const StageFileSchema = v.strictObject({
   auditRetentionDays: wholeNumber(1, 99_999, 'days'),
   criticalAckMinutes: wholeNumber(1, 9999, 'minutes'),
   terminationProtection: v.boolean(),
+  hipaaControls: v.boolean(),
+  wafRequestsPerIp: v.optional(wholeNumber(WAF_MIN_RATE, WAF_MAX_RATE, 'requests')),
 });
 
 export function stageOf(app: App): StageName {
@@ -132,6 +140,18 @@ function wholeNumberOf(scope: IConstruct, key: string, fallback: number, unit: s
   return value;
 }
 
+/** An optional whole number: the stage file's, a `-c` value on top, `-c key=` to unset it for one run. */
+function optionalWholeNumber(scope: IConstruct, key: string, fallback: number | undefined, unit: string, min: number, max: number): number | undefined {
+  const raw = given(scope, key);
+  if (raw === undefined) return fallback;
+  if (raw === null) return undefined;
+  const value = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : raw;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+    throw new Error(`Context ${key} must be a whole number of ${unit} from ${min} to ${max}, got ${JSON.stringify(raw)}`);
+  }
+  return value;
+}
+
 /** Where a stage's file lives, as error messages name it. */
 export const stageFilePath = (stage: StageName) => `infra/stages/${stage}.ts`;
 
@@ -141,6 +161,10 @@ function checkedFile(stage: StageName, file: StageFile): StageFile {
   if (!parsed.success) {
     const issue = parsed.issues[0];
     throw new Error(`${stageFilePath(stage)}: ${v.getDotPath(issue) ?? '(the file)'} ${issue.message}`);
+  }
+  // Prod holds people's health data: the stage that does must never be one edited line away from no controls.
+  if (stage === 'prod' && !file.hipaaControls) {
+    throw new Error(`${stageFilePath(stage)}: hipaaControls must be true: the prod stage holds patient data`);
   }
   return file;
 }
@@ -167,6 +191,9 @@ export function readSettings(scope: IConstruct, stage: StageName, stageFile: Sta
     auditRetentionDays: wholeNumberOf(scope, 'auditRetentionDays', file.auditRetentionDays, 'days', 99_999),
     criticalAckMinutes: wholeNumberOf(scope, 'criticalAckMinutes', file.criticalAckMinutes, 'minutes', 9999),
     terminationProtection: flag(scope, 'terminationProtection', file.terminationProtection),
+    // The stage file's only (no -c): a control over patient data is reviewed like code, never one flag away.
+    hipaaControls: file.hipaaControls,
+    wafRequestsPerIp: optionalWholeNumber(scope, 'wafRequestsPerIp', file.wafRequestsPerIp, 'requests', WAF_MIN_RATE, WAF_MAX_RATE),
   };
   for (const key of REQUIRED[stage]) {
     if (settings[key] === undefined) throw new Error(`The ${stage} stage requires ${key}: set it in ${path} (or pass -c ${key}=…)`);

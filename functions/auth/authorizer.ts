@@ -6,10 +6,14 @@
  * authenticates it (scopes, groups, the day's use) from its own cached lookup. A lookup that fails (the
  * table cannot answer) throws: API Gateway reports it as AUTHORIZER_CONFIGURATION_ERROR (or
  * AUTHORIZER_FAILURE), both answered 503 with Retry-After, and nothing is cached.
+ *
+ * An allowed key comes with its usage identifier (shared/auth/usage-identifier.ts): API Gateway counts the
+ * request against that key's usage plan, and answers 429 itself once the key is over its rate or its day.
  */
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
 import { API_KEY_HEADER } from '../../shared/auth/api-key-header';
 import { verifyApiKey } from '../../shared/auth/api-keys';
+import { usageIdentifierOf } from '../../shared/auth/usage-identifier';
 import { NotAuthenticated } from '../../shared/errors';
 
 /** The whole API on this stage: `arn:aws:execute-api:<region>:<account>:<api id>/<stage>/*`. */
@@ -29,7 +33,7 @@ export const handler = async (event: APIGatewayRequestAuthorizerEvent): Promise<
   try {
     // Consistent: API Gateway caches a denial 60 s, so a key issued a second ago must not be missed.
     const record = await verifyApiKey(headerOf(event), Date.now(), { consistent: true });
-    return policy('Allow', record.key_id, { key_id: record.key_id });
+    return { ...policy('Allow', record.key_id, { key_id: record.key_id }), usageIdentifierKey: usageIdentifierOf(record.key_id) };
   } catch (error) {
     if (error instanceof NotAuthenticated) return policy('Deny', 'anonymous', { message: error.message });
     throw error;

@@ -71,6 +71,8 @@ export function localFunctionEnvironment(settings: LocalSettings): Record<string
     DYNAMODB_ENDPOINT: `http://127.0.0.1:${settings.dynamodbPort}`,
     S3_ENDPOINT: `http://127.0.0.1:${settings.s3Port}`,
     POWERTOOLS_SERVICE_NAME: 'lab-api',
+    // Metrics are CloudWatch's (shared/metrics.ts): here they would only be a JSON line per request.
+    POWERTOOLS_METRICS_DISABLED: 'true',
     // The local event bus: each event one JSON line here (README "Events").
     LOCAL_EVENTS_FILE: join(settings.dataDir, 'events.ndjson'),
     // A developer's webhook receiver runs on this machine (README "Webhooks").

@@ -15,7 +15,9 @@
  *
  * Against the running local stack by default (found through its stack file, or the same variables as
  * `npm start`); `--table NAME` targets a deployed table instead, with the region and credentials of the
- * usual AWS environment. Bad arguments, an unknown scope or an unknown group (a profile group that does
+ * usual AWS environment. There a new key also gets its place in the gateway's usage plans
+ * (`--usage-plan`, the stack output KeyUsagePlanId: infra/local/key-usage-plans.ts), and a revoked one
+ * loses it. Bad arguments, an unknown scope or an unknown group (a profile group that does
  * not exist, a location group without an active location; --allow-unknown-groups for groups yet to be
  * created): a message on stderr and exit code 2.
  */
@@ -31,7 +33,8 @@ const MAX_GRACE_DAYS = 30;
 
 const USAGE = `usage:
   npm run keys -- create --scopes SCOPE[,SCOPE…] [--profile-groups g1,g2] [--location-groups l1,l2] [--name NAME]
-                         [--expires-in DAYSd | never --allow-no-expiry] [--allow-unknown-groups] [--table TABLE]
+                         [--expires-in DAYSd | never --allow-no-expiry] [--allow-unknown-groups]
+                         [--table TABLE --usage-plan KEY_USAGE_PLAN_ID]
                          [--rate-limit PER_SECOND [--burst REQUESTS] [--daily-quota REQUESTS]]
   npm run keys -- rotate KEY_ID [--grace HOURSh | DAYSd] [--expires-in DAYSd | never --allow-no-expiry] [--table TABLE]
   npm run keys -- list [--table TABLE]
@@ -47,7 +50,8 @@ for the grace (default ${DEFAULT_ROTATION_GRACE_HOURS}h, 0h to ${MAX_GRACE_DAYS}
 requests per second (1 to ${MAX_RATE_LIMIT}), a burst (default twice the rate, at most ${MAX_BURST}) and
 requests per UTC day (default none). Over them, a request is answered 429 with Retry-After.
 Without --table: the running npm start stack; --table: a deployed table, with your usual AWS credentials
-and region.`;
+and region. create there also needs --usage-plan (the stack output KeyUsagePlanId): the gateway counts the
+key's requests in it, or in a plan of the key's own when it has --rate-limit.`;
 
 class UsageError extends Error {}
 
@@ -123,6 +127,7 @@ function parse(argv: string[]) {
         'rate-limit': { type: 'string' },
         burst: { type: 'string' },
         'daily-quota': { type: 'string' },
+        'usage-plan': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -142,6 +147,10 @@ async function main(argv: string[]): Promise<void> {
   if (command !== 'create' && [values['rate-limit'], values.burst, values['daily-quota']].some((v) => v !== undefined))
     throw new UsageError("--rate-limit, --burst and --daily-quota apply to create only (a rotation keeps the key's limits)");
   const limits = limitsOf(values);
+  if (values['usage-plan'] !== undefined && (command !== 'create' || !values.table)) throw new UsageError('--usage-plan applies to create with --table only');
+  if (command === 'create' && values.table && !values['usage-plan']) {
+    throw new UsageError('create --table needs --usage-plan (the stack output KeyUsagePlanId): the gateway refuses a key that is in none of its usage plans');
+  }
   if (values['expires-in'] !== undefined && command !== 'create' && command !== 'rotate')
     throw new UsageError('--expires-in applies to create and rotate only');
   const now = new Date();
@@ -185,6 +194,7 @@ async function main(argv: string[]): Promise<void> {
           throw new UsageError(`unknown location group(s): ${unknownLocationGroups.join(', ')} (no active location in them)`);
         }
       }
+      const gateway = values.table ? await import('./key-usage-plans') : undefined;
       const key = await issueApiKey(
         {
           name: values.name ?? 'unnamed key',
@@ -196,6 +206,17 @@ async function main(argv: string[]): Promise<void> {
         },
         now,
       );
+      if (gateway) {
+        // Before the key is shown: a key the gateway cannot count is refused there, so it is revoked again.
+        try {
+          await gateway.registerKeyUsage(gateway.apiGateway(), { keyId: key.keyId, usagePlanId: values['usage-plan']!, limits: limits ?? null });
+        } catch (error) {
+          await revokeApiKey(key.keyId);
+          throw new Error(
+            `the gateway did not take key ${key.keyId} into its usage plans, so it was revoked again: ${error instanceof Error ? error.message : String(error)}`,
+          );
+        }
+      }
       printNewKey(
         [`key id: ${key.keyId}`, `expires: ${describeExpiry(key.expiresAt)}`, `limits: ${limits ? describeLimits(limits) : 'the stage default'}`],
         key.plaintext,
@@ -258,6 +279,11 @@ async function main(argv: string[]): Promise<void> {
         console.error(`No key with id ${keyId}`);
         process.exitCode = 1;
         return;
+      }
+      // The gateway's counter of a deployed key goes too (the authorizer refuses the key already).
+      if (values.table) {
+        const gateway = await import('./key-usage-plans');
+        await gateway.removeKeyUsage(gateway.apiGateway(), keyId);
       }
       console.log(revocation === 'already revoked' ? `${keyId} was already revoked; nothing changed.` : `Revoked ${keyId}. Cached lookups expire within 60 s.`);
       return;

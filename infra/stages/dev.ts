@@ -15,4 +15,6 @@ export const dev: StageFile = {
   auditRetentionDays: 730,
   criticalAckMinutes: 60,
   terminationProtection: false,
+  // A sandbox without patient data: no HIPAA checks, no KMS key ($1/month) and no backups of test data.
+  hipaaControls: false,
 };

@@ -21,6 +21,18 @@ export interface StackSettings {
    */
   readonly criticalAckMinutes: number;
   readonly terminationProtection: boolean;
+  /**
+   * The stage holds patient data and is held to HIPAA's Security Rule: cdk-nag's HIPAASecurityChecks run on
+   * its synth (infra/app.ts), its logs are encrypted with a customer-managed KMS key, and AWS Backup copies
+   * its table and report files (infra/hipaa-controls.ts). Prod must say true.
+   */
+  readonly hipaaControls: boolean;
+  /**
+   * A web application firewall in front of the stage (infra/waf.ts): AWS's managed common rule set, and at
+   * most this many requests per source IP in 5 minutes (then 429). Unset: no WAF ($5/month plus $1 per
+   * rule and $0.60 per million requests when on).
+   */
+  readonly wafRequestsPerIp?: number;
 }
 
 /** What a stage file holds: every setting, the optional ones optional. */

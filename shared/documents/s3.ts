@@ -16,22 +16,26 @@ import {
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { config, requireSetting } from '../config';
 import { NotFound } from '../errors';
+import { traced } from '../tracer';
 
 const bucket = requireSetting(config.documentsBucket, 'DOCUMENTS_BUCKET');
 
-export const s3 = new S3Client({
-  region: config.region,
-  ...(config.s3Endpoint
-    ? {
-        // The local S3 emulator: path-style addressing, and no aws-chunked uploads it would store verbatim.
-        endpoint: config.s3Endpoint,
-        forcePathStyle: true,
-        credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
-        requestChecksumCalculation: 'WHEN_REQUIRED' as const,
-        responseChecksumValidation: 'WHEN_REQUIRED' as const,
-      }
-    : {}),
-});
+// Traced (shared/tracer.ts). Presigned URLs stay valid: X-Ray's trace header is one SigV4 never signs.
+export const s3 = traced(
+  new S3Client({
+    region: config.region,
+    ...(config.s3Endpoint
+      ? {
+          // The local S3 emulator: path-style addressing, and no aws-chunked uploads it would store verbatim.
+          endpoint: config.s3Endpoint,
+          forcePathStyle: true,
+          credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+          requestChecksumCalculation: 'WHEN_REQUIRED' as const,
+          responseChecksumValidation: 'WHEN_REQUIRED' as const,
+        }
+      : {}),
+  }),
+);
 
 export { INCOMING_PREFIX } from './bucket-layout';
 

@@ -7,6 +7,7 @@ import { EventBridgeClient, PutEventsCommand, type PutEventsCommandOutput, type 
 import { config } from '../config';
 import { logger } from '../logger';
 import { EVENT_SOURCE } from './event-source';
+import { traced } from '../tracer';
 
 export interface DomainEvent {
   event_id: string;
@@ -15,7 +16,7 @@ export interface DomainEvent {
   detail: Record<string, unknown>;
 }
 
-export const eventBridge = new EventBridgeClient({ region: config.region });
+export const eventBridge = traced(new EventBridgeClient({ region: config.region }));
 
 export function toPutEventsEntry(event: DomainEvent): PutEventsRequestEntry {
   return {

@@ -24,13 +24,36 @@ export const unknownPath: GatewayAnswer = { statusCode: 404, headers: {}, body: 
 export const missingKey: GatewayAnswer = { statusCode: 401, headers: {}, body: { error: MISSING_KEY_MESSAGE } };
 
 /**
- * The stage as a whole is over its throttle (infra/stages: `throttle`), whichever key: a second is what a
- * token bucket refills in. A key over its own limits is answered with those (shared/domain/rate-limits.ts).
+ * The stage as a whole is over its throttle (infra/stages: `throttle`), or, deployed, a key over the rate or
+ * burst of its usage plan: API Gateway answers both as THROTTLED, and a second is what its token bucket
+ * refills in. (The local server answers a key over its own limits with those, and the RateLimit headers:
+ * shared/domain/rate-limits.ts; API Gateway's answers are fixed templates that cannot compute them.)
  */
 export const stageThrottled: GatewayAnswer = {
   statusCode: 429,
   headers: { 'Retry-After': '1' },
-  body: { error: 'Too many requests for this API as a whole; retry after 1 s' },
+  body: { error: 'Too many requests for this API key or for the API as a whole; retry after 1 s' },
+};
+
+/**
+ * Deployed: the key's usage plan quota for the day is used up (API Gateway's QUOTA_EXCEEDED). Usage plan
+ * quotas of a day reset at 00:00 UTC; a fixed template cannot say how many seconds away that is, so the
+ * message says when.
+ */
+export const quotaExceeded: GatewayAnswer = {
+  statusCode: 429,
+  headers: {},
+  body: { error: "This API key's daily request quota is used up; it resets at 00:00 UTC" },
+};
+
+/**
+ * Deployed: a key the authorizer allowed, but in none of the stage's usage plans (API Gateway's
+ * INVALID_API_KEY): it was issued without `--usage-plan`, or removed from the gateway. The operator's to fix.
+ */
+export const keyWithoutUsagePlan: GatewayAnswer = {
+  statusCode: 403,
+  headers: {},
+  body: { error: 'This API key is not enabled on this stage; ask the API operator to register it with a usage plan' },
 };
 
 /** The authorizer could not look the key up (the table did not answer): not the client's fault, retry. */

@@ -11,6 +11,7 @@
 import type { GenericSchema } from 'valibot';
 import { type RouteName, routes } from '../routes';
 import { authenticateApiKey, requireScopes } from './api-key';
+import { traceHandler } from '../tracer';
 import { auditReads } from './audit';
 import { composeHttpHandler, type HttpHandlerDefinition, type PublicRouteName } from './stack';
 
@@ -25,5 +26,10 @@ export function httpHandler<
   Q extends GenericSchema | undefined = undefined,
   B extends GenericSchema | undefined = undefined,
 >(definition: HttpHandlerDefinition<R, P, Q, B>) {
-  return composeHttpHandler(definition, [authenticateApiKey(), requireScopes(routes[definition.route]), auditReads(definition.route)]);
+  return composeHttpHandler(definition, [
+    ...traceHandler(definition.route),
+    authenticateApiKey(),
+    requireScopes(routes[definition.route]),
+    auditReads(definition.route),
+  ]);
 }

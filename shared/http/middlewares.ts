@@ -10,6 +10,7 @@ import * as v from 'valibot';
 import type { GenericSchema } from 'valibot';
 import type { AccessContext } from '../auth/access';
 import { errorNames, logger } from '../logger';
+import { countRequest } from '../metrics';
 import { InvalidInput } from '../errors';
 import { HttpError, isTryAgainLater, RETRY_AFTER_SECONDS, statusOf, TRY_AGAIN_LATER } from './errors';
 import { baseHeaders } from './responses';
@@ -85,9 +86,10 @@ export const errorStage = (): [LabMiddleware, LabMiddleware] => [
 ];
 
 /**
- * One log line per request: route, status, duration and the request ids. Nothing else. Middy plugin
- * hooks, not a middleware: requestEnd runs for every request, also one answered early (an idempotent
- * replay), which skips every `after`.
+ * One log line per request: route, status, duration and the request ids. Nothing else. And the same
+ * request as metrics (shared/metrics.ts countRequest: one EMF line). Middy plugin hooks, not a
+ * middleware: requestEnd runs for every request, also one answered early (an idempotent replay), which
+ * skips every `after`.
  */
 export function accessLog(routeName: string) {
   const started = new WeakMap<object, number>();
@@ -95,10 +97,12 @@ export function accessLog(routeName: string) {
     requestStart: (request: Request) => void started.set(request, performance.now()),
     requestEnd: (request: Request) => {
       const { event, context, response } = request as LabRequest;
+      const durationMs = Math.round(performance.now() - (started.get(request) ?? performance.now()));
+      countRequest(routeName, response?.statusCode, durationMs);
       logger.info('request', {
         route: routeName,
         status: response?.statusCode,
-        duration_ms: Math.round(performance.now() - (started.get(request) ?? performance.now())),
+        duration_ms: durationMs,
         api_request_id: event?.requestContext?.requestId,
         function_request_id: context?.awsRequestId,
       });

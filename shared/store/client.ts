@@ -6,11 +6,15 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config';
+import { traced } from '../tracer';
 
-export const dynamoClient = new DynamoDBClient({
-  region: config.region,
-  ...(config.dynamodbEndpoint ? { endpoint: config.dynamodbEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
-});
+// Traced (shared/tracer.ts): the document client below sends through this client's middleware.
+export const dynamoClient = traced(
+  new DynamoDBClient({
+    region: config.region,
+    ...(config.dynamodbEndpoint ? { endpoint: config.dynamodbEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
+  }),
+);
 
 export const dynamo = DynamoDBDocumentClient.from(dynamoClient, { marshallOptions: { removeUndefinedValues: true } });
 

@@ -15,6 +15,7 @@ import { type Condition, joinPlaceholders, recorded } from '../store/transitions
 import { commit } from './commit';
 import { decideAgainOnRace } from './decide-again';
 import type { Caller } from './request';
+import { BUSINESS_METRICS, countBusiness } from '../metrics';
 
 function asRead(appointment: AppointmentRecord): Condition {
   const testsAndLocation = testsAndLocationAsRead(appointment);
@@ -30,6 +31,7 @@ async function writeCancel(aggregate: AppointmentAggregate, reason: string, acto
   const transition = { lifecycle: appointmentLifecycle, before: appointment, after, actor: apiActor(actorKeyId), at, reason, condition: asRead(appointment) };
   // asRead includes the time and location: the seat freed is the one the appointment holds.
   await commit({ transitions: [transition], items: releaseHeldSeat(appointment), writtenAt: at });
+  countBusiness(BUSINESS_METRICS.appointmentsCancelled);
   return { ...aggregate, appointment: recorded(appointment, after) };
 }
 

@@ -14,6 +14,7 @@ import { TransactionCancelled } from '../store/transactions';
 import { commit } from './commit';
 import { labOrderFor } from './lab-order';
 import type { Caller } from './request';
+import { BUSINESS_METRICS, countBusiness } from '../metrics';
 
 export const NOTHING_TO_TEST = 'The appointment has no panel and no biomarker to test; attach them first (POST /appointments/{id}/panels or /biomarkers)';
 
@@ -36,6 +37,7 @@ export async function confirmAppointment(id: string, barcode: string, { access, 
       events: [await labOrderFor(after, barcode, tests, at)],
       writtenAt: at,
     });
+    countBusiness(BUSINESS_METRICS.drawsConfirmed);
   } catch (error) {
     if (!(error instanceof TransactionCancelled)) throw error;
     if (error.failed('state')) {

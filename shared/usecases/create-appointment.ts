@@ -16,6 +16,7 @@ import { commit } from './commit';
 import { decideAgainOnRace } from './decide-again';
 import type { Caller } from './request';
 import { explainBookingFailure, planSlotBooking } from './slot-booking';
+import { BUSINESS_METRICS, countBusiness } from '../metrics';
 
 interface Parties {
   profile: ProfileRecord | undefined;
@@ -87,6 +88,7 @@ export async function createAppointment(
     } catch (error) {
       explainBookingFailure(error, booking.seat);
     }
+    countBusiness(BUSINESS_METRICS.appointmentsBooked);
     return { appointment, profile: profile! };
   };
   return decideAgainOnRace({ read: parties, reread: read, assertAllowed, write, what: 'location or person' });

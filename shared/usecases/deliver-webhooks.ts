@@ -17,6 +17,7 @@ import { afterAttempt, ATTEMPT_LEASE_MS, isAccepted, signingSecrets, WEBHOOK_DIS
 import { Conflict, NotFound } from '../errors';
 import type { DomainEvent } from '../events/publisher';
 import { logger } from '../logger';
+import { BUSINESS_METRICS, countBusiness } from '../metrics';
 import { claimDelivery, type DeliveryRecord, dueDeliveries, getDelivery, insertClaimedDelivery, recordAttempt } from '../store/webhook-deliveries';
 import { getWebhooks, recordDeliveryEnd, type WebhookRecord, webhooksFor } from '../store/webhooks';
 import { deliveryId } from '../webhooks/delivery-id';
@@ -72,6 +73,10 @@ async function attempt(claimed: DeliveryRecord, webhook: WebhookRecord | undefin
     result = await sendWebhook(webhook.url, headers, claimed.payload, config.webhookUrlPolicy);
   }
   const accepted = !refused && isAccepted(result.status_code);
+  // The failure rate on-call watches (infra/monitoring.ts): real sends of real events, not a test's.
+  if (!refused && webhook && claimed.event_type !== WEBHOOK_TEST_EVENT) {
+    countBusiness(accepted ? BUSINESS_METRICS.webhookDeliveriesSucceeded : BUSINESS_METRICS.webhookDeliveriesFailed);
+  }
   const next = nextState(claimed, how, Boolean(refused), accepted, now);
   const recorded = await recordAttempt(claimed, { ...next, attempted_at: now.toISOString(), status_code: result.status_code, error: result.error });
   // The streak is about the client's endpoint and the schedule: test sends and manual retries stay out of it.

@@ -49,6 +49,7 @@ import {
 import { MAX_TRANSACTION_ITEMS, type NamedItem, TransactionCancelled } from '../store/transactions';
 import type { Changes } from '../store/transitions';
 import { commit } from './commit';
+import { BUSINESS_METRICS, countBusiness, MetricUnit } from '../metrics';
 
 /** A report that can never be stored as sent. The message is logged: ids and rules only, never values. */
 export class ReportRejected extends Error {
@@ -344,6 +345,19 @@ export async function ingestLabReport(detail: LabResultsReportedDetail, now: Dat
   return outcome;
 }
 
+/**
+ * A stored report as business metrics: one more report ingested, and, when it completed the appointment,
+ * how long the lab took from the draw to the last final value (the turnaround clinics ask about).
+ */
+function countIngested(appointment: AppointmentRecord, changes: Changes): void {
+  countBusiness(BUSINESS_METRICS.resultsIngested);
+  const completed = changes.transitions.length > 0 ? changes.writtenAt : undefined;
+  if (completed && appointment.blood_drawn_at) {
+    const seconds = Math.max(0, (Date.parse(completed) - Date.parse(appointment.blood_drawn_at)) / 1000);
+    countBusiness(BUSINESS_METRICS.drawToFinalTurnaround, Math.round(seconds), MetricUnit.Seconds);
+  }
+}
+
 async function storeReport(detail: LabResultsReportedDetail, appointmentId: string, now: Date, copied: string[]): Promise<'stored' | 'duplicate'> {
   for (let attempt = 1; ; attempt += 1) {
     const aggregate = await getAppointmentAggregate(appointmentId);
@@ -363,6 +377,7 @@ async function storeReport(detail: LabResultsReportedDetail, appointmentId: stri
       if (attempt >= 3) throw error;
       continue; // a concurrent report changed the results we compared with: read again
     }
+    countIngested(aggregate.appointment, changes);
     return 'stored';
   }
 }

@@ -151,7 +151,9 @@ describe('the LabApi stack with corsAllowOrigins', () => {
       'BAD_REQUEST_PARAMETERS',
       'DEFAULT_4XX',
       'DEFAULT_5XX',
+      'INVALID_API_KEY',
       'MISSING_AUTHENTICATION_TOKEN',
+      'QUOTA_EXCEEDED',
       'THROTTLED',
       'UNAUTHORIZED',
     ]);

@@ -126,7 +126,11 @@ describe('the local server and API Gateway', () => {
   });
 
   it('answer a stage over its throttle with 429, the service error shape and Retry-After (API Gateway only: the local server has no stage-wide throttle)', () => {
-    expect(gatewayResponse('THROTTLED')).toEqual({ status: 429, allow: null, body: { error: 'Too many requests for this API as a whole; retry after 1 s' } });
+    expect(gatewayResponse('THROTTLED')).toEqual({
+      status: 429,
+      allow: null,
+      body: { error: 'Too many requests for this API key or for the API as a whole; retry after 1 s' },
+    });
     const [, throttled] = prod
       .ofType('AWS::ApiGateway::GatewayResponse')
       .find(([, r]) => (r.Properties as { ResponseType: string }).ResponseType === 'THROTTLED')!;

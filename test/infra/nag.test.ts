@@ -1,10 +1,12 @@
 /**
- * cdk-nag's AwsSolutions rules over both stages (one synth of an app holding both stacks), as
- * `npm run synth` runs them: no finding may be left unacknowledged, every acknowledgement carries a
- * written reason, and none is stale (each still silences a finding that would otherwise fail the synth).
+ * cdk-nag's rules as `npm run synth` runs them: AwsSolutions over both stages, HIPAA Security over the stacks
+ * of a stage that holds patient data (hipaaControls: prod), in one synth of an app holding every stack. No
+ * finding may be left unacknowledged, every acknowledgement carries a written reason, and none is stale
+ * (each still silences a finding of its pack that would otherwise fail the synth; a HIPAA acknowledgement
+ * where the HIPAA pack does not run is stale too).
  */
 import { type App, Stage, Validations } from 'aws-cdk-lib';
-import { AwsSolutionsChecks } from 'cdk-nag';
+import { AwsSolutionsChecks, HIPAASecurityChecks, type NagPack } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { LabApiStack } from '../../infra/lab-api-stack';
@@ -17,14 +19,17 @@ interface Acknowledgement {
 }
 
 let app: App;
+/** The stacks the HIPAA pack runs on, as infra/app.ts decides it: those whose stage has hipaaControls on. */
+let hipaaStacks: LabApiStack[];
 
 beforeAll(() => {
   app = testApp();
-  for (const stage of ['dev', 'prod'] as const) labApiStack(app, stage);
+  const stacks = (['dev', 'prod'] as const).map((stage) => labApiStack(app, stage));
   // Prod once more with CORS on (README "CORS": OPTIONS methods without authorization, more headers).
   const withCors = new Stage(app, 'WithCors');
   withCors.node.setContext('corsAllowOrigins', 'https://app.example');
-  new LabApiStack(withCors, 'LabApi-prod', { stage: 'prod' });
+  stacks.push(new LabApiStack(withCors, 'LabApi-prod', { stage: 'prod' }));
+  hipaaStacks = stacks.filter((stack) => stack.hipaaControls);
   // Synthesis runs the aspects and finishes the tree (tags, policies) that the rules then read.
   app.synth();
 });
@@ -43,19 +48,45 @@ function acknowledgements(root: IConstruct): Acknowledgement[] {
   );
 }
 
-describe('cdk-nag AwsSolutions checks', () => {
-  it('find nothing unacknowledged in the dev and prod stacks', () => {
-    const report = new AwsSolutionsChecks(app).validateScope(app);
-    const findings = report.violations.map((v) => `${v.severity} ${v.ruleName}: ${v.violatingResources.map((r) => r.constructPath).join(', ')}`);
-    expect(findings).toEqual([]);
-    expect(report.success).toBe(true);
+const describeFindings = (pack: NagPack, scopes: readonly IConstruct[]) =>
+  scopes.flatMap((scope) =>
+    pack.validateScope(scope).violations.map((v) => `${v.severity} ${v.ruleName}: ${v.violatingResources.map((r) => r.constructPath).join(', ')}`),
+  );
+
+/** What `pack` finds in `scopes` with acknowledgements ignored: the findings acknowledgements silence. */
+function rawFindings(pack: NagPack, scopes: readonly IConstruct[]): { id: string; path: string }[] {
+  (pack as unknown as { isAcknowledged: () => boolean }).isAcknowledged = () => false;
+  return scopes.flatMap((scope) =>
+    pack.validateScope(scope).violations.flatMap((v) => v.violatingResources.map((r) => ({ id: v.ruleName, path: r.constructPath ?? '' }))),
+  );
+}
+
+/** The acknowledgements of `prefix` that silence none of `findings`. */
+function staleAmong(prefix: string, findings: readonly { id: string; path: string }[]): Acknowledgement[] {
+  return acknowledgements(app).filter(
+    (ack) =>
+      ack.id.startsWith(prefix) && !findings.some((finding) => finding.id === ack.id && (finding.path === ack.path || finding.path.startsWith(`${ack.path}/`))),
+  );
+}
+
+describe('cdk-nag', () => {
+  it('runs the HIPAA Security checks on both prod stacks and not on dev', () => {
+    expect(hipaaStacks.map((stack) => stack.node.path).sort()).toEqual(['LabApi-prod', 'WithCors/LabApi-prod']);
   });
 
-  it('have every acknowledgement explained with a written reason', () => {
+  it('AwsSolutions checks find nothing unacknowledged in the dev and prod stacks', () => {
+    expect(describeFindings(new AwsSolutionsChecks(), [app])).toEqual([]);
+  });
+
+  it('HIPAA Security checks find nothing unacknowledged in the prod stacks', () => {
+    expect(describeFindings(new HIPAASecurityChecks(), hipaaStacks)).toEqual([]);
+  });
+
+  it('has every acknowledgement explained with a written reason', () => {
     const acks = acknowledgements(app);
     expect(acks.length).toBeGreaterThan(0);
     for (const ack of acks) {
-      expect(ack.id, ack.path).toMatch(/^AwsSolutions-[A-Z]+\d+(\[.+\])?$/);
+      expect(ack.id, ack.path).toMatch(/^(AwsSolutions-[A-Z]+\d+|HIPAA\.Security-[A-Za-z0-9]+)(\[.+\])?$/);
       expect(ack.reason.length, `${ack.path} ${ack.id}`).toBeGreaterThanOrEqual(60);
     }
     // The list, for the record (and the PR): one line per distinct rule and reason.
@@ -63,14 +94,11 @@ describe('cdk-nag AwsSolutions checks', () => {
     console.info(distinct.map((a) => `${a.id} (${acks.filter((b) => b.id === a.id && b.reason === a.reason).length}×): ${a.reason}`).join('\n'));
   });
 
-  it('acknowledge only findings that exist: no stale acknowledgement', () => {
-    // The same rules with acknowledgements ignored: the findings they silence.
-    const raw = new AwsSolutionsChecks(app);
-    (raw as unknown as { isAcknowledged: () => boolean }).isAcknowledged = () => false;
-    const findings = raw.validateScope(app).violations.flatMap((v) => v.violatingResources.map((r) => ({ id: v.ruleName, path: r.constructPath ?? '' })));
-    const stale = acknowledgements(app).filter(
-      (ack) => !findings.some((finding) => finding.id === ack.id && (finding.path === ack.path || finding.path.startsWith(`${ack.path}/`))),
-    );
-    expect(stale).toEqual([]);
+  it('acknowledges only AwsSolutions findings that exist: no stale acknowledgement', () => {
+    expect(staleAmong('AwsSolutions-', rawFindings(new AwsSolutionsChecks(), [app]))).toEqual([]);
+  });
+
+  it('acknowledges only HIPAA findings that exist where the HIPAA checks run: none in dev, none stale in prod', () => {
+    expect(staleAmong('HIPAA.Security-', rawFindings(new HIPAASecurityChecks(), hipaaStacks))).toEqual([]);
   });
 });

@@ -17,7 +17,7 @@ import { ApiFunction, copyPackageFiles, POWERTOOLS_ENVIRONMENT, REPO_ROOT, serve
 import { buildBundle } from '../../infra/local/bench/bundles';
 import { ACCESS_LOG_FIELDS, API_KEY_HEADER, KEY_AUTHORIZER_CACHE_SECONDS, MISSING_KEY_MESSAGE } from '../../infra/lab-api-stack';
 import { CRITICAL_UNACKNOWLEDGED_METRIC, METRICS_PER_ALARM, OUTBOX_RELAYED_LOG, OUTBOX_RELAYED_METRIC, WEBHOOKS_DISABLED_METRIC } from '../../infra/monitoring';
-import { FUNCTION_SIZES, type FunctionClass, PACKAGE_FILES, routeClassOf, WEBHOOK_SENDERS } from '../../infra/route-classes';
+import { FUNCTION_SIZES, type FunctionClass, INVOKED_BY, PACKAGE_FILES, routeClassOf, SERVICE_LEVEL_CLASSES, WEBHOOK_SENDERS } from '../../infra/route-classes';
 import { STAGE_FILES } from '../../infra/settings';
 import { CRITICAL_UNACKNOWLEDGED_LOG } from '../../shared/domain/results';
 import { WEBHOOK_DISABLED_LOG } from '../../shared/domain/webhook';
@@ -26,7 +26,7 @@ import { AUDITED_ROUTES } from '../../shared/http/audited-routes';
 import { type RouteName, routeEntries, routes } from '../../shared/routes';
 import { tableDefinition, TTL_ATTRIBUTE } from '../../shared/store/table';
 import { WEBHOOK_EVENT_TYPES } from '../../shared/webhooks/event-types';
-import { labApiStack, type Ref, str, Synthesized, testApp } from './synth';
+import { labApiStack, type Ref, type Statement, str, Synthesized, testApp } from './synth';
 
 interface Integration {
   Type: string;
@@ -94,7 +94,7 @@ describe('the LabApi stack (prod): functions', () => {
     }
   });
 
-  it('configures every function through its environment: table, bucket, bus, Powertools, source maps (the paged lists their cursor key, the reading routes the access-log retention, the critical results check its time allowed)', () => {
+  it('configures every function through its environment: table, bucket, bus, Powertools and its metrics namespace, source maps (route functions their route class, the paged lists their cursor key, the reading routes the access-log retention, the critical results check its time allowed)', () => {
     const [tableId] = prod.onlyOfType('AWS::DynamoDB::Table');
     const busId = prod.onlyOfType('AWS::Events::EventBus')[0];
     const bucketId = prod.logicalIdOf(prod.stack.node.findChild('Documents'));
@@ -105,13 +105,20 @@ describe('the LabApi stack (prod): functions', () => {
         DOCUMENTS_BUCKET: { Ref: bucketId },
         EVENT_BUS_NAME: { Ref: busId },
         ...POWERTOOLS_ENVIRONMENT,
+        POWERTOOLS_METRICS_NAMESPACE: 'LabApi/LabApi-prod',
+        ...(construct instanceof ApiFunction && { LAB_ROUTE_CLASS: SERVICE_LEVEL_CLASSES[construct.functionClass] }),
         NODE_OPTIONS: '--enable-source-maps',
         ...(paged && { CURSOR_SECRET: expect.anything() }),
         ...(construct instanceof ApiFunction && AUDITED_ROUTES.has(construct.routeName) && { AUDIT_RETENTION_DAYS: '730' }),
         ...(construct.functionClass === 'critical-check' && { CRITICAL_ACK_MINUTES: String(STAGE_FILES.prod.criticalAckMinutes) }),
       });
     }
-    expect(POWERTOOLS_ENVIRONMENT).toMatchObject({ POWERTOOLS_LOGGER_LOG_EVENT: 'false', POWERTOOLS_TRACER_CAPTURE_RESPONSE: 'false' });
+    expect(POWERTOOLS_ENVIRONMENT).toMatchObject({
+      POWERTOOLS_LOGGER_LOG_EVENT: 'false',
+      POWERTOOLS_TRACER_CAPTURE_RESPONSE: 'false',
+      POWERTOOLS_TRACER_CAPTURE_ERROR: 'false',
+      POWERTOOLS_TRACER_CAPTURE_HTTPS_REQUESTS: 'false',
+    });
   });
 
   it('gives CURSOR_SECRET, a deploy-time reference to the generated secret, to the eight paged lists and no other function', () => {
@@ -523,11 +530,11 @@ describe('the LabApi stack (prod): data', () => {
     });
   });
 
-  it('encrypts the table with the AWS-owned key (no KMS key to pay for or manage)', () => {
+  it("encrypts the table with the AWS-owned key, not the stack's KMS key (that one is for logs)", () => {
     const table = prod.onlyOfType('AWS::DynamoDB::Table')[1].Properties;
     // No SSESpecification, or SSEEnabled false: DynamoDB's default encryption with an AWS-owned key.
     expect((table.SSESpecification as { SSEEnabled?: boolean } | undefined)?.SSEEnabled ?? false).toBe(false);
-    expect(prod.ofType('AWS::KMS::Key')).toEqual([]);
+    expect(str(table)).not.toContain(prod.onlyOfType('AWS::KMS::Key')[0]);
   });
 
   it('keeps the table, the buckets, the queues and every log group when the stack is deleted', () => {
@@ -567,7 +574,7 @@ describe('the LabApi stack (prod): data', () => {
   });
 
   it("versions the documents, logs access to them, expires the lab's leftover uploads under incoming/ and the reports after 10 years", () => {
-    const [, documents] = prod.ofType('AWS::S3::Bucket').find(([, b]) => b.Properties.VersioningConfiguration)!;
+    const documents = prod.resources[prod.logicalIdOf(prod.stack.node.findChild('Documents'))]!;
     expect(documents.Properties).toMatchObject({
       VersioningConfiguration: { Status: 'Enabled' },
       LoggingConfiguration: { DestinationBucketName: { Ref: expect.any(String) } },
@@ -581,6 +588,101 @@ describe('the LabApi stack (prod): data', () => {
     expect(rules).toContainEqual(
       expect.objectContaining({ Prefix: 'documents/', ExpirationInDays: 3653, NoncurrentVersionExpiration: { NoncurrentDays: 30 }, Status: 'Enabled' }),
     );
+  });
+
+  it('versions the access logs, so that a deleted log file stays recoverable for 30 days, and deletes them after a year', () => {
+    const accessLogs = prod.resources[prod.logicalIdOf(prod.stack.node.findChild('AccessLogs'))]!;
+    expect(accessLogs.Properties).toMatchObject({
+      VersioningConfiguration: { Status: 'Enabled' },
+      LifecycleConfiguration: { Rules: [expect.objectContaining({ ExpirationInDays: 365, NoncurrentVersionExpiration: { NoncurrentDays: 30 } })] },
+    });
+  });
+});
+
+describe('the LabApi stack (prod): HIPAA controls', () => {
+  const keyId = () => prod.onlyOfType('AWS::KMS::Key')[0];
+  const keyStatements = () => (prod.onlyOfType('AWS::KMS::Key')[1].Properties.KeyPolicy as { Statement: Statement[] }).Statement;
+  const backupRules = () =>
+    (prod.onlyOfType('AWS::Backup::BackupPlan')[1].Properties.BackupPlan as { BackupPlanRule: Record<string, unknown>[] }).BackupPlanRule;
+
+  it("encrypts every log group with the operational data key: the functions' own and the API's access and execution logs", () => {
+    const logGroups = prod.ofType('AWS::Logs::LogGroup');
+    expect(logGroups).toHaveLength(prod.functions.length + 2);
+    for (const [id, logGroup] of logGroups) expect(logGroup.Properties.KmsKeyId, id).toEqual({ 'Fn::GetAtt': [keyId(), 'Arn'] });
+  });
+
+  it('rotates the operational data key and keeps it when the stack is deleted (its logs stay readable)', () => {
+    const [, key] = prod.onlyOfType('AWS::KMS::Key');
+    expect(key.Properties.EnableKeyRotation).toBe(true);
+    expect(key).toMatchObject({ DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain' });
+  });
+
+  it("lets CloudWatch Logs of the stack's region use the key, for log groups of this account and region only", () => {
+    const logs = keyStatements().filter((s) => str(s.Principal).includes('logs.'));
+    expect(logs).toHaveLength(1);
+    expect(str(logs[0]!.Principal)).toBe(str({ Service: { 'Fn::Join': ['', ['logs.', { Ref: 'AWS::Region' }, '.amazonaws.com']] } }));
+    expect([logs[0]!.Action].flat().sort()).toEqual(['kms:Decrypt*', 'kms:Describe*', 'kms:Encrypt*', 'kms:GenerateDataKey*', 'kms:ReEncrypt*']);
+    expect(logs[0]).toMatchObject({
+      Effect: 'Allow',
+      Condition: {
+        ArnLike: {
+          'kms:EncryptionContext:aws:logs:arn': {
+            'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':logs:', { Ref: 'AWS::Region' }, ':', { Ref: 'AWS::AccountId' }, ':log-group:*']],
+          },
+        },
+      },
+    });
+  });
+
+  it('lets CloudWatch alarms decrypt and generate data keys with it, to publish to an alarm topic it encrypts', () => {
+    expect(keyStatements().filter((s) => str(s.Principal) === str({ Service: 'cloudwatch.amazonaws.com' }))).toEqual([
+      expect.objectContaining({ Effect: 'Allow', Action: ['kms:Decrypt', 'kms:GenerateDataKey*'] }),
+    ]);
+  });
+
+  it("backs up the table and the documents bucket with AWS Backup, by a role of AWS's backup and restore policies for both", () => {
+    const [tableId] = prod.onlyOfType('AWS::DynamoDB::Table');
+    const documentsId = prod.logicalIdOf(prod.stack.node.findChild('Documents'));
+    const selection = prod.onlyOfType('AWS::Backup::BackupSelection')[1].Properties.BackupSelection as { Resources: unknown[]; IamRoleArn: unknown };
+    expect(selection.Resources).toEqual([{ 'Fn::GetAtt': [tableId, 'Arn'] }, { 'Fn::GetAtt': [documentsId, 'Arn'] }]);
+    const roleId = (selection.IamRoleArn as { 'Fn::GetAtt': [string] })['Fn::GetAtt'][0];
+    expect(str(prod.resources[roleId]!.Properties.ManagedPolicyArns)).toEqual(expect.stringContaining('AWSBackupServiceRolePolicyForS3Restore'));
+    expect((prod.resources[roleId]!.Properties.ManagedPolicyArns as unknown[]).map((arn) => str(arn).match(/policy\/service-role\/(\w+)/)?.[1])).toEqual([
+      'AWSBackupServiceRolePolicyForBackup',
+      'AWSBackupServiceRolePolicyForRestores',
+      'AWSBackupServiceRolePolicyForS3Backup',
+      'AWSBackupServiceRolePolicyForS3Restore',
+    ]);
+  });
+
+  it('keeps a daily backup 35 days and a monthly one (the 1st) a year, at 03:00 UTC, without cold storage', () => {
+    expect(backupRules()).toEqual([
+      expect.objectContaining({ RuleName: 'Daily', ScheduleExpression: 'cron(0 3 * * ? *)', Lifecycle: { DeleteAfterDays: 35 } }),
+      expect.objectContaining({ RuleName: 'Monthly', ScheduleExpression: 'cron(0 3 1 * ? *)', Lifecycle: { DeleteAfterDays: 365 } }),
+    ]);
+  });
+
+  it('keeps the backups in a vault of their own that refuses to delete a recovery point early, and outlives the stack', () => {
+    const [vaultId, vault] = prod.onlyOfType('AWS::Backup::BackupVault');
+    expect(vault).toMatchObject({ DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain' });
+    expect((vault.Properties.AccessPolicy as { Statement: Statement[] }).Statement).toContainEqual(
+      expect.objectContaining({ Effect: 'Deny', Action: expect.arrayContaining(['backup:DeleteRecoveryPoint']) }),
+    );
+    for (const rule of backupRules()) expect(rule.TargetBackupVault).toEqual({ 'Fn::GetAtt': [vaultId, 'BackupVaultName'] });
+  });
+
+  it('invokes each function as its class says (INVOKED_BY, which picks its HIPAA reasons): API Gateway, a schedule, the webhook queue, or event rules with a dead-letter queue', () => {
+    const permissions = prod.ofType('AWS::Lambda::Permission');
+    for (const { construct, fn } of prod.functions) {
+      const invokedBy = {
+        api: permissions.some(([, p]) => p.Properties.Principal === 'apigateway.amazonaws.com' && str(p.Properties.FunctionName).includes(`"${fn}"`)),
+        schedule: scheduleOf(fn) !== undefined,
+        queue: prod.ofType('AWS::Lambda::EventSourceMapping').some(([, m]) => str(m.Properties.FunctionName).includes(`"${fn}"`)),
+        event: prod.resources[fn]!.Properties.DeadLetterConfig !== undefined,
+      };
+      const ways = Object.entries(invokedBy).flatMap(([way, found]) => (found ? [way] : []));
+      expect({ fn: construct.node.path, ways }).toEqual({ fn: construct.node.path, ways: [INVOKED_BY[construct.functionClass]] });
+    }
   });
 });
 
@@ -754,13 +856,22 @@ describe('the LabApi stack (prod): alarms', () => {
       m.MetricStat ? [m.MetricStat.Metric] : [],
     );
 
-  it('notifies one SNS topic, TLS only, on alarm and on recovery', () => {
+  it('notifies one SNS topic, TLS only, on alarm and on recovery: every alarm, or the composite alarm it is a window of', () => {
     const [topicId] = prod.onlyOfType('AWS::SNS::Topic');
+    const composites = prod.ofType('AWS::CloudWatch::CompositeAlarm').map(([, alarm]) => alarm.Properties);
+    // A composite's rule names its windows by ARN: ALARM("<Fn::GetAtt [window, Arn]>").
+    const windows = new Set(composites.flatMap((composite) => [...str(composite.AlarmRule).matchAll(/"Fn::GetAtt":\["(\w+)","Arn"\]/g)].map((m) => m[1])));
     expect(alarms().length).toBeGreaterThan(0);
-    for (const alarm of alarms()) {
-      expect(alarm.AlarmActions).toEqual([{ Ref: topicId }]);
-      expect(alarm.OKActions).toEqual([{ Ref: topicId }]);
+    for (const [id, { Properties: alarm }] of prod.ofType('AWS::CloudWatch::Alarm')) {
       expect(alarm.TreatMissingData).toBe('notBreaching');
+      if (windows.has(id)) continue;
+      expect(alarm.AlarmActions, String(alarm.AlarmName)).toEqual([{ Ref: topicId }]);
+      expect(alarm.OKActions).toEqual([{ Ref: topicId }]);
+    }
+    expect(windows.size).toBeGreaterThan(0);
+    for (const composite of composites) {
+      expect(composite.AlarmActions).toEqual([{ Ref: topicId }]);
+      expect(composite.OKActions).toEqual([{ Ref: topicId }]);
     }
     const policy = prod.resourcePolicy('AWS::SNS::TopicPolicy', (p) => p.Topics, topicId);
     expect(policy).toContainEqual(expect.objectContaining({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }));
@@ -878,10 +989,20 @@ describe('the LabApi stack (prod): alarms', () => {
 });
 
 describe('the LabApi stack (prod): outputs', () => {
-  it('outputs the API URL, the names of the table, bucket and bus, the lab queue, the ingest and webhook DLQs and the alarm topic', () => {
+  it('outputs the API URL, the names of the table, bucket and bus, the lab queue, the ingest and webhook DLQs, the alarm topic and the key usage plan', () => {
     const outputs = (prod.template.toJSON() as { Outputs: Record<string, unknown> }).Outputs;
     expect(Object.keys(outputs).sort()).toEqual(
-      ['AlarmTopicArn', 'ApiUrl', 'BucketName', 'EventBusName', 'LabOrdersQueueUrl', 'ResultsIngestDlqUrl', 'TableName', 'WebhooksDlqUrl'].sort(),
+      [
+        'AlarmTopicArn',
+        'ApiUrl',
+        'BucketName',
+        'EventBusName',
+        'KeyUsagePlanId',
+        'LabOrdersQueueUrl',
+        'ResultsIngestDlqUrl',
+        'TableName',
+        'WebhooksDlqUrl',
+      ].sort(),
     );
   });
 });

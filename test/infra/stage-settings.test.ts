@@ -55,6 +55,17 @@ describe('stage settings', () => {
     expect(() => readSettings(testApp({ criticalAckMinutes: '0' }), 'prod')).toThrow(/criticalAckMinutes must be a positive number/);
   });
 
+  it('refuse a prod stage file that turns the HIPAA controls off: prod holds patient data', () => {
+    expect(() => readSettings(testApp(), 'prod', { ...STAGE_FILES.prod, hipaaControls: false })).toThrow(
+      'infra/stages/prod.ts: hipaaControls must be true: the prod stage holds patient data',
+    );
+  });
+
+  it('take hipaaControls from the stage file only, never from `-c`', () => {
+    expect(readSettings(testApp({ hipaaControls: 'false' }), 'prod').hipaaControls).toBe(true);
+    expect(readSettings(testApp({ hipaaControls: 'true' }), 'dev').hipaaControls).toBe(false);
+  });
+
   it('refuse a stage file whose default key limits are not whole numbers in range, naming the field', () => {
     const file = { ...STAGE_FILES.dev, keyLimits: { rateLimit: 0, burstLimit: 10, dailyQuota: null } };
     expect(() => readSettings(testApp(), 'dev', file)).toThrow('infra/stages/dev.ts: keyLimits.rateLimit must be at least 1');

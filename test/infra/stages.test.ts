@@ -48,6 +48,12 @@ describe('the LabApi stack (dev, with context)', () => {
     expect(dev.ofType('AWS::Logs::MetricFilter')).toEqual([]);
   });
 
+  it('has no HIPAA controls (a sandbox without patient data): no KMS key, log groups without one, no backup plan', () => {
+    expect(dev.ofType('AWS::KMS::Key')).toEqual([]);
+    for (const [id, logGroup] of dev.ofType('AWS::Logs::LogGroup')) expect(logGroup.Properties.KmsKeyId, id).toBeUndefined();
+    expect(Object.values(dev.resources).filter((resource) => resource.Type.startsWith('AWS::Backup::'))).toEqual([]);
+  });
+
   it('deletes the table (no deletion protection), the queues and the log groups with the stack, but keeps the buckets', () => {
     const [, table] = dev.onlyOfType('AWS::DynamoDB::Table');
     expect(table.DeletionPolicy).toBe('Delete');

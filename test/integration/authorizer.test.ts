@@ -27,14 +27,20 @@ const effectAndMessage = (result: Awaited<ReturnType<typeof handler>>) => [resul
 beforeAll(() => seedDemoData());
 
 describe('the API key authorizer', () => {
-  it('allows a valid key on the whole API, naming its key id', async () => {
+  it('allows a valid key on the whole API, naming its key id and the usage identifier its requests are counted under', async () => {
     const { keyId, plaintext } = await apiKeyWithId();
     const result = await handler(event({ 'x-api-key': plaintext }));
     expect(result).toEqual({
       principalId: keyId,
       policyDocument: { Version: '2012-10-17', Statement: [{ Action: 'execute-api:Invoke', Effect: 'Allow', Resource: WHOLE_API }] },
       context: { key_id: keyId },
+      usageIdentifierKey: `lab-usage-${keyId}`,
     });
+  });
+
+  it('gives a denied key no usage identifier: nothing is counted for it', async () => {
+    const result = await handler(event({ 'x-api-key': 'lab_unknown' }));
+    expect(result.usageIdentifierKey).toBeUndefined();
   });
 
   it('reads the header whatever its case', async () => {
