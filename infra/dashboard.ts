@@ -8,6 +8,7 @@
  * edit here, and the dashboard costs the same with 57 routes as with 5 ($3 a month, whatever it holds).
  */
 import { Duration } from 'aws-cdk-lib';
+import type { Stage } from 'aws-cdk-lib/aws-apigateway';
 import { AlarmStatusWidget, Dashboard, GraphWidget, type IAlarm, type IMetric, MathExpression, Metric, Stats, TextWidget } from 'aws-cdk-lib/aws-cloudwatch';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import type { IEventBus, Rule } from 'aws-cdk-lib/aws-events';
@@ -29,6 +30,8 @@ export interface DashboardProps {
   readonly deadLetterQueues: readonly { name: string; queue: Queue }[];
   readonly rules: readonly { name: string; rule: Rule; bus?: IEventBus }[];
   readonly table: Table;
+  /** The API's stage: its own latency, as clients see it. */
+  readonly apiStage: Stage;
   /** Requests API Gateway refused over a key's limits or the stage's (from its access log). */
   readonly rateLimited: IMetric;
 }
@@ -42,7 +45,8 @@ export function serviceDashboard(scope: Construct, props: DashboardProps): Dashb
   // Every route's series of one metric, found by search: `{namespace,service,route}` is the route dimension set.
   const byRoute = (metricName: string, statistic: string, label: string) =>
     new MathExpression({
-      expression: `SEARCH('{${namespace},service,route} MetricName="${metricName}"', '${statistic}', ${PERIOD.toSeconds()})`,
+      // Quoted: the namespace holds a slash and a hyphen.
+      expression: `SEARCH('{"${namespace}",service,route} MetricName="${metricName}"', '${statistic}', ${PERIOD.toSeconds()})`,
       usingMetrics: {},
       period: PERIOD,
       label,
@@ -87,10 +91,22 @@ export function serviceDashboard(scope: Construct, props: DashboardProps): Dashb
     graph(
       'Latency p50 by route class (ms)',
       byClass(REQUEST_METRICS.latency, Stats.p(50), (c) => `${c} p50`),
+      WIDTH / 3,
     ),
     graph(
       'Latency p99 by route class (ms)',
       byClass(REQUEST_METRICS.latency, Stats.p(99), (c) => `${c} p99`),
+      WIDTH / 3,
+    ),
+    // What the client waits for, cold starts and the gateway's own time included, for the stage as a whole.
+    graph(
+      'API Gateway latency, whole stage (ms)',
+      [
+        props.apiStage.metricLatency({ period: PERIOD, statistic: Stats.p(50), label: 'p50' }),
+        props.apiStage.metricLatency({ period: PERIOD, statistic: Stats.p(99), label: 'p99' }),
+        props.apiStage.metricIntegrationLatency({ period: PERIOD, statistic: Stats.p(99), label: 'integration p99' }),
+      ],
+      WIDTH / 3,
     ),
   );
   dashboard.addWidgets(
@@ -104,7 +120,7 @@ export function serviceDashboard(scope: Construct, props: DashboardProps): Dashb
       'Lambda throttles',
       [
         new MathExpression({
-          expression: `SEARCH('{AWS/Lambda,FunctionName} MetricName="Throttles" ${props.stackName}', 'Sum', ${PERIOD.toSeconds()})`,
+          expression: `SEARCH('{AWS/Lambda,FunctionName} MetricName="Throttles" "${props.stackName}"', 'Sum', ${PERIOD.toSeconds()})`,
           usingMetrics: {},
           period: PERIOD,
           label: 'throttles',

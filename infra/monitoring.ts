@@ -298,7 +298,8 @@ export class Monitoring extends NestedStack {
       `At least 25 % of webhook delivery attempts failed, in two ${WEBHOOK_WINDOW.toHumanString()} windows in a row with at least 20 attempts each. ` +
         'Many clients failing at once points at us (signing, network egress, DNS), not at one endpoint. See docs/runbook.md.',
       new MathExpression({
-        expression: 'IF(ok + failed >= 20, 100 * failed / (ok + failed), 0)',
+        // Each is written only when it happened: a window where every attempt failed has no `ok` at all.
+        expression: 'IF(FILL(ok, 0) + FILL(failed, 0) >= 20, 100 * FILL(failed, 0) / (FILL(ok, 0) + FILL(failed, 0)), 0)',
         usingMetrics: { ok: attempts(BUSINESS_METRICS.webhookDeliveriesSucceeded), failed: attempts(BUSINESS_METRICS.webhookDeliveriesFailed) },
         period: WEBHOOK_WINDOW,
         label: 'failed % of webhook attempts',
@@ -323,6 +324,7 @@ export class Monitoring extends NestedStack {
       deadLetterQueues: props.deadLetterQueues,
       rules: props.rules,
       table: props.table,
+      apiStage: props.api.deploymentStage,
       rateLimited: rateLimited.metric({ period: PERIOD, statistic: Stats.SUM, label: '429' }),
     });
   }

@@ -9,8 +9,15 @@
  * error budget is 1 − objective. Burning it 14.4 times as fast as allowed for an hour spends 2 % of the
  * month's budget (page now); 6 times for six hours spends 5 % (look today). Each is a composite alarm of a
  * long window (is it significant?) and a short one (is it still happening?), so it fires within minutes
- * and clears as soon as the burning stops. A window with fewer than MIN_REQUESTS requests never alarms:
- * one 5xx of three requests at night is the Lambda error alarm's business, not a budget burning.
+ * and clears as soon as the burning stops. A long window with fewer than MIN_REQUESTS requests never
+ * alarms: one 5xx of three requests at night is the Lambda error alarm's business, not a budget burning.
+ * The short window needs only one request (it says whether the burning goes on): with a minimum there too,
+ * a class as quiet as the renders would never reach it in 5 minutes, and its alarms could never fire.
+ *
+ * What the service's metrics see is what the handler answered: a Lambda that times out, runs out of
+ * memory, or whose answer is over 6 MB writes no metric line, and API Gateway answers 502/504 for it.
+ * Those are the API 5xx rate alarm's and the Lambda errors alarms' (infra/monitoring.ts), which read AWS's
+ * own metrics.
  */
 import { Duration, Validations } from 'aws-cdk-lib';
 import {
@@ -41,7 +48,8 @@ export interface ServiceLevel {
  * Reads answer from a few items: 99 % within 500 ms leaves room for a cold start's first queries. Writes
  * commit a transaction (or wait for a client's webhook endpoint, at most 10 s, in the rare test send): 99 %
  * within 1 s. Renders build a PDF with its fonts or a person's whole export: 99 % within 8 s, and a
- * looser availability, since a 6 MB export can meet the Lambda's limits before it meets a bug.
+ * looser availability: they parse fonts and read whole histories, the work most exposed to the
+ * table's and S3's throttling (answered 503).
  */
 export const SERVICE_LEVELS: Readonly<Record<ServiceLevelClass, ServiceLevel>> = {
   read: { availability: 99.9, latencyObjective: 99, latencyMs: 500 },
@@ -61,8 +69,14 @@ export const MIN_REQUESTS = 20;
 /** The service's dimensions of a route class's metrics (shared/metrics.ts countRequest). */
 export const classDimensions = (routeClass: ServiceLevelClass) => ({ service: 'lab-api', class: routeClass });
 
-/** The percent of a class's requests that broke the objective in `period` (0 when too few requests). */
-function badPercent(namespace: string, routeClass: ServiceLevelClass, objective: 'availability' | 'latency', period: Duration): MathExpression {
+/** The percent of a class's requests that broke the objective in `period` (0 with fewer than `minRequests`). */
+function badPercent(
+  namespace: string,
+  routeClass: ServiceLevelClass,
+  objective: 'availability' | 'latency',
+  period: Duration,
+  minRequests: number,
+): MathExpression {
   const level = SERVICE_LEVELS[routeClass];
   const dimensionsMap = classDimensions(routeClass);
   const requests = new Metric({ namespace, metricName: REQUEST_METRICS.requests, dimensionsMap, period, statistic: Stats.SUM });
@@ -73,7 +87,7 @@ function badPercent(namespace: string, routeClass: ServiceLevelClass, objective:
       ? new Metric({ namespace, metricName: REQUEST_METRICS.serverErrors, dimensionsMap, period, statistic: Stats.AVERAGE })
       : new Metric({ namespace, metricName: REQUEST_METRICS.latency, dimensionsMap, period, statistic: Stats.percentileRank(level.latencyMs) });
   return new MathExpression({
-    expression: objective === 'availability' ? `IF(requests >= ${MIN_REQUESTS}, 100 * bad, 0)` : `IF(requests >= ${MIN_REQUESTS}, 100 - bad, 0)`,
+    expression: objective === 'availability' ? `IF(requests >= ${minRequests}, 100 * bad, 0)` : `IF(requests >= ${minRequests}, 100 - bad, 0)`,
     usingMetrics: { requests, bad },
     period,
     label: `${routeClass} ${objective === 'availability' ? '% answered 5xx' : `% slower than ${level.latencyMs} ms`}`,
@@ -101,7 +115,7 @@ export function serviceLevelAlarms(scope: Construct, props: { namespace: string;
           (window, i) =>
             new Alarm(scope, `${id}${i === 0 ? 'Long' : 'Short'}`, {
               alarmName: `${props.stackName} SLO ${routeClass} ${objective} ${burn.name} burn (${window.toHumanString()})`,
-              metric: badPercent(props.namespace, routeClass, objective, window),
+              metric: badPercent(props.namespace, routeClass, objective, window, i === 0 ? MIN_REQUESTS : 1),
               threshold,
               comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
               evaluationPeriods: 1,

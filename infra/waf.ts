@@ -1,14 +1,17 @@
 /**
- * The optional web application firewall in front of the API stage (stage file `waf`), for a stage the
+ * The optional web application firewall in front of the API stage (stage file `wafRequestsPerIp`), for a stage the
  * public internet reaches beyond its known clients:
  *
- * - AWS's managed common rule set (AWSManagedRulesCommonRuleSet: the OWASP-style probes, bad bots,
- *   oversized headers, path traversal, …), except its 8 KB body-size rule, which only counts: our JSON
- *   stage answers an oversized body itself, 413 with a message that says the limit (README "Limits").
+ * - AWS's managed common rule set (AWSManagedRulesCommonRuleSet: the OWASP-style probes, oversized
+ *   headers, path traversal, …), except two rules that only count: the 8 KB body-size rule (our JSON stage
+ *   answers an oversized body itself, 413 with a message that says the limit) and the missing User-Agent
+ *   rule (server-to-server clients, .NET's HttpClient among them, send none by default).
  * - A rate-based rule per source IP: more than `requestsPerIpPer5Minutes` from one address in five
  *   minutes is answered 429 `{"error": …}` with Retry-After until the address slows down. It caps what no
  *   key limit can: requests without a valid key (answered by the authorizer, but each one still invoked it
- *   once per 60 s and key), from one address.
+ *   once per 60 s and key), from one address. Set it above what one key may send (keyLimits: 25/s is 7,500
+ *   in 5 minutes), or a partner behind one address meets it before its own limits. Its answer is WAF's, not
+ *   API Gateway's: it carries no CORS headers, so a browser app sees a network error.
  *
  * What it costs: $5 a month for the web ACL, $1 per rule (two), $0.60 per million requests; AWS's managed
  * rule set itself adds nothing. Blocked requests never reach the authorizer or a function.
@@ -55,7 +58,10 @@ export class Waf extends Construct {
             managedRuleGroupStatement: {
               vendorName: 'AWS',
               name: 'AWSManagedRulesCommonRuleSet',
-              ruleActionOverrides: [{ name: 'SizeRestrictions_BODY', actionToUse: { count: {} } }],
+              ruleActionOverrides: [
+                { name: 'SizeRestrictions_BODY', actionToUse: { count: {} } },
+                { name: 'NoUserAgent_HEADER', actionToUse: { count: {} } },
+              ],
             },
           },
           visibilityConfig: visibility('common-rule-set'),

@@ -12,8 +12,8 @@
  *   limit would do as well; one per key keeps revocation simple and stays far below the 300 plans an
  *   account may hold per region).
  *
- * Revoking a key removes its API Gateway key (and its own plan): a revoked key is refused by the
- * authorizer anyway, this only tidies. A rotation keeps the key id, and so everything here.
+ * A revoked key keeps its API Gateway key (the authorizer never names it again; see removeKeyUsage). A
+ * rotation keeps the key id, and so everything here.
  */
 import {
   APIGatewayClient,
@@ -41,8 +41,30 @@ export interface KeyUsage {
   limits: KeyLimits | null;
 }
 
-/** Registers a new key with the gateway: its API Gateway key, in the stage's plan or in a plan of its own. */
-export async function registerKeyUsage(client: APIGatewayClient, { keyId, usagePlanId, limits }: KeyUsage): Promise<{ usagePlanId: string }> {
+/**
+ * Gives a key its place with the gateway: its API Gateway key (found, or created with its usage
+ * identifier), in the stage's plan or in a plan of its own. Safe to run again: a key already in a plan is
+ * left as it is ('already'), and one whose API Gateway key exists without a plan (an earlier attempt that
+ * failed halfway) is put into one.
+ */
+export async function registerKeyUsage(client: APIGatewayClient, { keyId, usagePlanId, limits }: KeyUsage): Promise<'registered' | 'already'> {
+  const existing = await apiKeyOf(client, keyId);
+  if (existing) {
+    const { items: plans = [] } = await client.send(new GetUsagePlansCommand({ keyId: existing }));
+    if (plans.length > 0) return 'already';
+  }
+  const apiKeyId =
+    existing ??
+    (
+      await client.send(
+        new CreateApiKeyCommand({
+          name: keyId,
+          description: `Usage identifier of lab API key ${keyId}: counts its requests, is no credential`,
+          enabled: true,
+          value: usageIdentifierOf(keyId),
+        }),
+      )
+    ).id!;
   let planId = usagePlanId;
   if (limits) {
     // The same API stages as the stage's plan: the key's plan applies where the stage's would.
@@ -58,19 +80,22 @@ export async function registerKeyUsage(client: APIGatewayClient, { keyId, usageP
     );
     planId = own.id!;
   }
-  const apiKey = await client.send(
-    new CreateApiKeyCommand({
-      name: keyId,
-      description: `Usage identifier of lab API key ${keyId}: counts its requests, is no credential`,
-      enabled: true,
-      value: usageIdentifierOf(keyId),
-    }),
-  );
-  await client.send(new CreateUsagePlanKeyCommand({ usagePlanId: planId, keyId: apiKey.id!, keyType: 'API_KEY' }));
-  return { usagePlanId: planId };
+  await client.send(new CreateUsagePlanKeyCommand({ usagePlanId: planId, keyId: apiKeyId, keyType: 'API_KEY' }));
+  return 'registered';
 }
 
-/** Removes a key's API Gateway key and the plan of its own, if it has one. Nothing there: nothing to do. */
+/** The id of the API Gateway key named after this key id, if there is one. */
+async function apiKeyOf(client: APIGatewayClient, keyId: string): Promise<string | undefined> {
+  const { items = [] } = await client.send(new GetApiKeysCommand({ nameQuery: keyId, includeValues: false }));
+  return items.find((item) => item.name === keyId)?.id;
+}
+
+/**
+ * Removes what a failed `create` left with the gateway: the key's API Gateway key and the plan of its own,
+ * if it has one (a plan named after the key id: never the stage's). Nothing there: nothing to do. A revoked
+ * key keeps its API Gateway key: the authorizer names it no more, and removing it at once would answer the
+ * key's cached allowance (up to 60 s) 403 "not enabled" instead of 401 "revoked".
+ */
 export async function removeKeyUsage(client: APIGatewayClient, keyId: string): Promise<void> {
   const { items = [] } = await client.send(new GetApiKeysCommand({ nameQuery: keyId, includeValues: false }));
   for (const apiKey of items.filter((item) => item.name === keyId)) {

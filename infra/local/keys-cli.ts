@@ -11,6 +11,9 @@
  *   list   one line per key id (status, created, expiry, last use, name, scopes, groups, limits) — never a plaintext
  *   revoke <key-id>   every secret of the key, those of a rotation racing it too (a key revoked already:
  *          says so, exit code 0)
+ *   register <key-id> | --all   --table … --usage-plan …   a key issued before the stage had usage plans (or
+ *          every key that may still be used) gets its place in them, with its own limits if it has some
+ *          (registered already: says so; safe to run again)
  *   --help
  *
  * Against the running local stack by default (found through its stack file, or the same variables as
@@ -39,6 +42,7 @@ const USAGE = `usage:
   npm run keys -- rotate KEY_ID [--grace HOURSh | DAYSd] [--expires-in DAYSd | never --allow-no-expiry] [--table TABLE]
   npm run keys -- list [--table TABLE]
   npm run keys -- revoke KEY_ID [--table TABLE]
+  npm run keys -- register KEY_ID | --all --table TABLE --usage-plan KEY_USAGE_PLAN_ID
   npm run keys -- --help
 
 create prints the new key alone on the last line; it is shown once. It refuses a group that does not
@@ -128,6 +132,7 @@ function parse(argv: string[]) {
         burst: { type: 'string' },
         'daily-quota': { type: 'string' },
         'usage-plan': { type: 'string' },
+        all: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -147,7 +152,11 @@ async function main(argv: string[]): Promise<void> {
   if (command !== 'create' && [values['rate-limit'], values.burst, values['daily-quota']].some((v) => v !== undefined))
     throw new UsageError("--rate-limit, --burst and --daily-quota apply to create only (a rotation keeps the key's limits)");
   const limits = limitsOf(values);
-  if (values['usage-plan'] !== undefined && (command !== 'create' || !values.table)) throw new UsageError('--usage-plan applies to create with --table only');
+  const registers = command === 'create' || command === 'register';
+  if (values['usage-plan'] !== undefined && (!registers || !values.table))
+    throw new UsageError('--usage-plan applies to create and register with --table only');
+  if (values.all && command !== 'register') throw new UsageError('--all applies to register only');
+  if (command === 'register' && !(values.table && values['usage-plan'])) throw new UsageError('register needs --table and --usage-plan');
   if (command === 'create' && values.table && !values['usage-plan']) {
     throw new UsageError('create --table needs --usage-plan (the stack output KeyUsagePlanId): the gateway refuses a key that is in none of its usage plans');
   }
@@ -207,11 +216,14 @@ async function main(argv: string[]): Promise<void> {
         now,
       );
       if (gateway) {
-        // Before the key is shown: a key the gateway cannot count is refused there, so it is revoked again.
+        // Before the key is shown: a key the gateway cannot count is refused there, so it is revoked again,
+        // and what the gateway took of it so far removed (best effort: the key is revoked either way).
+        const client = gateway.apiGateway();
         try {
-          await gateway.registerKeyUsage(gateway.apiGateway(), { keyId: key.keyId, usagePlanId: values['usage-plan']!, limits: limits ?? null });
+          await gateway.registerKeyUsage(client, { keyId: key.keyId, usagePlanId: values['usage-plan']!, limits: limits ?? null });
         } catch (error) {
           await revokeApiKey(key.keyId);
+          await gateway.removeKeyUsage(client, key.keyId).catch(() => undefined);
           throw new Error(
             `the gateway did not take key ${key.keyId} into its usage plans, so it was revoked again: ${error instanceof Error ? error.message : String(error)}`,
           );
@@ -280,12 +292,36 @@ async function main(argv: string[]): Promise<void> {
         process.exitCode = 1;
         return;
       }
-      // The gateway's counter of a deployed key goes too (the authorizer refuses the key already).
-      if (values.table) {
-        const gateway = await import('./key-usage-plans');
-        await gateway.removeKeyUsage(gateway.apiGateway(), keyId);
-      }
+      // Its API Gateway key stays (infra/local/key-usage-plans.ts removeKeyUsage says why): the authorizer refuses it.
       console.log(revocation === 'already revoked' ? `${keyId} was already revoked; nothing changed.` : `Revoked ${keyId}. Cached lookups expire within 60 s.`);
+      return;
+    }
+    case 'register': {
+      const [keyId, extra] = rest;
+      if (values.all ? keyId : !keyId || extra) throw new UsageError('register takes one key id, or --all');
+      const { findApiKeyById } = await import('../../shared/store/api-keys');
+      const found = keyId ? await findApiKeyById(keyId) : undefined;
+      // --all: every key that may still be used, the upgrade of a stage that had no usage plans yet.
+      const keys = values.all
+        ? (await listApiKeys()).filter((k) => !isRevoked(k) && !isExpired(k.current.key_expires_at, now.getTime()))
+        : found
+          ? [found]
+          : [];
+      if (keyId && (!found || isRevoked(found))) {
+        console.error(found ? `${keyId} is revoked: nothing to register` : `No key with id ${keyId}`);
+        process.exitCode = 1;
+        return;
+      }
+      const gateway = await import('./key-usage-plans');
+      const client = gateway.apiGateway();
+      for (const { current } of keys) {
+        const outcome = await gateway.registerKeyUsage(client, { keyId: current.key_id, usagePlanId: values['usage-plan']!, limits: current.limits });
+        console.log(
+          outcome === 'already'
+            ? `${current.key_id} is registered with the gateway already; nothing changed.`
+            : `Registered ${current.key_id} with ${current.limits ? 'a usage plan of its own' : "the stage's key plan"}.`,
+        );
+      }
       return;
     }
     default:

@@ -26,7 +26,7 @@ export const prod: StageFile = {
   // A critical value (a potassium of 6.8) must reach a clinician within the hour, or on-call hears of it.
   criticalAckMinutes: 60,
   // A WAF in front of the API (infra/waf.ts), off until the API faces the open internet beyond its clients:
-  // wafRequestsPerIp: 3000, (requests per source IP in 5 minutes, then 429; $7/month and $0.60 per million)
+  // wafRequestsPerIp: 30_000, (requests per source IP in 5 minutes, then 429: above one key's 7,500; $7/month + $0.60 per million)
   // `cdk destroy` and a console delete are refused until someone turns this off on purpose.
   terminationProtection: true,
   // People's health data: the HIPAA checks run on every synth, logs are encrypted with the stack's own KMS

@@ -33,6 +33,12 @@ describe('per-key limits at the gateway', () => {
     }
   });
 
+  it('require none on the mock methods (405, CORS preflight): they answer without a key', () => {
+    const mocks = prod.apiMethods().filter((m) => m.method === 'ANY');
+    expect(mocks.length).toBeGreaterThan(0);
+    for (const mock of mocks) expect(mock.properties.ApiKeyRequired ?? false, mock.path).toBe(false);
+  });
+
   it("hold every key without limits of its own to the stage file's keyLimits, per key, on this stage", () => {
     const [, plan] = prod.onlyOfType('AWS::ApiGateway::UsagePlan');
     const { keyLimits } = STAGE_FILES.prod;
@@ -73,14 +79,17 @@ describe('the optional web application firewall', () => {
     expect(prod.ofType('AWS::WAFv2::WebACL')).toEqual([]);
   });
 
-  it("runs AWS's managed common rule set, its body-size rule only counting (the API answers 413 itself)", () => {
+  it("runs AWS's managed common rule set, its body-size and missing-User-Agent rules only counting", () => {
     const [, acl] = withWaf.onlyOfType('AWS::WAFv2::WebACL');
     const rules = acl.Properties.Rules as { Name: string; Statement: Record<string, unknown>; OverrideAction?: unknown }[];
     const common = rules.find((rule) => rule.Name === 'aws-common-rule-set')!;
     expect(common.Statement.ManagedRuleGroupStatement).toEqual({
       VendorName: 'AWS',
       Name: 'AWSManagedRulesCommonRuleSet',
-      RuleActionOverrides: [{ Name: 'SizeRestrictions_BODY', ActionToUse: { Count: {} } }],
+      RuleActionOverrides: [
+        { Name: 'SizeRestrictions_BODY', ActionToUse: { Count: {} } },
+        { Name: 'NoUserAgent_HEADER', ActionToUse: { Count: {} } },
+      ],
     });
     expect(common.OverrideAction).toEqual({ None: {} });
     expect(acl.Properties).toMatchObject({ Scope: 'REGIONAL', DefaultAction: { Allow: {} } });

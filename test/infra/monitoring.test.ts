@@ -54,6 +54,7 @@ describe('the prod dashboard', () => {
     '5xx and 4xx rate by route class (%)',
     'Latency p50 by route class (ms)',
     'Latency p99 by route class (ms)',
+    'API Gateway latency, whole stage (ms)',
     'Requests by route',
     '5xx by route',
     'Latency p99 by route (ms)',
@@ -71,7 +72,9 @@ describe('the prod dashboard', () => {
   });
 
   it("finds every route's series by a search over the stack's namespace, so a new route needs no edit", () => {
-    expect(body()).toContain(`SEARCH('{${NAMESPACE},service,route} MetricName=\\\\\\"Requests\\\\\\"', 'Sum', 300)`);
+    // The body is JSON inside the template's JSON: each quote escaped twice.
+    const twiceEscaped = (text: string) => JSON.stringify(JSON.stringify(text).slice(1, -1)).slice(1, -1);
+    expect(body()).toContain(twiceEscaped(`SEARCH('{"${NAMESPACE}",service,route} MetricName="Requests"', 'Sum', 300)`));
   });
 
   it('shows every business metric', () => {
@@ -131,6 +134,12 @@ describe('the service-level burn alarms', () => {
     expect(str(availability!.Metrics)).toContain(`IF(requests >= ${MIN_REQUESTS}, 100 * bad, 0)`);
     expect(str(latency!.Metrics)).toContain(`IF(requests >= ${MIN_REQUESTS}, 100 - bad, 0)`);
   });
+
+  it('ask the short window for one request only, so that a quiet class (renders) can still alarm', () => {
+    const composite = composites().find(([, a]) => a.Properties.AlarmName === 'LabApi-prod SLO render availability burning fast')![1].Properties;
+    const [, short] = windowsOf(composite.AlarmRule);
+    expect(str(short!.Metrics)).toContain('IF(requests >= 1, 100 * bad, 0)');
+  });
 });
 
 describe('the prod alarms on webhooks and limits', () => {
@@ -140,7 +149,8 @@ describe('the prod alarms on webhooks and limits', () => {
       .map(([, a]) => a.Properties)
       .find((a) => String(a.AlarmName).endsWith('webhook failure rate'))!;
     expect(alarm).toMatchObject({ Threshold: 25, EvaluationPeriods: 2, DatapointsToAlarm: 2 });
-    expect(str(alarm.Metrics)).toContain('IF(ok + failed >= 20, 100 * failed / (ok + failed), 0)');
+    // FILL: a window where every attempt failed has no `ok` data point, and must still alarm.
+    expect(str(alarm.Metrics)).toContain('IF(FILL(ok, 0) + FILL(failed, 0) >= 20, 100 * FILL(failed, 0) / (FILL(ok, 0) + FILL(failed, 0)), 0)');
     expect(str(alarm.Metrics)).toContain(`"MetricName":"${BUSINESS_METRICS.webhookDeliveriesFailed}"`);
     expect(str(alarm.Metrics)).toContain('"Period":900');
   });

@@ -8,6 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { handler } from '../../functions/auth/authorizer';
 import { issueApiKey } from '../../shared/auth/api-keys';
 import { revokeApiKey } from '../../shared/store/api-keys';
+import { dynamoClient } from '../../shared/store/client';
 import { apiKeyWithId, seedDemoData } from '../support/fixtures';
 
 const METHOD_ARN = 'arn:aws:execute-api:eu-central-1:123456789012:abc123/prod/GET/api/v1/profiles/1';
@@ -69,5 +70,34 @@ describe('the API key authorizer', () => {
 
   it('denies a request without the header with the missing-key message', async () => {
     expect(effectAndMessage(await handler(event({})))).toEqual(['Deny', 'Missing x-api-key header']);
+  });
+});
+
+describe('a flood of bad keys (README "Bad keys stopped at the gateway": the measured cost)', () => {
+  it('costs 1,000 invocations, 1,000 consistent GetItems and no write for 1,000 different unknown keys', async () => {
+    // Every DynamoDB call the authorizer makes, counted at the SDK's edge by command and consistency.
+    const calls: string[] = [];
+    dynamoClient.middlewareStack.add(
+      (next, context) => async (args) => {
+        const input = args.input as { ConsistentRead?: boolean };
+        calls.push(`${context.commandName}${input.ConsistentRead ? ' (consistent)' : ''}`);
+        return next(args);
+      },
+      { step: 'initialize', name: 'countCalls' },
+    );
+    try {
+      const keys = Array.from({ length: 1000 }, (_, i) => `lab_flood${String(i).padStart(4, '0')}${'x'.repeat(30)}`);
+      const effects: string[] = [];
+      // 20 at a time, as a flood would arrive.
+      for (let i = 0; i < keys.length; i += 20) {
+        const batch = await Promise.all(keys.slice(i, i + 20).map((key) => handler(event({ 'x-api-key': key }))));
+        effects.push(...batch.map((result) => result.policyDocument.Statement[0]!.Effect));
+      }
+      expect(new Set(effects)).toEqual(new Set(['Deny']));
+      expect(calls.length).toBe(1000);
+      expect(new Set(calls)).toEqual(new Set(['GetItemCommand (consistent)']));
+    } finally {
+      dynamoClient.middlewareStack.remove('countCalls');
+    }
   });
 });

@@ -7,7 +7,9 @@
  */
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { BUSINESS_METRICS, REQUEST_METRICS } from '../../shared/metric-names';
+import { dynamoClient } from '../../shared/store/client';
 import { useApi } from '../support/api';
+import { dynamoError, mentioning, withFault } from '../support/aws-faults';
 import { mockEventBridge } from '../support/event-bridge';
 import { apiKeyWithId, BERLIN_MITTE, seedDemoData, UNKNOWN_ID } from '../support/fixtures';
 import { clinical, deliver, report } from '../support/lab';
@@ -80,6 +82,18 @@ describe('every API request', () => {
   it('counts a 4xx answer as a client error, not a server error', async () => {
     expect((await api.get(`/api/v1/profiles/${UNKNOWN_ID}`, key)).status).toBe(404);
     expect(requestLines('getProfile')).toEqual([expect.objectContaining({ Requests: 1, ClientErrors: 1, ServerErrors: 0 })]);
+  });
+
+  it('counts a 5xx answer as a server error (what the availability objective reads)', async () => {
+    const profileId = await createProfile(api, key);
+    logs.stop();
+    logs = captureLogs();
+    // DynamoDB refuses the read in a way nobody retries: the route answers 500.
+    const { result } = await withFault(dynamoClient, dynamoError(400, 'ValidationException'), mentioning(profileId, 'GetItemCommand'), () =>
+      api.get(`/api/v1/profiles/${profileId}`, key),
+    );
+    expect(result.status).toBe(500);
+    expect(requestLines('getProfile')).toEqual([expect.objectContaining({ Requests: 1, ClientErrors: 0, ServerErrors: 1 })]);
   });
 
   it('counts a request refused for its key too, under its route', async () => {
