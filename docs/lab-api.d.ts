@@ -1351,7 +1351,7 @@ export interface components {
             language: "en" | "de" | "fi";
         };
         CreatedShipment: {
-            /** @description the shipment reference (random digits), e.g. P-583019-2746 */
+            /** @description the shipment reference (random digits), e.g. P-583019-2746, or as an appointment shows it, P5830192746 */
             id: string;
             /**
              * @description pending → shipped → in_transit → delivered; pending/shipped/in_transit → fault; pending → cancelled
@@ -1879,7 +1879,7 @@ export interface components {
             optimal_max: number | null;
         };
         Shipment: {
-            /** @description the shipment reference (random digits), e.g. P-583019-2746 */
+            /** @description the shipment reference (random digits), e.g. P-583019-2746, or as an appointment shows it, P5830192746 */
             id: string;
             /**
              * @description pending → shipped → in_transit → delivered; pending/shipped/in_transit → fault; pending → cancelled
@@ -1905,7 +1905,7 @@ export interface components {
             updated_at: string | null;
         };
         ShipmentWithAppointments: {
-            /** @description the shipment reference (random digits), e.g. P-583019-2746 */
+            /** @description the shipment reference (random digits), e.g. P-583019-2746, or as an appointment shows it, P5830192746 */
             id: string;
             /**
              * @description pending → shipped → in_transit → delivered; pending/shipped/in_transit → fault; pending → cancelled
@@ -3898,7 +3898,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description the shipment reference (random digits), e.g. P-583019-2746 */
+                /** @description the shipment reference (random digits), e.g. P-583019-2746, or as an appointment shows it, P5830192746 */
                 id: string;
             };
             cookie?: never;
@@ -3936,7 +3936,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description the shipment reference (random digits), e.g. P-583019-2746 */
+                /** @description the shipment reference (random digits), e.g. P-583019-2746, or as an appointment shows it, P5830192746 */
                 id: string;
             };
             cookie?: never;
@@ -3993,7 +3993,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description the shipment reference (random digits), e.g. P-583019-2746 */
+                /** @description the shipment reference (random digits), e.g. P-583019-2746, or as an appointment shows it, P5830192746 */
                 id: string;
             };
             cookie?: never;
@@ -4051,7 +4051,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description the shipment reference (random digits), e.g. P-583019-2746 */
+                /** @description the shipment reference (random digits), e.g. P-583019-2746, or as an appointment shows it, P5830192746 */
                 id: string;
             };
             cookie?: never;
@@ -4110,7 +4110,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description the shipment reference (random digits), e.g. P-583019-2746 */
+                /** @description the shipment reference (random digits), e.g. P-583019-2746, or as an appointment shows it, P5830192746 */
                 id: string;
             };
             cookie?: never;

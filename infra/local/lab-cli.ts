@@ -34,7 +34,8 @@ const USAGE = `usage:
   npm run lab -- correct <appointment-id> <biomarker_id>=<value>
   npm run lab -- reject <appointment-id> --reason <code> [--biomarkers <id,id>]
     codes: ${REJECTION_REASONS.join(', ')}
-  any of them with --format hl7: sent as an HL7 v2 ORU^R01 message instead of a JSON event`;
+  any of them with --format hl7: sent as an HL7 v2 ORU^R01 message instead of a JSON event
+  npm run lab -- --help`;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
 
 function parse(argv: string[]) {
@@ -50,6 +51,7 @@ function parse(argv: string[]) {
         reason: { type: 'string' },
         biomarkers: { type: 'string' },
         format: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
       },
     });
   } catch (error) {
@@ -82,6 +84,10 @@ function criticalValue(limits: { critical_low?: number | null; critical_high?: n
 
 async function main(argv: string[]): Promise<void> {
   const { values, positionals } = parse(argv);
+  if (values.help) {
+    console.log(USAGE);
+    return;
+  }
   const [command, appointmentId, ...rest] = positionals;
   if (command !== 'report' && command !== 'correct' && command !== 'reject')
     throw new UsageError(command ? `unknown command: ${command}` : 'a command is required');

@@ -32,6 +32,12 @@ export function shipmentReference(value: number): string {
 /** How an appointment shows its link to a shipment: the same reference without hyphens, as the spec requires. */
 export const linkedShipmentId = (reference: string) => reference.replaceAll('-', '');
 
+/** A reference as a shipment shows it (`P-583019-2746`) or as an appointment shows it (`P5830192746`). */
+export const SHIPMENT_REFERENCE_EITHER = /^P(-\d{6}-\d{4}|\d{10})$/;
+
+/** Either spelling of a reference (SHIPMENT_REFERENCE_EITHER) as the shipment's own, with hyphens. */
+export const canonicalShipmentReference = (reference: string) => shipmentReference(Number(reference.replaceAll(/\D/g, '')));
+
 const FINAL: readonly ShipmentStatus[] = ['delivered', 'fault', 'cancelled'];
 
 /** PATCH and DELETE: only before pickup. */

@@ -1,7 +1,7 @@
 /** Shipment requests (create, update, provider status updates) and the shipment representations. */
 import * as v from 'valibot';
 import { isClockTime } from '../domain/pickup-window';
-import { LOGISTICS_PROVIDERS, PROVIDER_STATUSES, SHIPMENT_REFERENCE, SHIPMENT_STATUSES } from '../domain/shipment';
+import { canonicalShipmentReference, LOGISTICS_PROVIDERS, PROVIDER_STATUSES, SHIPMENT_REFERENCE_EITHER, SHIPMENT_STATUSES } from '../domain/shipment';
 import type { ShipmentRecord } from '../store/shipments';
 import { calendarDate, date, freeText, instant, uuid, zonedDateTime } from './fields';
 
@@ -11,10 +11,15 @@ const clockTime = v.pipe(
   v.metadata({ pattern: '^([01]\\d|2[0-3]):[0-5]\\d$', description: 'HH:MM (24-hour), within 09:00–17:00' }),
   v.check(isClockTime, 'must be a time HH:MM (24-hour)'),
 );
+/**
+ * The path's reference: as the shipment shows it, or without hyphens as an appointment's `shipments` show
+ * it, read as the same shipment (a client copying it from an appointment should not meet a 400).
+ */
 const shipmentReference = v.pipe(
   v.string(),
-  v.regex(SHIPMENT_REFERENCE, 'must be a shipment reference P-<6 digits>-<4 digits>'),
-  v.description('the shipment reference (random digits), e.g. P-583019-2746'),
+  v.regex(SHIPMENT_REFERENCE_EITHER, 'must be a shipment reference P-<6 digits>-<4 digits> (or its 11 characters without hyphens)'),
+  v.description('the shipment reference (random digits), e.g. P-583019-2746, or as an appointment shows it, P5830192746'),
+  v.transform(canonicalShipmentReference),
 );
 
 export const ShipmentParams = v.object({ id: shipmentReference });

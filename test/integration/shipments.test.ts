@@ -262,10 +262,19 @@ describe('GET /api/v1/shipments/{id}', () => {
     expect(res.body).toMatchObject({ id, status: 'pending', created_at: '2026-11-23T08:00:00.000Z', updated_at: null, appointment_ids: [] });
   });
 
+  it('answers the same shipment for its reference without hyphens, as an appointment shows it', async () => {
+    const id = await createShipment();
+    const res = await api.get(`/api/v1/shipments/${id.replaceAll('-', '')}`, key);
+    expect(res.status).toBe(200);
+    expect(res.body.id).toBe(id);
+  });
+
   it('answers 400 for an id that is not a shipment reference', async () => {
-    const res = await api.get('/api/v1/shipments/P-1234', key);
-    expect(res.status).toBe(400);
-    expect(res.body).toEqual({ error: 'id must be a shipment reference P-<6 digits>-<4 digits>' });
+    for (const id of ['P-1234', 'P583019-2746', 'P58301927460', 'p5830192746']) {
+      const res = await api.get(`/api/v1/shipments/${id}`, key);
+      expect(res.status, id).toBe(400);
+      expect(res.body).toEqual({ error: 'id must be a shipment reference P-<6 digits>-<4 digits> (or its 11 characters without hyphens)' });
+    }
   });
 
   it('answers 404 for an unknown reference', async () => {
