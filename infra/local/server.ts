@@ -98,7 +98,13 @@ async function readBody(req: IncomingMessage): Promise<Buffer | 'too-large'> {
   return Buffer.concat(chunks);
 }
 
-function toEvent(req: IncomingMessage, url: URL, match: CompiledRoute, params: string[], body: Buffer): APIGatewayProxyEvent {
+function toEvent(
+  req: IncomingMessage,
+  url: { pathname: string; searchParams: URLSearchParams },
+  match: CompiledRoute,
+  params: string[],
+  body: Buffer,
+): APIGatewayProxyEvent {
   // Maps without a prototype: a parameter or header named `constructor`, `toString` or `__proto__` must be a
   // key like any other (as in the JSON event API Gateway sends), not reach Object.prototype (a 500 before).
   const headers: Record<string, string> = Object.create(null);
@@ -172,8 +178,20 @@ function writeResult(res: ServerResponse, result: APIGatewayProxyResult): void {
   res.end(result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body);
 }
 
+/**
+ * The request's URL with its path exactly as sent. WHATWG's URL parser resolves dot segments, `%2e%2e`
+ * included, so `/api/v1/appointments/%2e%2e/panels` would become `/api/v1/panels`; API Gateway matches
+ * the path as sent (there `..` is the `{id}` of a route), and so must we.
+ */
+function requestUrl(req: IncomingMessage): { pathname: string; searchParams: URLSearchParams } {
+  const target = req.url ?? '/';
+  if (!target.startsWith('/')) return new URL(target, 'http://localhost');
+  const [pathname = '/', query = ''] = target.split(/[?#]/, 2);
+  return { pathname, searchParams: new URL(`http://localhost/?${query}`).searchParams };
+}
+
 async function handle(req: IncomingMessage, res: ServerResponse, cors: GatewayCors, limits: LocalKeyLimits | undefined): Promise<void> {
-  const url = new URL(req.url ?? '/', 'http://localhost');
+  const url = requestUrl(req);
   const matching = compiledRoutes.map((compiled) => ({ compiled, params: compiled.pattern.exec(url.pathname) })).filter((c) => c.params !== null);
   if (matching.length === 0) return answer(res, unknownPath, cors.fixed);
   // As API Gateway: a literal segment wins over a {param} (POST /appointments/pickup is not /appointments/{id}).

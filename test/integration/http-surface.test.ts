@@ -2,6 +2,7 @@
  * The HTTP surface every route shares: API-key authentication, scope checks, body parsing, unknown
  * routes and methods, and the `{ "error": … }` shape of every failure.
  */
+import { request as httpRequest } from 'node:http';
 import { describe, expect, it, beforeAll } from 'vitest';
 import { issueApiKey } from '../../shared/auth/api-keys';
 import { revokeApiKey } from '../../shared/store/api-keys';
@@ -263,6 +264,22 @@ describe('routing', () => {
     expect(res.status).toBe(405);
     expect(res.headers.get('allow')).toBe('GET, PATCH, DELETE');
     expect(res.body).toEqual({ error: 'Method POST not allowed; allowed: GET, PATCH, DELETE' });
+  });
+
+  it('matches the path as sent, resolving no dot segment: /appointments/%2e%2e/panels is not /panels', async () => {
+    // The path as an option, sent as written (a URL string, in fetch or node:http, has its dot segments resolved first).
+    const { status } = await new Promise<{ status: number }>((resolve, reject) => {
+      const { hostname, port } = new URL(api.url());
+      const path = '/api/v1/appointments/%2e%2e/panels';
+      const request = httpRequest({ hostname, port, path, headers: { 'x-api-key': key } }, (response) => {
+        response.resume();
+        resolve({ status: response.statusCode ?? 0 });
+      });
+      request.on('error', reject);
+      request.end();
+    });
+    // GET is no method of /appointments/{id}/panels.
+    expect(status).toBe(405);
   });
 
   it('answers 400 for a path parameter that is not percent-encoded correctly', async () => {

@@ -53,7 +53,8 @@ const templates = Object.keys(document.paths)
 
 /** The operation a request reaches, matched as the gateway and the local server do: a literal segment wins over a {param}. */
 function operationOf(method: string, url: string): { path: string; operation: OperationDoc } | undefined {
-  const pathname = new URL(url, 'http://x').pathname;
+  // The path as sent, dot segments unresolved (a URL parser would turn /appointments/%2e%2e/results into /results).
+  const pathname = url.startsWith('/') ? (url.split(/[?#]/)[0] ?? '/') : new URL(url).pathname;
   const matching = templates.filter((template) => template.pattern.test(pathname));
   const fewest = Math.min(...matching.map((template) => template.params));
   for (const template of matching.filter((candidate) => candidate.params === fewest)) {
