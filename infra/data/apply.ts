@@ -111,6 +111,25 @@ export async function planReferenceData(data: ReferenceData): Promise<Plan> {
   return { changes, manifest: isDeepStrictEqual(next, sortedManaged) ? undefined : next };
 }
 
+/**
+ * The groups a key may name, as the reference data made them (its manifest: no Scan): the profile groups
+ * that take profiles and the location groups with an active location, sorted. For an operator's message
+ * (the keys CLI naming what exists when a group does not); groups made by hand elsewhere are not in it.
+ */
+export async function knownGroups(): Promise<{ profileGroups: string[]; locationGroups: string[] }> {
+  const { Item: manifest } = await dynamo.send(new GetCommand({ TableName: tableName, Key: keys.referenceData, ConsistentRead: true }));
+  const ids = (manifest?.ids ?? {}) as Record<string, string[]>;
+  const records = await batchGetAll([
+    ...(ids[KINDS['profile group'].manifest] ?? []).map((id) => keys.profileGroup(id)),
+    ...(ids[KINDS.location.manifest] ?? []).map((id) => keys.location(id)),
+  ]);
+  const active = records.filter((item) => item.active !== false);
+  const ofKind = (kind: 'profile group' | 'location') => active.filter((item) => item.SK === KINDS[kind].keyOf('x').SK);
+  const profileGroups = ofKind('profile group').map((item) => String(item.slug));
+  const locationGroups = ofKind('location').map((item) => String(item.location_group_slug));
+  return { profileGroups: [...new Set(profileGroups)].sort(), locationGroups: [...new Set(locationGroups)].sort() };
+}
+
 /** Writes what the plan says: each record with the store's put, then the manifest. */
 export async function applyPlan(plan: Plan): Promise<void> {
   for (const change of plan.changes) await KINDS[change.kind].put(change.record as never);

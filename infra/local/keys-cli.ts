@@ -197,10 +197,16 @@ async function main(argv: string[]): Promise<void> {
           Promise.all(locationGroups.map(async (group) => (await listActiveLocations([group])).length > 0)),
         ]);
         const unknownProfileGroups = profileGroups.filter((_, i) => !profileGroupKnown[i]);
-        if (unknownProfileGroups.length > 0) throw new UsageError(`unknown profile group(s): ${unknownProfileGroups.join(', ')}`);
         const unknownLocationGroups = locationGroups.filter((_, i) => !locationGroupKnown[i]);
-        if (unknownLocationGroups.length > 0) {
-          throw new UsageError(`unknown location group(s): ${unknownLocationGroups.join(', ')} (no active location in them)`);
+        if (unknownProfileGroups.length > 0 || unknownLocationGroups.length > 0) {
+          // Say what exists, so that a typo is a one-look fix (the reference data's groups: no Scan).
+          const known = await (await import('../data/apply')).knownGroups();
+          const listed = (groups: string[]) => (groups.length > 0 ? groups.join(', ') : 'none yet: npm run data -- apply');
+          throw new UsageError(
+            unknownProfileGroups.length > 0
+              ? `unknown profile group(s): ${unknownProfileGroups.join(', ')}; known: ${listed(known.profileGroups)}`
+              : `unknown location group(s): ${unknownLocationGroups.join(', ')} (no active location in them); known: ${listed(known.locationGroups)}`,
+          );
         }
       }
       const gateway = values.table ? await import('./key-usage-plans') : undefined;

@@ -241,12 +241,19 @@ export async function startLocalApi(
    * faults and call counts are the handlers' own.
    */
   keyLimits?: { stageDefault: KeyLimits | null },
+  /** One short line per answered request (`npm start` without --verbose), e.g. `200 GET /api/v1/locations 12 ms`. */
+  requestLine?: (line: string) => void,
 ): Promise<LocalApi> {
   const parsed = v.safeParse(AllowedOrigins, corsAllowOrigins ?? '');
   if (!parsed.success) throw new Error(`CORS_ALLOW_ORIGINS: ${parsed.issues[0].message}`);
   const cors: GatewayCors = { origins: parsed.output, fixed: gatewayCorsHeaders(parsed.output) };
   const limits = keyLimits && new LocalKeyLimits(keyLimits.stageDefault);
   const server = createServer((req, res) => {
+    if (requestLine) {
+      const started = performance.now();
+      // The path without its query (a cursor is long, and a query can carry a search term).
+      res.once('finish', () => requestLine(`${res.statusCode} ${req.method} ${(req.url ?? '/').split('?')[0]} ${Math.round(performance.now() - started)} ms`));
+    }
     handle(req, res, cors, limits).catch(() => {
       // The handlers shape their own errors; reaching this means the server itself failed.
       if (!res.headersSent) send(res, 500, { error: 'Internal server error' }, cors.fixed);

@@ -16,9 +16,15 @@ import { removeStackFile, writeStackFile } from './stack-file';
 import { onStopRequest } from './stop-signals';
 
 const settings = localSettings();
+/**
+ * `npm start -- --verbose` (or LAB_VERBOSE=1): every function's JSON log lines, as CloudWatch would hold
+ * them, the ~500-character request line included. Without it: one short line per request, and the
+ * functions' warnings and errors.
+ */
+const verbose = process.argv.includes('--verbose') || process.env.LAB_VERBOSE === '1';
 // Before any shared/ module loads: they read their configuration once, at import. Every handler runs in
 // this one process, many at once: their logging contexts are kept apart as Lambda's do (invocations.ts).
-Object.assign(process.env, localFunctionEnvironment(settings), CONCURRENT_INVOCATIONS);
+Object.assign(process.env, localFunctionEnvironment(settings), CONCURRENT_INVOCATIONS, verbose ? {} : { POWERTOOLS_LOG_LEVEL: 'WARN' });
 
 const running: { stop(): Promise<void> }[] = [];
 let stopping = false;
@@ -74,9 +80,13 @@ async function main(): Promise<void> {
 
   // Keys without limits of their own are held to the dev stage's default, as a deployed dev stage holds them.
   const { rateLimit, burstLimit, dailyQuota } = dev.keyLimits;
-  const api = await server.startLocalApi(settings.port, undefined, undefined, {
-    stageDefault: { rate_limit: rateLimit, burst: burstLimit, daily_quota: dailyQuota },
-  });
+  const api = await server.startLocalApi(
+    settings.port,
+    undefined,
+    undefined,
+    { stageDefault: { rate_limit: rateLimit, burst: burstLimit, daily_quota: dailyQuota } },
+    verbose ? undefined : (line) => console.log(line),
+  );
   track({ stop: api.close });
 
   // The outbox relay runs every minute in AWS (an EventBridge schedule); here, a timer.
@@ -102,6 +112,7 @@ async function main(): Promise<void> {
   // From the start of this process (npm's own start, about 0.3 s, comes before it).
   const seconds = process.uptime().toFixed(1);
   console.log(`Lab API ready at ${api.url} in ${seconds} s — try: curl -H "x-api-key: <key>" ${api.url}/api/v1/locations`);
+  if (!verbose) console.log('One line per request; npm start -- --verbose shows every function log line.');
 }
 
 // The startup and the background tasks it starts (webhook pipeline) log in a context of their own.

@@ -103,7 +103,8 @@ describe('npm start', () => {
   }
 
   it('answers GET /api/v1/locations with the seeded locations for DEV_API_KEY', async () => {
-    first = await startStack({ DEV_API_KEY: devKey });
+    // Verbose: the functions' own JSON request lines, which one test reads.
+    first = await startStack({ DEV_API_KEY: devKey, LAB_VERBOSE: '1' });
     const res = await call(first, 'GET', '/api/v1/locations', devKey);
     expect(res.status).toBe(200);
     expect(res.body.map((l: { name: string }) => l.name)).toEqual(['Berlin Mitte', 'Berlin Prenzlauer Berg', 'Helsinki Kamppi']);
@@ -364,6 +365,11 @@ describe('npm start', () => {
     const read = await call(second, 'GET', `/api/v1/profiles/${profileId}`, generated);
     expect(read.status).toBe(200);
     expect(read.body.first_name).toBe('Ada');
+    // Without --verbose: one short line per request, no function's JSON request line.
+    const deadline = Date.now() + 5000; // the line travels through a pipe after the answer
+    while (!second.output().includes(`200 GET /api/v1/profiles/${profileId} `) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    expect(second.output()).toMatch(new RegExp(`\\n200 GET /api/v1/profiles/${profileId} \\d+ ms\\n`));
+    expect(second.output()).not.toContain('"message":"request"');
     await interrupt(second);
     expect(javaProcessesOnPort(ports.DYNAMODB_PORT)).toEqual([]);
   });

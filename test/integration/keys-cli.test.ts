@@ -141,6 +141,14 @@ describe('npm run keys', () => {
     expect((await keysCli('list')).stdout).toBe(before.stdout);
   });
 
+  it.each([
+    ['profile', ['--profile-groups', 'demo-clinik'], 'known: demo-clinic, partner-clinic'],
+    ['location', ['--location-groups', 'hamburg'], 'known: berlin, helsinki'],
+  ])('create names the %s groups that exist when it refuses an unknown one', async (_kind, groupArgs, known) => {
+    const result = await keysCli('create', '--scopes', 'LOCATIONS_VIEW', ...groupArgs);
+    expect(result.stderr).toContain(known);
+  });
+
   it('create --allow-unknown-groups issues a key for groups yet to be created', async () => {
     const result = await keysCli(
       'create',
