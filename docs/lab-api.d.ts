@@ -1087,7 +1087,206 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    AppointmentStatusChanged: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * AppointmentStatusChanged, as POSTed to a subscription's URL
+         * @description An appointment changed status (created scheduled, or blood_drawn by a home kit activation; blood_drawn, in_transit, completed, cancelled): one event per entry of GET /api/v1/appointments/{id}/history, written in the same transaction. Ids and statuses only. Delivered at least once: drop duplicates by event_id. Its `data` is docs/events/appointment-status-changed.schema.json.
+         *
+         *     Answer 2xx within 10 s; anything else (or no answer) is retried with backoff, and replayable.
+         */
+        post: operations["receiveAppointmentStatusChangedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    HomeKitOrderStatusChanged: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * HomeKitOrderStatusChanged, as POSTed to a subscription's URL
+         * @description A home kit order changed status (created pending; dispatched, activated, cancelled): one event per entry of GET /api/v1/home-kit-orders/{id}/history. Ids and statuses only. Delivered at least once. Its `data` is docs/events/home-kit-order-status-changed.schema.json.
+         *
+         *     Answer 2xx within 10 s; anything else (or no answer) is retried with backoff, and replayable.
+         */
+        post: operations["receiveHomeKitOrderStatusChangedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    ShipmentStatusChanged: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * ShipmentStatusChanged, as POSTed to a subscription's URL
+         * @description A shipment changed status (created pending; shipped, in_transit, delivered or fault by the courier; cancelled): one event per entry of GET /api/v1/shipments/{id}/history. Delivered at least once. Its `data` is docs/events/shipment-status-changed.schema.json.
+         *
+         *     Answer 2xx within 10 s; anything else (or no answer) is retried with backoff, and replayable.
+         */
+        post: operations["receiveShipmentStatusChangedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    LabResultsAvailable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * LabResultsAvailable, as POSTed to a subscription's URL
+         * @description Every planned result of an appointment is in and the appointment is completed. Delivered at least once. Its `data` is docs/events/lab-results-available.schema.json.
+         *
+         *     Answer 2xx within 10 s; anything else (or no answer) is retried with backoff, and replayable.
+         */
+        post: operations["receiveLabResultsAvailableWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    LabResultsUpdated: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * LabResultsUpdated, as POSTed to a subscription's URL
+         * @description A lab report added or changed results of an appointment (preliminary ones included): which tests, and their status now. Ids and statuses only, never a value: read GET /api/v1/appointments/{id}/results. Delivered at least once: drop duplicates by event_id. Its `data` is docs/events/lab-results-updated.schema.json.
+         *
+         *     Answer 2xx within 10 s; anything else (or no answer) is retried with backoff, and replayable.
+         */
+        post: operations["receiveLabResultsUpdatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    LabResultsCorrected: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * LabResultsCorrected, as POSTed to a subscription's URL
+         * @description The lab corrected a final result: which tests. The value it replaced stays in GET /api/v1/appointments/{id}/results/history. Ids only, never a value. Delivered at least once: drop duplicates by event_id. Its `data` is docs/events/lab-results-corrected.schema.json.
+         *
+         *     Answer 2xx within 10 s; anything else (or no answer) is retried with backoff, and replayable.
+         */
+        post: operations["receiveLabResultsCorrectedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    CriticalResultReported: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * CriticalResultReported, as POSTed to a subscription's URL
+         * @description A lab report brought a value beyond its biomarker's critical limits (or the lab flagged it critical): a clinician must see it at once and acknowledge it (POST /api/v1/appointments/{id}/results/acknowledge). Ids and biomarker ids only, never a value. Delivered at least once. Its `data` is docs/events/critical-result-reported.schema.json.
+         *
+         *     Answer 2xx within 10 s; anything else (or no answer) is retried with backoff, and replayable.
+         */
+        post: operations["receiveCriticalResultReportedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    SpecimenRejected: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * SpecimenRejected, as POSTed to a subscription's URL
+         * @description The lab could not test a specimen, whole or for named tests: those tests are not_performed and the person must be drawn again (POST /api/v1/appointments with recollection_of). Ids, biomarker ids and the reason code only. Delivered at least once. Its `data` is docs/events/specimen-rejected.schema.json.
+         *
+         *     Answer 2xx within 10 s; anything else (or no answer) is retried with backoff, and replayable.
+         */
+        post: operations["receiveSpecimenRejectedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook.test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * webhook.test, as POSTed to a subscription's URL
+         * @description What POST /api/v1/webhooks/{id}/test sends, whatever the subscription asks for.
+         *
+         *     Answer 2xx within 10 s; anything else (or no answer) is retried with backoff, and replayable.
+         */
+        post: operations["receiveWebhookTestWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         Address: {
@@ -2064,6 +2263,277 @@ export interface components {
                 hgvs_c: string;
                 hgvs_p: string;
             }[];
+        };
+        /** @description An appointment changed status (created scheduled, or blood_drawn by a home kit activation; blood_drawn, in_transit, completed, cancelled): one event per entry of GET /api/v1/appointments/{id}/history, written in the same transaction. Ids and statuses only. Delivered at least once: drop duplicates by event_id. Its `data` is docs/events/appointment-status-changed.schema.json. */
+        AppointmentStatusChangedWebhook: {
+            /** @constant */
+            type: "AppointmentStatusChanged";
+            /**
+             * Format: date-time
+             * @description When the event happened (not when this attempt was sent).
+             */
+            timestamp: string;
+            data: {
+                /**
+                 * Format: uuid
+                 * @description Unique per event; consumers drop duplicates by it.
+                 */
+                event_id: string;
+                /**
+                 * Format: date-time
+                 * @description When the change happened (UTC): for a courier update, the time the courier reported.
+                 */
+                occurred_at: string;
+                /**
+                 * @description Who made the change: api (a client key), courier, lab or system.
+                 * @enum {string}
+                 */
+                source: "api" | "courier" | "lab" | "system";
+                /** Format: uuid */
+                appointment_id: string;
+                /** Format: uuid */
+                profile_id: string;
+                /** @description The profile group: the access context to filter by tenant. */
+                profile_group_slug: string;
+                /** @description null for a home kit sample. */
+                location_id: string | null;
+                /** @description null when the appointment was created. */
+                from_status: ("scheduled" | "blood_drawn" | "in_transit" | "completed" | "cancelled") | null;
+                /** @enum {string} */
+                status: "scheduled" | "blood_drawn" | "in_transit" | "completed" | "cancelled";
+            };
+        };
+        /** @description A home kit order changed status (created pending; dispatched, activated, cancelled): one event per entry of GET /api/v1/home-kit-orders/{id}/history. Ids and statuses only. Delivered at least once. Its `data` is docs/events/home-kit-order-status-changed.schema.json. */
+        HomeKitOrderStatusChangedWebhook: {
+            /** @constant */
+            type: "HomeKitOrderStatusChanged";
+            /**
+             * Format: date-time
+             * @description When the event happened (not when this attempt was sent).
+             */
+            timestamp: string;
+            data: {
+                /**
+                 * Format: uuid
+                 * @description Unique per event; consumers drop duplicates by it.
+                 */
+                event_id: string;
+                /**
+                 * Format: date-time
+                 * @description When the change happened (UTC): for a courier update, the time the courier reported.
+                 */
+                occurred_at: string;
+                /**
+                 * @description Who made the change: api (a client key), courier, lab or system.
+                 * @enum {string}
+                 */
+                source: "api" | "courier" | "lab" | "system";
+                /** Format: uuid */
+                home_kit_order_id: string;
+                /** Format: uuid */
+                profile_id: string;
+                /** @description The profile group: the access context to filter by tenant. */
+                profile_group_slug: string;
+                /** @description The appointment its activation created; null before. */
+                appointment_id: string | null;
+                /** @description null when the order was created. */
+                from_status: ("pending" | "dispatched" | "activated" | "cancelled") | null;
+                /** @enum {string} */
+                status: "pending" | "dispatched" | "activated" | "cancelled";
+            };
+        };
+        /** @description A shipment changed status (created pending; shipped, in_transit, delivered or fault by the courier; cancelled): one event per entry of GET /api/v1/shipments/{id}/history. Delivered at least once. Its `data` is docs/events/shipment-status-changed.schema.json. */
+        ShipmentStatusChangedWebhook: {
+            /** @constant */
+            type: "ShipmentStatusChanged";
+            /**
+             * Format: date-time
+             * @description When the event happened (not when this attempt was sent).
+             */
+            timestamp: string;
+            data: {
+                /**
+                 * Format: uuid
+                 * @description Unique per event; consumers drop duplicates by it.
+                 */
+                event_id: string;
+                /**
+                 * Format: date-time
+                 * @description When the change happened (UTC): for a courier update, the time the courier reported.
+                 */
+                occurred_at: string;
+                /**
+                 * @description Who made the change: api (a client key), courier, lab or system.
+                 * @enum {string}
+                 */
+                source: "api" | "courier" | "lab" | "system";
+                shipment_id: string;
+                /** Format: uuid */
+                location_id: string;
+                /** @description The location group: the access context to filter by tenant. */
+                location_group_slug: string;
+                /** @description null when the shipment was created. */
+                from_status: ("pending" | "shipped" | "in_transit" | "delivered" | "fault" | "cancelled") | null;
+                /** @description Deprecated: the same as from_status, kept for consumers written before it. */
+                previous_status: ("pending" | "shipped" | "in_transit" | "delivered" | "fault" | "cancelled") | null;
+                /** @enum {string} */
+                status: "pending" | "shipped" | "in_transit" | "delivered" | "fault" | "cancelled";
+                tracking_number: string | null;
+            };
+        };
+        /** @description Every planned result of an appointment is in and the appointment is completed. Delivered at least once. Its `data` is docs/events/lab-results-available.schema.json. */
+        LabResultsAvailableWebhook: {
+            /** @constant */
+            type: "LabResultsAvailable";
+            /**
+             * Format: date-time
+             * @description When the event happened (not when this attempt was sent).
+             */
+            timestamp: string;
+            data: {
+                /**
+                 * Format: uuid
+                 * @description Unique per event; consumers drop duplicates by it.
+                 */
+                event_id: string;
+                /** Format: date-time */
+                occurred_at: string;
+                /** Format: uuid */
+                appointment_id: string;
+                /** Format: uuid */
+                profile_id: string;
+                /** @description The profile group: the access context to filter by tenant. */
+                profile_group_slug: string;
+            };
+        };
+        /** @description A lab report added or changed results of an appointment (preliminary ones included): which tests, and their status now. Ids and statuses only, never a value: read GET /api/v1/appointments/{id}/results. Delivered at least once: drop duplicates by event_id. Its `data` is docs/events/lab-results-updated.schema.json. */
+        LabResultsUpdatedWebhook: {
+            /** @constant */
+            type: "LabResultsUpdated";
+            /**
+             * Format: date-time
+             * @description When the event happened (not when this attempt was sent).
+             */
+            timestamp: string;
+            data: {
+                /**
+                 * Format: uuid
+                 * @description Unique per event; consumers drop duplicates by it.
+                 */
+                event_id: string;
+                /** Format: date-time */
+                occurred_at: string;
+                /** Format: uuid */
+                appointment_id: string;
+                /** Format: uuid */
+                profile_id: string;
+                /** @description The profile group: the access context to filter by tenant. */
+                profile_group_slug: string;
+                /** @description the results the report added or changed, with their status now; GET …/results has the values */
+                results: {
+                    biomarker_id: number;
+                    /** @enum {string} */
+                    result_status: "preliminary" | "final" | "corrected";
+                }[];
+            };
+        };
+        /** @description The lab corrected a final result: which tests. The value it replaced stays in GET /api/v1/appointments/{id}/results/history. Ids only, never a value. Delivered at least once: drop duplicates by event_id. Its `data` is docs/events/lab-results-corrected.schema.json. */
+        LabResultsCorrectedWebhook: {
+            /** @constant */
+            type: "LabResultsCorrected";
+            /**
+             * Format: date-time
+             * @description When the event happened (not when this attempt was sent).
+             */
+            timestamp: string;
+            data: {
+                /**
+                 * Format: uuid
+                 * @description Unique per event; consumers drop duplicates by it.
+                 */
+                event_id: string;
+                /** Format: date-time */
+                occurred_at: string;
+                /** Format: uuid */
+                appointment_id: string;
+                /** Format: uuid */
+                profile_id: string;
+                /** @description The profile group: the access context to filter by tenant. */
+                profile_group_slug: string;
+                /** @description the tests whose final value a correction replaced */
+                biomarker_ids: number[];
+            };
+        };
+        /** @description A lab report brought a value beyond its biomarker's critical limits (or the lab flagged it critical): a clinician must see it at once and acknowledge it (POST /api/v1/appointments/{id}/results/acknowledge). Ids and biomarker ids only, never a value. Delivered at least once. Its `data` is docs/events/critical-result-reported.schema.json. */
+        CriticalResultReportedWebhook: {
+            /** @constant */
+            type: "CriticalResultReported";
+            /**
+             * Format: date-time
+             * @description When the event happened (not when this attempt was sent).
+             */
+            timestamp: string;
+            data: {
+                /**
+                 * Format: uuid
+                 * @description Unique per event; consumers drop duplicates by it.
+                 */
+                event_id: string;
+                /** Format: date-time */
+                occurred_at: string;
+                /** Format: uuid */
+                appointment_id: string;
+                /** Format: uuid */
+                profile_id: string;
+                /** @description The profile group: the access context to filter by tenant. */
+                profile_group_slug: string;
+                /** @description the tests this report found critical */
+                biomarker_ids: number[];
+            };
+        };
+        /** @description The lab could not test a specimen, whole or for named tests: those tests are not_performed and the person must be drawn again (POST /api/v1/appointments with recollection_of). Ids, biomarker ids and the reason code only. Delivered at least once. Its `data` is docs/events/specimen-rejected.schema.json. */
+        SpecimenRejectedWebhook: {
+            /** @constant */
+            type: "SpecimenRejected";
+            /**
+             * Format: date-time
+             * @description When the event happened (not when this attempt was sent).
+             */
+            timestamp: string;
+            data: {
+                /**
+                 * Format: uuid
+                 * @description Unique per event; consumers drop duplicates by it.
+                 */
+                event_id: string;
+                /** Format: date-time */
+                occurred_at: string;
+                /** Format: uuid */
+                appointment_id: string;
+                /** Format: uuid */
+                profile_id: string;
+                /** @description The profile group: the access context to filter by tenant. */
+                profile_group_slug: string;
+                /** @description the tests that could not be performed */
+                biomarker_ids: number[];
+                /** @enum {string} */
+                reason_code: "haemolysed" | "clotted" | "insufficient_volume" | "wrong_container" | "unlabelled" | "too_old" | "contaminated" | "other";
+            };
+        };
+        /** @description What POST /api/v1/webhooks/{id}/test sends, whatever the subscription asks for. */
+        WebhookTestWebhook: {
+            /** @constant */
+            type: "webhook.test";
+            /**
+             * Format: date-time
+             * @description When the event happened (not when this attempt was sent).
+             */
+            timestamp: string;
+            data: {
+                /** Format: uuid */
+                webhook_id: string;
+                message: string;
+            };
         };
     };
     responses: {
@@ -5361,4 +5831,269 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    receiveAppointmentStatusChangedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id: the same on every retry of one event to one subscription. Drop duplicates by it. */
+                "webhook-id": string;
+                /** @description Seconds since the epoch when this attempt was signed. Refuse attempts more than 5 minutes old. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` with the subscription secret (two during a secret rotation). Verify with any Standard Webhooks library. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AppointmentStatusChangedWebhook"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx will do; the body is ignored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiveHomeKitOrderStatusChangedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id: the same on every retry of one event to one subscription. Drop duplicates by it. */
+                "webhook-id": string;
+                /** @description Seconds since the epoch when this attempt was signed. Refuse attempts more than 5 minutes old. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` with the subscription secret (two during a secret rotation). Verify with any Standard Webhooks library. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["HomeKitOrderStatusChangedWebhook"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx will do; the body is ignored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiveShipmentStatusChangedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id: the same on every retry of one event to one subscription. Drop duplicates by it. */
+                "webhook-id": string;
+                /** @description Seconds since the epoch when this attempt was signed. Refuse attempts more than 5 minutes old. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` with the subscription secret (two during a secret rotation). Verify with any Standard Webhooks library. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ShipmentStatusChangedWebhook"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx will do; the body is ignored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiveLabResultsAvailableWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id: the same on every retry of one event to one subscription. Drop duplicates by it. */
+                "webhook-id": string;
+                /** @description Seconds since the epoch when this attempt was signed. Refuse attempts more than 5 minutes old. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` with the subscription secret (two during a secret rotation). Verify with any Standard Webhooks library. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LabResultsAvailableWebhook"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx will do; the body is ignored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiveLabResultsUpdatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id: the same on every retry of one event to one subscription. Drop duplicates by it. */
+                "webhook-id": string;
+                /** @description Seconds since the epoch when this attempt was signed. Refuse attempts more than 5 minutes old. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` with the subscription secret (two during a secret rotation). Verify with any Standard Webhooks library. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LabResultsUpdatedWebhook"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx will do; the body is ignored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiveLabResultsCorrectedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id: the same on every retry of one event to one subscription. Drop duplicates by it. */
+                "webhook-id": string;
+                /** @description Seconds since the epoch when this attempt was signed. Refuse attempts more than 5 minutes old. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` with the subscription secret (two during a secret rotation). Verify with any Standard Webhooks library. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LabResultsCorrectedWebhook"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx will do; the body is ignored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiveCriticalResultReportedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id: the same on every retry of one event to one subscription. Drop duplicates by it. */
+                "webhook-id": string;
+                /** @description Seconds since the epoch when this attempt was signed. Refuse attempts more than 5 minutes old. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` with the subscription secret (two during a secret rotation). Verify with any Standard Webhooks library. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CriticalResultReportedWebhook"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx will do; the body is ignored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiveSpecimenRejectedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id: the same on every retry of one event to one subscription. Drop duplicates by it. */
+                "webhook-id": string;
+                /** @description Seconds since the epoch when this attempt was signed. Refuse attempts more than 5 minutes old. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` with the subscription secret (two during a secret rotation). Verify with any Standard Webhooks library. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SpecimenRejectedWebhook"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx will do; the body is ignored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiveWebhookTestWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id: the same on every retry of one event to one subscription. Drop duplicates by it. */
+                "webhook-id": string;
+                /** @description Seconds since the epoch when this attempt was signed. Refuse attempts more than 5 minutes old. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` with the subscription secret (two during a secret rotation). Verify with any Standard Webhooks library. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookTestWebhook"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx will do; the body is ignored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
 }
+/** The body of a webhook the API POSTs, by its type (the document's `webhooks`), e.g. WebhookBody<'AppointmentStatusChanged'>. */
+export type WebhookBody<T extends keyof webhooks> = NonNullable<webhooks[T]['post']>['requestBody']['content']['application/json'];
+/** Any webhook body, narrowed by its `type`. */
+export type AnyWebhookBody = { [T in keyof webhooks]: WebhookBody<T> }[keyof webhooks];

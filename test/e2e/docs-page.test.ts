@@ -89,9 +89,9 @@ describe('the docs page (GET /docs)', () => {
     expect(problems).toEqual([]);
   });
 
-  it('shows every operation of the OpenAPI document the API serves', async () => {
-    const document = (await fetchChecked('/api/v1/openapi.json')).body as { paths: Record<string, object> };
-    const documented = Object.entries(document.paths).flatMap(([path, item]) =>
+  it('shows every operation and every webhook of the OpenAPI document the API serves', async () => {
+    const document = (await fetchChecked('/api/v1/openapi.json')).body as { paths: Record<string, object>; webhooks: Record<string, object> };
+    const documented = Object.entries({ ...document.paths, ...document.webhooks }).flatMap(([path, item]) =>
       Object.keys(item)
         .filter((method) => ['get', 'post', 'put', 'patch', 'delete'].includes(method))
         .map((method) => `${method} ${path}`),
@@ -105,7 +105,18 @@ describe('the docs page (GET /docs)', () => {
         }),
     );
     expect(documented.length).toBeGreaterThan(0);
+    expect(documented).toContain('post AppointmentStatusChanged');
     expect(shown.sort()).toEqual(documented.sort());
+  });
+
+  it("links each webhook event type from the description to its webhook's section, opened (Swagger UI opens description links in a new tab)", async () => {
+    const link = page.locator('.information-container a[href="#/webhooks/receiveAppointmentStatusChangedWebhook"]');
+    expect(await link.count()).toBe(1);
+    const [opened] = await Promise.all([page.context().waitForEvent('page'), link.click()]);
+    const section = opened.locator('#operations-webhooks-receiveAppointmentStatusChangedWebhook');
+    await section.locator('.opblock-body').waitFor({ timeout: 15_000 });
+    expect(await section.getAttribute('class')).toContain('is-open');
+    await opened.close();
   });
 
   it('offers the server it was loaded from for "Try it out"', async () => {

@@ -11,6 +11,8 @@ import { revokeApiKey } from '../../shared/store/api-keys';
 import { RETRY_SCHEDULE_MS } from '../../shared/domain/webhook';
 import { attemptDueDeliveries } from '../../shared/usecases/deliver-webhooks';
 import { useApi } from '../support/api';
+import type { AnyWebhookBody } from '../../docs/lab-api';
+import { assertWebhookDocumented } from '../support/contract';
 import { mockEventBridge } from '../support/event-bridge';
 import { apiKey, apiKeyWithId, seedDemoData, UNKNOWN_ID } from '../support/fixtures';
 import { createProfile, scheduleAppointment } from '../support/scenario';
@@ -226,6 +228,21 @@ describe('delivery', () => {
     expect(message).toEqual({ type: 'AppointmentStatusChanged', timestamp: detail.occurred_at, data: detail });
     expect(message.data).toMatchObject({ appointment_id: appointmentId, status: 'scheduled', from_status: null });
     expect(hooks.received[0]?.body).not.toMatch(/Test|Patient|1979-10-01/);
+  });
+
+  it("matches the document's webhooks: the Standard Webhooks headers and the body schema of its type, the test send's too", async () => {
+    const hooks = await receiver();
+    const sub = await subscribe(hooks.url, ['AppointmentStatusChanged', 'LabResultsUpdated']);
+    eventBridge.client.resetHistory();
+    await scheduleAppointment(api, key);
+    await dispatchPut();
+    expect((await api.post(`/api/v1/webhooks/${sub.id}/test`, undefined, sub.key)).status).toBeLessThan(300);
+    expect(hooks.received.map((r) => (JSON.parse(r.body) as { type: string }).type)).toEqual(['AppointmentStatusChanged', 'webhook.test']);
+    for (const { headers, body } of hooks.received) assertWebhookDocumented(headers as Record<string, unknown>, body);
+    // The typed client's body types (docs/lab-api.d.ts) narrow by `type`, as a receiver written against them would.
+    const [changed] = hooks.received.map((r) => JSON.parse(r.body) as AnyWebhookBody);
+    if (changed?.type !== 'AppointmentStatusChanged') throw new Error('expected AppointmentStatusChanged first');
+    expect(changed.data.status).toBe('scheduled');
   });
 
   it('retries after a 500 with the same webhook-id and records the success', async () => {

@@ -80,6 +80,23 @@ export interface ReceivedResponse {
   body: unknown;
 }
 
+/**
+ * Throws unless a webhook we POSTed matches the document's `webhooks` entry for its type: the Standard
+ * Webhooks headers it declares, and the body against its schema.
+ */
+export function assertWebhookDocumented(headers: Record<string, unknown>, body: string): void {
+  const parsed = JSON.parse(body) as { type?: string };
+  const hook = (
+    document as {
+      webhooks?: Record<string, { post: { parameters: { name: string }[]; requestBody: { content: Record<string, { schema: { $ref: string } }> } } }>;
+    }
+  ).webhooks?.[String(parsed.type)];
+  if (!hook) throw new Error(`webhook of type ${String(parsed.type)} is not in docs/openapi.json's webhooks`);
+  for (const { name } of hook.post.parameters) if (typeof headers[name] !== 'string') throw new Error(`webhook ${parsed.type} without its ${name} header`);
+  const validate = ajv.getSchema(`${DOCUMENT_ID}${hook.post.requestBody.content['application/json']!.schema.$ref}`)!;
+  if (!validate(parsed)) throw new Error(`webhook ${parsed.type} does not match its documented body: ${ajv.errorsText(validate.errors)}`);
+}
+
 /** What the gateway answers before any operation runs (shared/http/gateway-responses.ts), always an {error}. */
 const GATEWAY_STATUSES = [401, 404, 405, 413];
 
