@@ -69,7 +69,7 @@ export interface paths {
         };
         /**
          * A file of the docs page
-         * @description The docs page's script and style sheet. No key needed.
+         * @description The docs page's script and style sheet, and the events' JSON Schemas its introduction links to. No key needed.
          */
         get: operations["getDocsAsset"];
         put?: never;

@@ -1,4 +1,5 @@
-// GET /docs/assets/{file} — no key: the docs page's script, style sheet and initializer, gzipped when accepted.
+// GET /docs/assets/{file} — no key: the docs page's script, style sheet and initializer, and the events' JSON
+// Schemas its introduction links to, gzipped when accepted.
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -7,6 +8,17 @@ import { NotFound } from '../../shared/errors';
 import { publicHttpHandler } from '../../shared/http/stack';
 import type { BinaryBody, Reply } from '../../shared/http/responses';
 import { gzipWhenAccepted, staticFile } from '../../shared/http/static-responses';
+// The events' JSON Schemas (docs/events/, generated from the code), which the document's introduction links to.
+import appointmentStatusChanged from '../../docs/events/appointment-status-changed.schema.json' with { type: 'json' };
+import criticalResultReported from '../../docs/events/critical-result-reported.schema.json' with { type: 'json' };
+import homeKitOrderStatusChanged from '../../docs/events/home-kit-order-status-changed.schema.json' with { type: 'json' };
+import labOrderRequested from '../../docs/events/lab-order-requested.schema.json' with { type: 'json' };
+import labResultsAvailable from '../../docs/events/lab-results-available.schema.json' with { type: 'json' };
+import labResultsCorrected from '../../docs/events/lab-results-corrected.schema.json' with { type: 'json' };
+import labResultsReported from '../../docs/events/lab-results-reported.schema.json' with { type: 'json' };
+import labResultsUpdated from '../../docs/events/lab-results-updated.schema.json' with { type: 'json' };
+import shipmentStatusChanged from '../../docs/events/shipment-status-changed.schema.json' with { type: 'json' };
+import specimenRejected from '../../docs/events/specimen-rejected.schema.json' with { type: 'json' };
 
 /**
  * The files of swagger-ui-dist this route serves, read from the installed package: node_modules locally,
@@ -44,7 +56,24 @@ const ASSETS = new Map<string, { contentType: string; read: () => Promise<Buffer
   ['docs.js', { contentType: JS, read: async () => Buffer.from(INITIALIZER) }],
 ]);
 
-const NO_SUCH_ASSET = `No such file; the docs page uses ${[...ASSETS.keys()].join(', ')}`;
+/** docs/events/<file>, served as docs/assets/<file>: the introduction's links resolve on the page itself. */
+const EVENT_SCHEMAS = new Map<string, unknown>([
+  ['appointment-status-changed.schema.json', appointmentStatusChanged],
+  ['critical-result-reported.schema.json', criticalResultReported],
+  ['home-kit-order-status-changed.schema.json', homeKitOrderStatusChanged],
+  ['lab-order-requested.schema.json', labOrderRequested],
+  ['lab-results-available.schema.json', labResultsAvailable],
+  ['lab-results-corrected.schema.json', labResultsCorrected],
+  ['lab-results-reported.schema.json', labResultsReported],
+  ['lab-results-updated.schema.json', labResultsUpdated],
+  ['shipment-status-changed.schema.json', shipmentStatusChanged],
+  ['specimen-rejected.schema.json', specimenRejected],
+]);
+for (const [file, schema] of EVENT_SCHEMAS) {
+  ASSETS.set(file, { contentType: 'application/schema+json', read: async () => Buffer.from(`${JSON.stringify(schema, null, 2)}\n`) });
+}
+
+const NO_SUCH_ASSET = `No such file; the docs page uses ${[...ASSETS.keys()].filter((file) => !EVENT_SCHEMAS.has(file)).join(', ')} and the event schemas it links to`;
 
 /** Read once per container: the same files answer every request. */
 const replies = new Map<string, Reply<200, BinaryBody>>();

@@ -306,9 +306,10 @@ export async function openApiDocument(): Promise<Json> {
         // Swagger UI's deep link of a webhook (its section is `webhooks`, whatever the operation's tag).
         ...WEBHOOK_EVENT_TYPES.map((type) => `- [${type}](#/webhooks/receive${webhookSchemaName(type)})`),
         '',
-        'Events on Amazon EventBridge, for the lab and for consumers in AWS: JSON Schemas of the `detail`, in the',
-        'repository beside this document (`docs/events/`, generated like it from the code):',
-        ...PUBLISHED_EVENTS.map((event) => `- \`docs/events/${event.file}\`: ${event.detailType} (source \`${event.source}\`).`),
+        'Events on Amazon EventBridge, for the lab and for consumers in AWS: JSON Schemas of the `detail`, generated',
+        'like this document from the code (in the repository under `docs/events/`):',
+        // Served by the docs page's asset route (functions/docs/asset.ts): a link, relative to /docs, that opens.
+        ...PUBLISHED_EVENTS.map((event) => `- [${event.detailType}](docs/assets/${event.file}) (source \`${event.source}\`): \`docs/events/${event.file}\`.`),
       ].join('\n'),
       license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
       contact: { name: 'Lab Testing Service API team' },

@@ -102,7 +102,7 @@ export const operations = {
   getDocsAsset: {
     tag: 'Service',
     summary: 'A file of the docs page',
-    description: "The docs page's script and style sheet. No key needed.",
+    description: "The docs page's script and style sheet, and the events' JSON Schemas its introduction links to. No key needed.",
     responses: {
       200: { description: 'The file, gzip-encoded when the client accepts it.', content: { type: '*/*', schema: { type: 'string' } } },
     },

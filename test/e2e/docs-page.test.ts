@@ -119,6 +119,16 @@ describe('the docs page (GET /docs)', () => {
     await opened.close();
   });
 
+  it("links each EventBridge event's JSON Schema from the description, served beside the page", async () => {
+    const hrefs = await page.$$eval('.information-container a[href^="docs/assets/"]', (links) => links.map((link) => link.getAttribute('href')!));
+    expect(hrefs).toContain('docs/assets/lab-results-reported.schema.json');
+    for (const href of hrefs) {
+      const res = await fetch(new URL(href, page.url()));
+      expect(res.status, href).toBe(200);
+      expect(((await res.json()) as { title: string }).title, href).toMatch(/ detail$/);
+    }
+  });
+
   it('offers the server it was loaded from for "Try it out"', async () => {
     const servers = await page.$$eval('.servers select option', (options) => options.map((option) => option.getAttribute('value')));
     expect(servers).toEqual([baseUrl]);
