@@ -303,16 +303,16 @@ function hipaaAcknowledgements(functionClass: FunctionClass, options: LabFunctio
   ];
 }
 
-/** Why a function invoked this way needs no reservation: what bounds it instead (README "Deploy" on reservations). */
+/** Why a function invoked this way needs no reservation: what bounds it instead (docs/deploy.md "Deploy" on reservations). */
 const NO_RESERVED_CONCURRENCY: Record<Invocation, string> = {
   api:
     "No reserved concurrency: a reservation is carved out of the account's pool (a deploy fails on an account whose quota " +
-    'cannot spare it, README "Deploy") and would cap this route below what the stage allows. The API is bounded as a whole ' +
+    'cannot spare it, docs/deploy.md "Deploy") and would cap this route below what the stage allows. The API is bounded as a whole ' +
     "before any function runs, by the stage's throttle (stage file, throttle).",
   schedule:
     'No reserved concurrency: its schedule starts one run a minute (or every 5), each ending before the next (its timeout is below ' +
     'the rate), and the relay and the retry sweep hold a DynamoDB lease while they work. A reservation would only take from the ' +
-    'account\'s pool (README "Deploy").',
+    'account\'s pool (docs/deploy.md "Deploy").',
   queue:
     "No reserved concurrency: the SQS event source's maximum concurrency (10, infra/webhooks.ts) bounds the dispatchers without " +
     "taking from the account's pool; a burst of events waits in the queue instead.",

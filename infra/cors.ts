@@ -1,5 +1,5 @@
 /**
- * CORS in API Gateway (the policy: shared/http/cors-policy.ts; README "CORS"). Only with
+ * CORS in API Gateway (the policy: shared/http/cors-policy.ts; docs/deploy.md "CORS"). Only with
  * `-c corsAllowOrigins=…`; without it the stack is as if CORS did not exist: OPTIONS answers 405 like any
  * method a path lacks, and no answer carries a CORS header.
  *

@@ -58,7 +58,7 @@ export function serviceDashboard(scope: Construct, props: DashboardProps): Dashb
   const dashboard = new Dashboard(scope, 'Dashboard', { dashboardName: props.stackName, defaultInterval: Duration.hours(6) });
   dashboard.addWidgets(
     new TextWidget({
-      markdown: `# ${props.stackName}\nService levels: README "Service levels". Each alarm and what to look at first: docs/runbook.md.`,
+      markdown: `# ${props.stackName}\nService levels: docs/operations.md "Service levels". Each alarm and what to look at first: docs/runbook.md.`,
       width: WIDTH,
       height: 2,
     }),

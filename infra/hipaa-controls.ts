@@ -68,7 +68,7 @@ export function operationalDataKey(scope: Construct, id: string): Key {
 /**
  * The backup plan's rules, UTC. Daily copies kept 35 days, as long as point-in-time recovery reaches back,
  * but outside the table and the bucket. Monthly copies kept a year, to restore a state older than that (a
- * corruption noticed late). No longer: a backup keeps the data of a person erased since (README "Privacy")
+ * corruption noticed late). No longer: a backup keeps the data of a person erased since (docs/privacy.md "Privacy")
  * until it expires, and the reports' own retention (documentRetentionYears) is the bucket's business, not
  * the backups'. No cold storage: S3 backups cannot move there, and DynamoDB's only with AWS Backup's advanced
  * features turned on for the account.

@@ -41,7 +41,7 @@ export class OutboxRelay extends Construct {
       description: 'Outbox relay: publishes events older than 30 s, every minute',
       functionClass: 'relay',
       // No reserved concurrency: a reservation takes from the account's quota and fails the deploy on an
-      // account below 100 + the reservations (README "Deploy"). Runs overlap rarely (a minute apart) and
+      // account below 100 + the reservations (docs/deploy.md "Deploy"). Runs overlap rarely (a minute apart) and
       // the relay takes a lease (shared/store/leases.ts) so that only one publishes at a time.
       options: { retryAttempts: 0 },
     });

@@ -173,7 +173,7 @@ export class Monitoring extends NestedStack {
       alarm(
         `${name}Depth`,
         `${name} not empty`,
-        `Messages in the dead-letter queue ${name}: events that could not be processed. Read them, fix the cause, then put them on the bus again (README, Deploy).`,
+        `Messages in the dead-letter queue ${name}: events that could not be processed. Read them, fix the cause, then put them on the bus again (docs/runbook.md).`,
         queue.metricApproximateNumberOfMessagesVisible({ period: PERIOD, statistic: Stats.MAXIMUM }),
         { threshold: 1 },
       );

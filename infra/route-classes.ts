@@ -54,7 +54,7 @@ export const REPORT_RENDERERS: readonly RouteName[] = ['getAppointmentResultsRep
 export const PERSON_EXPORTERS: readonly RouteName[] = ['exportProfile'];
 
 /**
- * The route classes the service levels are written for (README "Service levels"), by function class: what
+ * The route classes the service levels are written for (docs/operations.md "Service levels"), by function class: what
  * a client waits for alike. Reads answer from one or a few items (and the static routes from memory);
  * writes commit a transaction, or wait for a client's webhook endpoint; renders build a PDF or a person's
  * whole export. Functions no client waits on (events, schedules, the authorizer) have none.
@@ -121,7 +121,7 @@ export const TABLE_ACTIONS: Record<FunctionClass, readonly string[]> = {
 export const AUTHORIZER_ACTIONS = ['dynamodb:GetItem'] as const;
 
 /**
- * What the routes that record reads in the access log get beyond their class (README "Privacy"): PutItem,
+ * What the routes that record reads in the access log get beyond their class (docs/privacy.md "Privacy"): PutItem,
  * only into the access-log partitions (IAM `dynamodb:LeadingKeys` ACCESS#*). Those routes are one list,
  * AUDITED_ROUTES (shared/http/audited-routes.ts), not a class: a GET of locations or webhooks has no right to
  * write an entry. IAM cannot require the put's condition (attribute_not_exists), so the fewer functions hold

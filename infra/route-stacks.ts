@@ -70,7 +70,7 @@ export class RouteStack extends NestedStack {
     const pascal = (name: string) => name.charAt(0).toUpperCase() + name.slice(1);
     this.functions = props.routes.map(([routeName, route]) => {
       const fn = new ApiFunction(this, pascal(routeName), { ...props, routeName, route, environment: props.environment });
-      // The functions that record reads set each entry's expiry from it (README "Privacy").
+      // The functions that record reads set each entry's expiry from it (docs/privacy.md "Privacy").
       if (fn.recordsReads) fn.function.addEnvironment('AUDIT_RETENTION_DAYS', String(props.auditRetentionDays));
       return fn;
     });

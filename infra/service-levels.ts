@@ -1,5 +1,5 @@
 /**
- * The service levels (README "Service levels") and the alarms on how fast they burn.
+ * The service levels (docs/operations.md "Service levels") and the alarms on how fast they burn.
  *
  * Each route class (infra/route-classes.ts SERVICE_LEVEL_CLASSES) has two objectives over 30 days:
  * availability (the share of requests not answered 5xx) and latency (the share answered within a bound,

@@ -14,9 +14,9 @@
  * | `apiGatewayCloudWatchRole`  | same                    | set the region's API Gateway logging role (false: already set) |
  * | `labAccountId`              | same                    | AWS account of the lab: may put results, upload, read orders |
  * | `alarmEmail`                | same (prod: required)   | subscribe this address to the alarm topic (prod only)     |
- * | `corsAllowOrigins`          | same                    | browser apps that may call the API: exact origins, comma-separated (README "CORS"); empty: no CORS |
- * | `documentRetentionYears`    | same                    | lab report files under documents/ are deleted this many years after they were stored (README "Privacy") |
- * | `auditRetentionDays`        | same                    | access-log entries are deleted (DynamoDB TTL) this many days after the read (README "Privacy") |
+ * | `corsAllowOrigins`          | same                    | browser apps that may call the API: exact origins, comma-separated (docs/deploy.md "CORS"); empty: no CORS |
+ * | `documentRetentionYears`    | same                    | lab report files under documents/ are deleted this many years after they were stored (docs/privacy.md "Privacy") |
+ * | `auditRetentionDays`        | same                    | access-log entries are deleted (DynamoDB TTL) this many days after the read (docs/privacy.md "Privacy") |
  * | `criticalAckMinutes`        | same                    | a critical result unacknowledged this long is counted by the check and alarms in prod |
  * | `terminationProtection`     | same                    | CloudFormation refuses to delete the stack                |
  * | `wafRequestsPerIp`          | same                    | a WAF in front of the stage: AWS's common rule set, and at most this many requests per IP in 5 minutes; unset: no WAF |

@@ -1,5 +1,5 @@
 /**
- * Webhook delivery (README "Webhooks"): the service's events a client may subscribe to go from the bus
+ * Webhook delivery (docs/events-and-webhooks.md "Webhooks"): the service's events a client may subscribe to go from the bus
  * to a queue, and from the queue to the dispatcher, which makes each subscription's first attempt at
  * once. A failed attempt is retried on a schedule kept in DynamoDB: the retry sweep runs every minute and
  * attempts the deliveries that are due. Both send HTTPS requests to clients' endpoints and put nothing on

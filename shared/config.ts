@@ -24,11 +24,11 @@ const Environment = v.object({
   WEBHOOKS_ALLOW_LOOPBACK: v.optional(v.picklist(['true', 'false'])),
   /** Local stack only: an ISO instant that fixes "now" for demos and black-box tests. */
   LAB_CLOCK: v.optional(v.pipe(v.string(), v.isoTimestamp())),
-  /** Browser apps that may call the API (README "CORS"): exact origins, comma-separated; unset: no CORS. */
+  /** Browser apps that may call the API (docs/deploy.md "CORS"): exact origins, comma-separated; unset: no CORS. */
   CORS_ALLOW_ORIGINS: v.optional(AllowedOrigins),
   /** The key page cursors are signed with; required by the functions that serve paged lists (they check at load). */
   CURSOR_SECRET: v.optional(v.pipe(v.string(), v.minLength(32, 'must be at least 32 characters'))),
-  /** How long an access-log entry is kept (README "Privacy"), in days: DynamoDB TTL deletes it after. */
+  /** How long an access-log entry is kept (docs/privacy.md "Privacy"), in days: DynamoDB TTL deletes it after. */
   AUDIT_RETENTION_DAYS: v.optional(v.pipe(v.string(), v.regex(/^[1-9]\d{0,4}$/, 'must be a whole number of days from 1 to 99999'), v.transform(Number)), '730'),
   /** How long a critical result may wait for a clinician's acknowledgement before the critical results check counts it. */
   CRITICAL_ACK_MINUTES: v.optional(

@@ -7,7 +7,7 @@
  * infra/api-function.ts), so two stages in one account never mix, and the log-derived metrics of
  * infra/monitoring.ts sit beside them. Dimensions are low-cardinality on purpose: the service, and either
  * the route (a name of the routes table) or its route class (`read`, `write`, `render`: what an SLO is
- * written for, README "Service levels"). Never a key id, a profile id, a tenant or anything else a client chooses: each
+ * written for, docs/operations.md "Service levels"). Never a key id, a profile id, a tenant or anything else a client chooses: each
  * distinct value is a metric of its own, billed, and a key id in a metric is an identifier in a place
  * nobody reviews for privacy.
  *

@@ -49,14 +49,14 @@ export const routes = {
     handler: 'functions/profiles/update.ts',
     scopes: ['CREATE_USER'],
   },
-  // Not in the spec: erasure of a person's identifiers (README "Privacy").
+  // Not in the spec: erasure of a person's identifiers (docs/privacy.md "Privacy").
   eraseProfile: {
     method: 'POST',
     path: '/api/v1/profiles/{id}/erase',
     handler: 'functions/profiles/erase.ts',
     scopes: ['PROFILES_ERASE'],
   },
-  // Not in the spec: everything held about a person, as one document (README "Privacy"); it holds their
+  // Not in the spec: everything held about a person, as one document (docs/privacy.md "Privacy"); it holds their
   // results, so it needs both scopes.
   exportProfile: {
     method: 'GET',
@@ -187,14 +187,14 @@ export const routes = {
     handler: 'functions/results/history.ts',
     scopes: ['RESULTS_VIEW'],
   },
-  // Ours: the results as a FHIR R4 Bundle (README "Results and documents").
+  // Ours: the results as a FHIR R4 Bundle (docs/results.md "Results and documents").
   getAppointmentResultsFhir: {
     method: 'GET',
     path: '/api/v1/appointments/{id}/results/fhir',
     handler: 'functions/results/fhir.ts',
     scopes: ['RESULTS_VIEW'],
   },
-  // Ours: the results as a PDF rendered by the service (README "Results and documents").
+  // Ours: the results as a PDF rendered by the service (docs/results.md "Results and documents").
   getAppointmentResultsReport: {
     method: 'GET',
     path: '/api/v1/appointments/{id}/results/report',
@@ -260,7 +260,7 @@ export const routes = {
     scopes: KIT,
   },
 
-  // Ours: a client's webhook subscriptions (README "Webhooks").
+  // Ours: a client's webhook subscriptions (docs/events-and-webhooks.md "Webhooks").
   createWebhook: { method: 'POST', path: '/api/v1/webhooks', handler: 'functions/webhooks/create.ts', scopes: WEBHOOKS },
   listWebhooks: { method: 'GET', path: '/api/v1/webhooks', handler: 'functions/webhooks/list.ts', scopes: WEBHOOKS },
   getWebhook: { method: 'GET', path: '/api/v1/webhooks/{id}', handler: 'functions/webhooks/get.ts', scopes: WEBHOOKS },
@@ -291,7 +291,7 @@ export const routes = {
     handler: 'functions/profiles/list-home-kit-orders.ts',
     scopes: KIT,
   },
-  // Not in the spec: who read a person's data (README "Privacy").
+  // Not in the spec: who read a person's data (docs/privacy.md "Privacy").
   listProfileAccessLog: {
     method: 'GET',
     path: '/api/v1/profiles/{id}/access-log',

@@ -1,4 +1,4 @@
-// GET /api/v1/profiles/{id}/access-log — who read this person's data, newest first (README "Privacy").
+// GET /api/v1/profiles/{id}/access-log — who read this person's data, newest first (docs/privacy.md "Privacy").
 import { httpHandler } from '../../shared/http/handler';
 import { okPage } from '../../shared/http/responses';
 import { toAccessLogEntry } from '../../shared/schemas/access-log';

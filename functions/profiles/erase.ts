@@ -1,4 +1,4 @@
-// POST /api/v1/profiles/{id}/erase — erases the person's identifiers and cancels what was still to happen (README "Privacy").
+// POST /api/v1/profiles/{id}/erase — erases the person's identifiers and cancels what was still to happen (docs/privacy.md "Privacy").
 import { httpHandler } from '../../shared/http/handler';
 import { ok } from '../../shared/http/responses';
 import { IdParams } from '../../shared/schemas/fields';

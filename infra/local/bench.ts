@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: what a request costs, as ratios against the floor measured in the same run on this
  * machine (absolute times vary by machine and load), printed as one table and written to the git-ignored
- * bench/results.json with the machine, date, commit and each figure's target (README "Performance"):
+ * bench/results.json with the machine, date, commit and each figure's target (docs/proofs-and-performance.md "Performance"):
  *   1. throughput of GET /profiles/{id} through the local server against the raw DynamoDB calls (bench/throughput.ts);
  *   2. handler CPU per request, DynamoDB stubbed, against a bare handler (bench/handler-cpu.ts);
  *   3. per function: bundle size and cold import time against a bare handler (bench/bundles.ts, when present);

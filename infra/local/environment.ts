@@ -1,5 +1,5 @@
 /**
- * The local stack's environment contract (README "Environment"). `npm start`, the keys CLI and the
+ * The local stack's environment contract (docs/getting-started.md "Environment"). `npm start`, the keys CLI and the
  * tests derive every setting from the same variables, so they all reach the same running stack.
  */
 import { randomBytes } from 'node:crypto';
@@ -12,7 +12,7 @@ export interface LocalSettings {
   s3Port: number;
   dataDir: string;
   devApiKey: string | undefined;
-  /** Browser apps that may call the local API (README "CORS"); unset: no CORS. */
+  /** Browser apps that may call the local API (docs/deploy.md "CORS"); unset: no CORS. */
   corsAllowOrigins?: string;
 }
 
@@ -73,12 +73,12 @@ export function localFunctionEnvironment(settings: LocalSettings): Record<string
     POWERTOOLS_SERVICE_NAME: 'lab-api',
     // Metrics are CloudWatch's (shared/metrics.ts): here they would only be a JSON line per request.
     POWERTOOLS_METRICS_DISABLED: 'true',
-    // The local event bus: each event one JSON line here (README "Events").
+    // The local event bus: each event one JSON line here (docs/events-and-webhooks.md "Events").
     LOCAL_EVENTS_FILE: join(settings.dataDir, 'events.ndjson'),
-    // A developer's webhook receiver runs on this machine (README "Webhooks").
+    // A developer's webhook receiver runs on this machine (docs/events-and-webhooks.md "Webhooks").
     WEBHOOKS_ALLOW_LOOPBACK: 'true',
     CURSOR_SECRET: localCursorSecret(settings.dataDir),
-    // The handlers and the local server's own answers read the same list (README "CORS").
+    // The handlers and the local server's own answers read the same list (docs/deploy.md "CORS").
     ...(settings.corsAllowOrigins && { CORS_ALLOW_ORIGINS: settings.corsAllowOrigins }),
   };
 }

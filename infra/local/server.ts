@@ -228,7 +228,7 @@ export interface LocalApi {
 }
 
 /**
- * `corsAllowOrigins`: the list the handlers read too (CORS_ALLOW_ORIGINS, README "CORS"), so the gateway's
+ * `corsAllowOrigins`: the list the handlers read too (CORS_ALLOW_ORIGINS, docs/deploy.md "CORS"), so the gateway's
  * answers and the functions' agree.
  */
 export async function startLocalApi(

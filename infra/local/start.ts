@@ -93,7 +93,7 @@ async function main(): Promise<void> {
   const relayTimer = setInterval(() => void runInvocation(randomUUID(), () => relay.handler()).catch(() => undefined), 60_000);
   track({ stop: async () => clearInterval(relayTimer) });
 
-  // Webhooks: the dispatcher on the events file and the retry sweep, in this process (README "Webhooks").
+  // Webhooks: the dispatcher on the events file and the retry sweep, in this process (docs/events-and-webhooks.md "Webhooks").
   track(await webhooks.startLocalWebhooks(process.env.LOCAL_EVENTS_FILE as string));
 
   writeStackFile(settings.dataDir, {

@@ -17,7 +17,7 @@ export const prod: StageFile = {
   alarmEmail: 'lab-api-oncall@example.org',
   // The lab's AWS account, when its systems run outside ours: may put results and upload reports, poll
   // orders. Unset: the lab integration runs in this account. Example: labAccountId: '123456789012',
-  // Browser apps that may call the API, exact origins (README "CORS"). Empty: no browser access.
+  // Browser apps that may call the API, exact origins (docs/deploy.md "CORS"). Empty: no browser access.
   corsAllowOrigins: [],
   // §630f (3) BGB: a German practice keeps patient records 10 years after the treatment.
   documentRetentionYears: 10,

@@ -1,5 +1,5 @@
 /**
- * Access context of an API key (README "API keys"): the scopes it holds and the
+ * Access context of an API key (docs/api-keys.md "API keys"): the scopes it holds and the
  * profile groups and location groups whose resources it may see. Pure rules, no I/O.
  *
  * Profile → its profile group. Location → its location group. Appointment and home kit order → their
@@ -16,7 +16,7 @@ export interface AccessContext {
   readonly locationGroups: ReadonlySet<string>;
   /** The key's own request limits (issue #31), null: the stage's default; enforced at the gateway, not here. */
   readonly limits?: KeyLimits | null;
-  /** This request's reads of a person's data, for the access log (README "Privacy"); absent outside a request. */
+  /** This request's reads of a person's data, for the access log (docs/privacy.md "Privacy"); absent outside a request. */
   readonly audit?: ReadAudit;
 }
 

@@ -11,14 +11,14 @@ export const SCOPES = [
   'SHIPMENTS_MANAGE',
   'RESULTS_VIEW',
   'home_kit_orders_manage',
-  // Not in the spec: the courier integration's provider status updates (README "Shipments").
+  // Not in the spec: the courier integration's provider status updates (docs/endpoints.md "Shipments").
   'SHIPMENTS_TRACK',
-  // Not in the spec: a client's own webhook subscriptions (README "Webhooks").
+  // Not in the spec: a client's own webhook subscriptions (docs/events-and-webhooks.md "Webhooks").
   'WEBHOOKS_MANAGE',
-  // Not in the spec: privacy (README "Privacy"): erasing a person's identifiers, and reading who read their data.
+  // Not in the spec: privacy (docs/privacy.md "Privacy"): erasing a person's identifiers, and reading who read their data.
   'PROFILES_ERASE',
   'AUDIT_VIEW',
-  // Not in the spec: a location's schedule (hours, slots, capacity, closures), set by the clinic (README "Scheduling").
+  // Not in the spec: a location's schedule (hours, slots, capacity, closures), set by the clinic (docs/scheduling.md "Scheduling").
   'LOCATIONS_MANAGE',
 ] as const;
 

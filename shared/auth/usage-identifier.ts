@@ -1,6 +1,6 @@
 /**
  * A key's usage identifier: the value of the API Gateway API key that counts its requests against its
- * usage plan (its rate, burst and daily quota; README "Rate limits"). The authorizer answers it as
+ * usage plan (its rate, burst and daily quota; docs/api-keys.md "Rate limits"). The authorizer answers it as
  * `usageIdentifierKey` for every key it allows (the API's key source is AUTHORIZER), and the keys CLI
  * registers it with the stage's usage plan when it issues the key (infra/local/key-usage-plans.ts).
  *

@@ -72,9 +72,9 @@ const PAGE = {
 const CHANGED_MEANWHILE = 'a concurrent request changed the resource meanwhile: retry';
 /** A cancel or dispatch that lost a race decides again on the new state; this is when that kept losing (shared/usecases/decide-again.ts). */
 const KEPT_CHANGING = 'the resource kept changing under concurrent requests: retry';
-/** The routes that show a person's data record each read first (README "Privacy", shared/http/audit.ts). */
+/** The routes that show a person's data record each read first (docs/privacy.md "Privacy", shared/http/audit.ts). */
 const READ_NOT_RECORDED = 'the read could not be recorded in the access log, so nothing is shown: retry';
-/** The changes that answer the person record that answer as a read; the change is made before (README "Privacy"). */
+/** The changes that answer the person record that answer as a read; the change is made before (docs/privacy.md "Privacy"). */
 const CHANGE_NOT_SHOWN =
   'the change was made, but its answer could not be recorded in the access log, so nothing is shown: read the resource, do not repeat the change';
 

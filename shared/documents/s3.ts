@@ -93,7 +93,7 @@ export async function putUpload(key: string, bytes: Buffer, contentType: string)
   await s3.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: bytes, ContentType: contentType }));
 }
 
-/** The lifecycle rule deletes lab report files after their retention period (README "Privacy"); their records stay. */
+/** The lifecycle rule deletes lab report files after their retention period (docs/privacy.md "Privacy"); their records stay. */
 export const DOCUMENT_FILE_DELETED = 'The file of this document was deleted after its retention period';
 
 /** A document's file; 404 when it is gone (deleted after its retention period). */

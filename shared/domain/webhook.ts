@@ -1,5 +1,5 @@
 /**
- * Webhook subscriptions and deliveries (README "Webhooks"): the rules, free of any I/O.
+ * Webhook subscriptions and deliveries (docs/events-and-webhooks.md "Webhooks"): the rules, free of any I/O.
  *
  * A delivery is one event for one subscription. Its first attempt runs as soon as the event arrives; a
  * failed attempt (no 2xx within the timeout) is retried on RETRY_SCHEDULE, and after the last one the

@@ -1,5 +1,5 @@
 /**
- * The access log's edge (README "Privacy"): every keyed request gets its own read collector in its access
+ * The access log's edge (docs/privacy.md "Privacy"): every keyed request gets its own read collector in its access
  * context; the handler or use case says what it showed (`access.audit?.read(profileId, resource)`) once its
  * access check passed (a change: once it is made, with its answer); once the handler has succeeded, and
  * before the answer leaves, this middleware writes one entry per read and waits for DynamoDB to take it.

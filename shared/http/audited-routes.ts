@@ -1,5 +1,5 @@
 /**
- * Which routes show a person's data, and so record each read in the access log (README "Privacy",
+ * Which routes show a person's data, and so record each read in the access log (docs/privacy.md "Privacy",
  * shared/http/audit.ts). The one list of them: the IAM right to put access-log entries goes to exactly these
  * functions (infra/api-function.ts), and any other route's read collector refuses a read (a 500 in the
  * route's first test), so a route that starts showing a person's data cannot be left out of either. Types

@@ -1,5 +1,5 @@
 /**
- * CORS for browser clients (README "CORS"), the policy only: which origins may call, what a preflight
+ * CORS for browser clients (docs/deploy.md "CORS"), the policy only: which origins may call, what a preflight
  * answers, which response headers a browser may read. Off unless origins are configured. Three sides apply
  * it and must agree: the functions (shared/http/cors.ts), API Gateway (infra/cors.ts) and the local server.
  *

@@ -1,5 +1,5 @@
 /**
- * The functions' side of CORS (policy: shared/http/cors-policy.ts, README "CORS"): an answer to a request
+ * The functions' side of CORS (policy: shared/http/cors-policy.ts, docs/deploy.md "CORS"): an answer to a request
  * whose `Origin` is one of CORS_ALLOW_ORIGINS names that origin, `Vary: Origin` and the headers the browser
  * may read; any other answer gets only `Vary: Origin` (a cache must not serve one to the other). Without CORS_ALLOW_ORIGINS there is no middleware at all.
  * Preflights never reach a function: API Gateway (and the local server) answer `OPTIONS` themselves.

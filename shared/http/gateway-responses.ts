@@ -74,7 +74,7 @@ export function wrongMethod(method: string, allowed: readonly string[]): Gateway
 
 /**
  * The CORS headers of the gateway's own answers (401 without a key, 404, 413, 429, 5xx) when CORS is on
- * (README "CORS"). API Gateway writes them from fixed values: its gateway responses cannot compare the
+ * (docs/deploy.md "CORS"). API Gateway writes them from fixed values: its gateway responses cannot compare the
  * request's Origin with a list. So they name the first listed origin, whatever the request's: that app reads
  * these errors, and an origin that is not listed is never echoed. (The 405 and the preflight can compare,
  * and name the request's origin when it is listed.)

@@ -1,5 +1,5 @@
 /**
- * The access log: who read a person's data, one entry per read (README "Privacy"). An entry names the
+ * The access log: who read a person's data, one entry per read (docs/privacy.md "Privacy"). An entry names the
  * read — when, which API key, which route, what was shown, the request and its source address — and holds
  * no value of what was shown. Entries expire after the configured retention (DynamoDB TTL).
  *

@@ -28,7 +28,7 @@ export interface HomeKitOrderRecord {
   /** The profile's group: the access context of an order. */
   profile_group_slug: string;
   status: HomeKitOrderStatus;
-  /** null once the person was erased and the order had an inline address (README "Privacy"). */
+  /** null once the person was erased and the order had an inline address (docs/privacy.md "Privacy"). */
   delivery_address: DeliveryAddress | null;
   /** panel id → added_at of its first attachment */
   panels: Record<string, string>;

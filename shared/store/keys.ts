@@ -144,7 +144,7 @@ export const deliveriesOf = (webhookId: string) => ({ PK: `WEBHOOK#${webhookId}`
 export const HISTORY_ENTRY_PREFIX = 'ENTRY#';
 
 /**
- * Who read a person's data (README "Privacy"): a partition per profile of its own, never the profile's, so
+ * Who read a person's data (docs/privacy.md "Privacy"): a partition per profile of its own, never the profile's, so
  * that reading a profile or its lists never pages through audit entries. The read functions may put items
  * only into partitions with this prefix (IAM dynamodb:LeadingKeys, infra/route-classes.ts).
  */

@@ -2,7 +2,7 @@
  * A lease: at most one holder at a time for a named job (the outbox relay, the webhook retry sweep), kept
  * in one table item, so that a scheduled run that overlaps the previous one does nothing instead of doing
  * the same work twice. This replaces reserved concurrency, which takes from the account's quota and made a
- * deploy fail on accounts below 100 + the reservations (README "Deploy").
+ * deploy fail on accounts below 100 + the reservations (docs/deploy.md "Deploy").
  *
  * Each step is one conditional UpdateItem (the rights both jobs' roles already have): take the lease when
  * nobody holds it, when its time is up, or when the same holder asks again; give it back only if still

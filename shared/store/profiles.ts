@@ -34,7 +34,7 @@ export interface ProfileRecord {
   transactional_emails_enabled: boolean | null;
   created_at: string;
   updated_at: string | null;
-  /** When the person's identifiers were erased (README "Privacy"); absent until then. */
+  /** When the person's identifiers were erased (docs/privacy.md "Privacy"); absent until then. */
   erased_at?: string;
   /**
    * The person's bookings at locations (issue #28), by appointment id: "<start>/<end>" (UTC instants). A
@@ -75,7 +75,7 @@ export interface ProfileGroupRecord {
 
 const PROFILE_GROUP_NOT_FOUND = 'Profile group not found';
 export const PROFILE_NOT_FOUND = 'Profile not found';
-export const PROFILE_ERASED = "The profile was erased: it can no longer be changed or booked for (README 'Privacy')";
+export const PROFILE_ERASED = 'The profile was erased: it can no longer be changed or booked for (docs/privacy.md)';
 
 export async function getProfile(id: string): Promise<ProfileRecord | undefined> {
   const { Item } = await dynamo.send(new GetCommand({ TableName: tableName, Key: keys.profile(id), ConsistentRead: true }));

@@ -1,6 +1,6 @@
 /**
  * Webhook deliveries: one per event and subscription, in the subscription's partition, with the retry
- * schedule's state (README "Webhooks"). An attempt first claims its delivery with a conditional write
+ * schedule's state (docs/events-and-webhooks.md "Webhooks"). An attempt first claims its delivery with a conditional write
  * (attempts + 1, due again only after a lease), so two dispatchers, a retry sweep and a manual retry
  * never send the same attempt twice; one that dies mid-attempt leaves it due when the lease ends.
  *

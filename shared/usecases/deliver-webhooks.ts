@@ -1,5 +1,5 @@
 /**
- * Delivering webhooks (README "Webhooks"). Three ways in, one way out:
+ * Delivering webhooks (docs/events-and-webhooks.md "Webhooks"). Three ways in, one way out:
  * - an event from the bus (the dispatcher: SQS in AWS, the events file's tail locally) → a delivery per
  *   subscription that wants it and whose key may see it now, first attempt at once;
  * - the retry sweep → the deliveries whose next attempt is due;

@@ -1,5 +1,5 @@
 /**
- * Erasure of a person (GDPR Art. 17; README "Privacy"), as one idempotent sweep that a retry completes:
+ * Erasure of a person (GDPR Art. 17; docs/privacy.md "Privacy"), as one idempotent sweep that a retry completes:
  *
  *   1. the profile's identifiers become null and `erased_at` is set (from then on the profile cannot be
  *      changed, booked for or sent a kit: those writes check `erased_at` in their own transactions);

@@ -1,5 +1,5 @@
 /**
- * Where a webhook may be sent (README "Webhooks"). A subscription's URL is a request our service makes
+ * Where a webhook may be sent (docs/events-and-webhooks.md "Webhooks"). A subscription's URL is a request our service makes
  * on a client's say-so, so it must never reach into our own network (SSRF): in AWS only `https`, and no
  * host that is, or resolves to, a private, loopback, link-local (the instance metadata service), shared,
  * multicast or reserved address. The check runs when a subscription is created or changed, and again

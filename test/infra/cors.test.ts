@@ -1,5 +1,5 @@
 /**
- * CORS in the stack (README "CORS"), both states: without `corsAllowOrigins` no OPTIONS method and no CORS
+ * CORS in the stack (docs/deploy.md "CORS"), both states: without `corsAllowOrigins` no OPTIONS method and no CORS
  * header anywhere; with it a preflight on every path, CORS headers on the gateway's own answers and
  * CORS_ALLOW_ORIGINS on every route function. The local server, started with the same list, answers as the
  * template says API Gateway will (the templates' origin checks read here as API Gateway runs them).

@@ -25,7 +25,7 @@ let hipaaStacks: LabApiStack[];
 beforeAll(() => {
   app = testApp();
   const stacks = (['dev', 'prod'] as const).map((stage) => labApiStack(app, stage));
-  // Prod once more with CORS on (README "CORS": OPTIONS methods without authorization, more headers).
+  // Prod once more with CORS on (docs/deploy.md "CORS": OPTIONS methods without authorization, more headers).
   const withCors = new Stage(app, 'WithCors');
   withCors.node.setContext('corsAllowOrigins', 'https://app.example');
   stacks.push(new LabApiStack(withCors, 'LabApi-prod', { stage: 'prod' }));

@@ -376,7 +376,7 @@ describe('the LabApi stack (prod): least privilege', () => {
         .statementsOf(functionOf(route).role)
         .filter((s) => str(s.Action).includes('s3:'))
         .map((s) => ({ actions: [s.Action].flat().sort(), on: str(s.Resource).match(/"\/([\w/-]+)\/\*"|"Arn"\]\}$/)?.[1] ?? 'bucket' }));
-    // ListBucket: a deleted file is then a 404 from S3 (HeadObject, GetObject), not a 403 (README "Privacy").
+    // ListBucket: a deleted file is then a 404 from S3 (HeadObject, GetObject), not a 403 (docs/privacy.md "Privacy").
     expect(s3Of('getDocument')).toEqual([
       { actions: ['s3:GetObject'], on: 'documents' },
       { actions: ['s3:ListBucket'], on: 'bucket' },

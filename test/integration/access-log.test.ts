@@ -1,5 +1,5 @@
 /**
- * The access log (README "Privacy"): every successful answer that shows a person's data — a read, or a
+ * The access log (docs/privacy.md "Privacy"): every successful answer that shows a person's data — a read, or a
  * change that answers the person — writes one entry before the answer leaves, a refused or failed request
  * writes none, an answer whose entry cannot be written is a 503 that shows nothing, and
  * GET /profiles/{id}/access-log lists the entries newest first. Entries are asserted as stored.
@@ -372,7 +372,7 @@ describe('a read that does not succeed', () => {
 
   it('writes no entry for a document above 4 MiB whose file was deleted (404 after the access check)', async () => {
     const { documentId } = await reportedAppointment(subject.profileId, randomBytes(LARGE_FILE_BYTES));
-    // What the bucket's lifecycle rule does after the retention period (README "Privacy").
+    // What the bucket's lifecycle rule does after the retention period (docs/privacy.md "Privacy").
     await deleteObject((await getDocument(documentId))!.s3_key);
     const added = await entriesAddedBy(subject.profileId, async () => expect((await api.get(`/api/v1/documents/${documentId}`, key)).status).toBe(404));
     expect(added).toEqual([]);

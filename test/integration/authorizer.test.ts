@@ -73,7 +73,7 @@ describe('the API key authorizer', () => {
   });
 });
 
-describe('a flood of bad keys (README "Bad keys stopped at the gateway": the measured cost)', () => {
+describe('a flood of bad keys (docs/api-keys.md "Bad keys stopped at the gateway": the measured cost)', () => {
   it('costs 1,000 invocations, 1,000 consistent GetItems and no write for 1,000 different unknown keys', async () => {
     // Every DynamoDB call the authorizer makes, counted at the SDK's edge by command and consistency.
     const calls: string[] = [];

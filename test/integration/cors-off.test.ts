@@ -1,5 +1,5 @@
 /**
- * CORS switched off, the default (README "CORS"): without CORS_ALLOW_ORIGINS there is no preflight and no
+ * CORS switched off, the default (docs/deploy.md "CORS"): without CORS_ALLOW_ORIGINS there is no preflight and no
  * CORS header anywhere, as in a stack deployed without `corsAllowOrigins`. cors.test.ts switches it on.
  */
 import { beforeAll, describe, expect, it, vi } from 'vitest';

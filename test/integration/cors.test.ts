@@ -1,5 +1,5 @@
 /**
- * CORS switched on (README "CORS"): the local server started with CORS_ALLOW_ORIGINS, as `npm start` runs
+ * CORS switched on (docs/deploy.md "CORS"): the local server started with CORS_ALLOW_ORIGINS, as `npm start` runs
  * with it. The variable is set before anything imports shared/config.ts (read once, at import), hence
  * vi.hoisted; cors-off.test.ts runs the same requests without it.
  *

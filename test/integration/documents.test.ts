@@ -73,7 +73,7 @@ describe('GET /api/v1/documents/{id}', () => {
 
   it('answers 404 saying so for a document whose file the retention rule deleted', async () => {
     const { documentId } = await reportedDocument(Buffer.from('%PDF-1.7 old'));
-    // What the bucket's lifecycle rule does after documentRetentionYears (README "Privacy").
+    // What the bucket's lifecycle rule does after documentRetentionYears (docs/privacy.md "Privacy").
     await deleteObject((await getDocument(documentId))?.s3_key as string);
     const res = await api.get(`/api/v1/documents/${documentId}`, key);
     expect(res.status).toBe(404);

@@ -1,5 +1,5 @@
 /**
- * POST /api/v1/profiles/{id}/erase (README "Privacy"): the person's identifiers go, what was still to happen
+ * POST /api/v1/profiles/{id}/erase (docs/privacy.md "Privacy"): the person's identifiers go, what was still to happen
  * is cancelled through the normal transitions, copies of their data go, results stay; a failure midway is
  * finished by the retry.
  */
@@ -201,7 +201,7 @@ describe('POST /api/v1/profiles/{id}/erase', () => {
     await erase(id);
     const res = await api.patch(`/api/v1/profiles/${id}`, { first_name: 'Back' }, key);
     expect(res.status).toBe(409);
-    expect(res.body).toEqual({ error: "The profile was erased: it can no longer be changed or booked for (README 'Privacy')" });
+    expect(res.body).toEqual({ error: 'The profile was erased: it can no longer be changed or booked for (docs/privacy.md)' });
     expect((await storedItem(keys.profile(id))).first_name).toBeNull();
   });
 

@@ -1,5 +1,5 @@
 /**
- * GET /api/v1/profiles/{id}/export (README "Privacy"): everything held about one person as one versioned
+ * GET /api/v1/profiles/{id}/export (docs/privacy.md "Privacy"): everything held about one person as one versioned
  * document, made of what the other routes answer; nobody else's data; both scopes needed; refused whole
  * when it cannot fit in one response.
  */

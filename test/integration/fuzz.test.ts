@@ -99,7 +99,7 @@ beforeAll(async () => {
     webhookUrl: receiver.url,
     keys: { full: key, narrow: narrow.plaintext, otherTenant: otherTenant.plaintext, revoked: revoked.plaintext },
   };
-  // Each key records its first use of the day (README "Last use"): use each once before any digest.
+  // Each key records its first use of the day (docs/api-keys.md "Last use"): use each once before any digest.
   for (const plaintext of [narrow.plaintext, otherTenant.plaintext]) await api.get('/api/v1/locations', plaintext);
   contracts = await handlerContracts();
 });
@@ -255,7 +255,7 @@ it(`keeps every property over ${REQUESTS.toLocaleString('en')} generated request
       statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
       if (answer.status >= 500) {
         // What the service logged for it (WARN and up during the run: a 503 is logged as WARN): error names
-        // and stacks, never values (README "Errors").
+        // and stacks, never values (docs/endpoints.md "Errors").
         const logged = logs.lines().slice(logLines);
         throw new Error(`a 5xx: ${describeRequest(request, answer)}\nlogged:\n${logged.join('\n').slice(0, 4000)}`);
       }

@@ -1,7 +1,7 @@
 /**
  * Races on appointments and on the idempotent creates of profiles and appointments: N (default 20)
  * conflicting requests on one resource at once, through the local server on DynamoDB Local. Each test
- * asserts the allowed answers (README "Decisions where the spec says "not shown"" and "Events and status
+ * asserts the allowed answers (docs/endpoints.md "Decisions where the spec says "not shown"" and "Events and status
  * history"), the stored state, the status history (one entry per applied change, in order) and the events
  * on the mocked bus (one per applied change). The logistics side is races-logistics.test.ts.
  */

@@ -1,7 +1,7 @@
 /**
  * Races on shipments, home kit orders and webhook subscriptions, and the idempotent creates of shipments
  * and kit orders: N (default 20) conflicting requests on one resource at once, through the local server
- * on DynamoDB Local. Each test asserts the allowed answers (README "Shipments", "Home kit orders",
+ * on DynamoDB Local. Each test asserts the allowed answers (docs/endpoints.md "Shipments", "Home kit orders",
  * "Webhooks"), the stored state, the status history and the events on the mocked bus. Appointments are
  * races-appointments.test.ts.
  */
@@ -66,7 +66,7 @@ async function pendingShipment(): Promise<string> {
   return res.body.id;
 }
 
-/** The lifecycle's allowed provider moves (README "Shipments"), as from→to. */
+/** The lifecycle's allowed provider moves (docs/endpoints.md "Shipments"), as from→to. */
 const SHIPMENT_MOVES = new Set([
   'pending→shipped',
   'shipped→in_transit',

@@ -18,8 +18,8 @@
  * and at the end none of tenant 1's stored items changed, none was added about it, and tenant 1 reads
  * everything as before.
  *
- * README (Errors, API keys) documents the order 401 → 403 (scope) → 400 → 404 → 403 (access context), so
- * another tenant's existing resource is a 403, never a 404; a cursor is input (400, README "Pagination").
+ * docs/endpoints.md (Errors) and docs/api-keys.md document the order 401 → 403 (scope) → 400 → 404 → 403 (access context), so
+ * another tenant's existing resource is a 403, never a 404; a cursor is input (400, docs/endpoints.md "Pagination").
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueApiKey } from '../../shared/auth/api-keys';
@@ -331,7 +331,7 @@ describe.each(KEYED.map(([name, route]) => ({ name, route, title: title(route), 
   }
 
   if (route.method === 'GET' && isPaged(route)) {
-    // README "Pagination": a cursor works only for the key it was issued to; another key's is a 400 (input, before existence and context).
+    // docs/endpoints.md "Pagination": a cursor works only for the key it was issued to; another key's is a 400 (input, before existence and context).
     it(`${title(route)}: another tenant's key with a page cursor of the first tenant gets 400 and none of the first tenant's values`, async () => {
       const cursors = t1Cursors.get(name) ?? [];
       if (cursors.length === 0)

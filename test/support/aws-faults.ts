@@ -123,7 +123,7 @@ export async function withMiddleware<T>(middleware: Middleware, body: () => Prom
 export type Handler = (args: unknown) => Promise<unknown>;
 export type Middleware = (next: Handler) => Handler;
 
-/** The answer to a request AWS could not serve now: 503 {error} with Retry-After (README "Errors"). */
+/** The answer to a request AWS could not serve now: 503 {error} with Retry-After (docs/endpoints.md "Errors"). */
 export function expectTryAgainLater(res: ApiResponse): void {
   expect({ status: res.status, body: res.body, retryAfter: res.headers.get('retry-after') }).toEqual({
     status: 503,

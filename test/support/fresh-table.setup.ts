@@ -20,7 +20,7 @@ Object.assign(process.env, {
   POWERTOOLS_LOG_LEVEL: 'ERROR',
   // A metrics line per request is noise too (test/integration/metrics.test.ts turns them on to read them).
   POWERTOOLS_METRICS_DISABLED: 'true',
-  // The paged lists sign their cursors with it (README "Pagination"); a new one per file, as per deployment.
+  // The paged lists sign their cursors with it (docs/endpoints.md "Pagination"); a new one per file, as per deployment.
   CURSOR_SECRET: randomBytes(32).toString('base64url'),
 });
 

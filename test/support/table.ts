@@ -9,7 +9,7 @@
  * reach the scan that checks what the service left.
  *
  * An API-key item's `last_used_on` is left out of every comparison: the first use of a key on a new UTC day
- * writes it, even on a refused request (README "Last use"), so a run crossing midnight would otherwise see a
+ * writes it, even on a refused request (docs/api-keys.md "Last use"), so a run crossing midnight would otherwise see a
  * change no request made. Only that attribute of only those items: anything else a refused request wrote
  * to a key item still shows.
  */

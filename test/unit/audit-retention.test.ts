@@ -1,4 +1,4 @@
-/** AUDIT_RETENTION_DAYS (README "Privacy"): how long an access-log entry is kept, read once at cold start. */
+/** AUDIT_RETENTION_DAYS (docs/privacy.md "Privacy"): how long an access-log entry is kept, read once at cold start. */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 beforeEach(() => {

@@ -2,7 +2,7 @@
  * Throughput of GET /api/v1/profiles/{id} through the local server, beside the floor: the raw DynamoDB
  * calls of the same profile item on the same DynamoDB Local, at the same concurrency. Two floors: the
  * GetItem alone (what the issue compares with), and GetItem + the access-log PutItem, the two calls the
- * route makes (README "Privacy": an audited read writes its entry in the request), which isolates what
+ * route makes (docs/privacy.md "Privacy": an audited read writes its entry in the request), which isolates what
  * our code and the local server add. Rounds alternate (API, GetItem, GetItem + PutItem) after a warm-up,
  * so a change in the machine's load hits all three alike; each ratio is the median of the rounds' ratios.
  *
