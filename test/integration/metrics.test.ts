@@ -14,6 +14,7 @@ import { mockEventBridge } from '../support/event-bridge';
 import { apiKeyWithId, BERLIN_MITTE, seedDemoData, UNKNOWN_ID } from '../support/fixtures';
 import { clinical, deliver, report } from '../support/lab';
 import { captureLogs, type LogCapture } from '../support/log-capture';
+import { dispatchEntries, startReceiver } from '../support/webhooks';
 import { confirmDraw, createProfile, scheduleAppointment, slotIn } from '../support/scenario';
 
 const NAMESPACE = 'LabApi/LabApi-test';
@@ -23,7 +24,7 @@ vi.hoisted(() => {
 });
 
 const api = useApi();
-mockEventBridge();
+const eventBridge = mockEventBridge();
 let key: string;
 let keyId: string;
 let logs: LogCapture;
@@ -158,5 +159,25 @@ describe('business metrics', () => {
     await deliver(report(id, { clinical_results: [{ ...clinical(1, 42), result_status: 'preliminary' }] }));
     expect(named(BUSINESS_METRICS.resultsIngested)).toHaveLength(1);
     expect(named(BUSINESS_METRICS.drawToFinalTurnaround)).toEqual([]);
+  });
+});
+
+describe('webhook delivery metrics', () => {
+  it('count a delivery the endpoint took as succeeded and one it refused as failed (what the failure-rate alarm reads)', async () => {
+    const [taking, refusing] = await Promise.all([startReceiver(() => 204), startReceiver(() => 500)]);
+    try {
+      for (const { url } of [taking, refusing]) {
+        expect((await api.post('/api/v1/webhooks', { url, event_types: ['AppointmentStatusChanged'] }, key)).status).toBe(201);
+      }
+      eventBridge.client.resetHistory();
+      await scheduleAppointment(api, key);
+      logs.stop();
+      logs = captureLogs();
+      expect(await dispatchEntries(eventBridge.entries().filter((e) => e.DetailType === 'AppointmentStatusChanged'))).toEqual([]);
+      expect(named(BUSINESS_METRICS.webhookDeliveriesSucceeded)).toEqual([expect.objectContaining({ WebhookDeliveriesSucceeded: 1 })]);
+      expect(named(BUSINESS_METRICS.webhookDeliveriesFailed)).toEqual([expect.objectContaining({ WebhookDeliveriesFailed: 1 })]);
+    } finally {
+      await Promise.all([taking.close(), refusing.close()]);
+    }
   });
 });
