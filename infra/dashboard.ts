@@ -17,7 +17,7 @@ import type { Construct } from 'constructs';
 import { BUSINESS_METRICS, REQUEST_METRICS } from '../shared/metric-names';
 import { GSI1, GSI2 } from '../shared/store/keys';
 import { SERVICE_LEVEL_CLASS_NAMES } from './route-classes';
-import { classDimensions } from './service-levels';
+import { businessMetric, classDimensions } from './service-levels';
 
 const PERIOD = Duration.minutes(5);
 const WIDTH = 24;
@@ -52,7 +52,7 @@ export function serviceDashboard(scope: Construct, props: DashboardProps): Dashb
       label,
     });
   const business = (metricName: string, statistic: string = Stats.SUM, label: string = metricName) =>
-    new Metric({ namespace, metricName, dimensionsMap: { service: 'lab-api' }, period: PERIOD, statistic, label });
+    businessMetric(namespace, metricName, { period: PERIOD, statistic, label });
   const graph = (title: string, left: IMetric[], width = WIDTH / 2, right?: IMetric[]) => new GraphWidget({ title, left, right, width, height: 6 });
 
   const dashboard = new Dashboard(scope, 'Dashboard', { dashboardName: props.stackName, defaultInterval: Duration.hours(6) });

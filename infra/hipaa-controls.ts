@@ -5,7 +5,7 @@
  * and a key and backups there would cost money to protect test data.
  *
  * - One customer-managed KMS key for the stack's operational data: every log group (each function's own,
- *   the API's access and execution logs) and, once infra/monitoring.ts takes it, the alarm topic. Logs are
+ *   the API's access and execution logs) and the alarm topic (infra/monitoring.ts). Logs are
  *   where a failure's context lands, so they get a key whose every use CloudTrail records and whose policy
  *   names who may use it. CloudWatch Logs encrypts and decrypts with it itself: the functions need no KMS
  *   right, and whoever may read a log group reads it as before. Disabling or deleting the key makes every log

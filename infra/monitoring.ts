@@ -48,7 +48,7 @@ import { BUSINESS_METRICS } from '../shared/metric-names';
 import { GSI1, GSI2 } from '../shared/store/keys';
 import { serviceDashboard } from './dashboard';
 import type { HipaaControls } from './hipaa-controls';
-import { serviceLevelAlarms } from './service-levels';
+import { businessMetric, serviceLevelAlarms } from './service-levels';
 import { type LabFunction, metricsNamespace } from './api-function';
 
 const PERIOD = Duration.minutes(5);
@@ -290,8 +290,7 @@ export class Monitoring extends NestedStack {
 
     // Attempts of real events (shared/usecases/deliver-webhooks.ts); one client's dead endpoint is the
     // disabled-subscription alarm's business, a quarter of all attempts failing is ours (signing, egress, DNS).
-    const attempts = (metricName: string) =>
-      new Metric({ namespace, metricName, dimensionsMap: { service: 'lab-api' }, period: WEBHOOK_WINDOW, statistic: Stats.SUM });
+    const attempts = (metricName: string) => businessMetric(namespace, metricName, { period: WEBHOOK_WINDOW, statistic: Stats.SUM });
     alarm(
       'WebhookFailureRate',
       'webhook failure rate',

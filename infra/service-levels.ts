@@ -34,6 +34,7 @@ import {
 } from 'aws-cdk-lib/aws-cloudwatch';
 import type { Construct } from 'constructs';
 import { REQUEST_METRICS } from '../shared/metric-names';
+import { POWERTOOLS_ENVIRONMENT } from './api-function';
 import { SERVICE_LEVEL_CLASS_NAMES, type ServiceLevelClass } from './route-classes';
 
 export interface ServiceLevel {
@@ -66,8 +67,18 @@ export const BURN_RATES = [
 /** Fewer requests than this in a window: no alarm (see above). */
 export const MIN_REQUESTS = 20;
 
+/**
+ * The dimension every metric of the service carries: the service name the functions' Powertools writes
+ * (POWERTOOLS_SERVICE_NAME), so that what the alarms and the dashboard read is what the functions write.
+ */
+export const SERVICE_DIMENSIONS = { service: POWERTOOLS_ENVIRONMENT.POWERTOOLS_SERVICE_NAME } as const;
+
 /** The service's dimensions of a route class's metrics (shared/metrics.ts countRequest). */
-export const classDimensions = (routeClass: ServiceLevelClass) => ({ service: 'lab-api', class: routeClass });
+export const classDimensions = (routeClass: ServiceLevelClass) => ({ ...SERVICE_DIMENSIONS, class: routeClass });
+
+/** One of the service's business metrics (shared/metric-names.ts BUSINESS_METRICS): the service its only dimension. */
+export const businessMetric = (namespace: string, metricName: string, props: { period: Duration; statistic: string; label?: string }) =>
+  new Metric({ namespace, metricName, dimensionsMap: SERVICE_DIMENSIONS, ...props });
 
 /** The percent of a class's requests that broke the objective in `period` (0 with fewer than `minRequests`). */
 function badPercent(

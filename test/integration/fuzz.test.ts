@@ -12,7 +12,6 @@
  *
  *   FUZZ_REQUESTS=20000 (default 10,240)  FUZZ_SEED=123  FUZZ_SHRINK=1 (shrink a failure: slow, the server keeps its state)
  */
-import { request as httpRequest } from 'node:http';
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { handlerContracts } from '../../infra/contract/openapi';
@@ -27,6 +26,7 @@ import { mockEventBridge } from '../support/event-bridge';
 import { BERLIN_INACTIVE, BERLIN_MITTE, BERLIN_PRENZLAUER_BERG, BIOMARKERS, HELSINKI_KAMPPI, PANELS, seedDemoData } from '../support/fixtures';
 import { type Digest, difference, digester } from '../support/fuzz/digest';
 import { captureLogs } from '../support/log-capture';
+import { requestAsWritten } from '../support/request-as-written';
 import { logger } from '../../shared/logger';
 import { watchWrites } from '../support/fuzz/write-watch';
 import { type FuzzRequest, keyHeaderValue, NARROW_SCOPE, requestArbitrary, type World } from '../support/fuzz/requests';
@@ -116,41 +116,12 @@ interface Answer {
   text: string;
 }
 
-/**
- * One request with its path exactly as generated: node:http with the path as an option. A URL string (fetch,
- * or node:http given one) has its dot segments resolved first, `%2e%2e` included, so a hostile id would be
- * sent as another path than the one the properties judge.
- */
-function sendAsWritten(
-  path: string,
-  method: string,
-  headers: Headers,
-  body: string | Uint8Array | undefined,
-): Promise<{ status: number; headers: Headers; text: string }> {
-  const { hostname, port } = new URL(api.url());
-  const outgoing: Record<string, string> = Object.fromEntries(headers);
-  if (body !== undefined) outgoing['content-length'] = String(Buffer.byteLength(body));
-  return new Promise((resolve, reject) => {
-    const req = httpRequest({ hostname, port, path, method, headers: outgoing }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => {
-        const answered = new Headers();
-        for (const [name, value] of Object.entries(res.headers)) if (value !== undefined) answered.set(name, Array.isArray(value) ? value.join(', ') : value);
-        resolve({ status: res.statusCode ?? 0, headers: answered, text: Buffer.concat(chunks).toString('utf8') });
-      });
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
-
 /** Sends exactly the generated path, headers and bytes (api.request would add a content type), then checks the contract. */
 async function send(request: FuzzRequest): Promise<Answer> {
   const headers = new Headers();
   for (const [name, value] of request.headers) headers.append(name, keyHeaderValue(value, world));
-  const response = await sendAsWritten(request.path, request.method, headers, request.body).catch((error: unknown) => {
+  // The path as generated: a hostile id must reach the server as the path the properties judge.
+  const response = await requestAsWritten(api.url(), request.path, request.method, headers, request.body).catch((error: unknown) => {
     throw new Error(`no answer (${error instanceof Error ? error.message : String(error)}) to ${fc.stringify(request)}`);
   });
   const { text } = response;

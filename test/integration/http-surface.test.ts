@@ -2,11 +2,11 @@
  * The HTTP surface every route shares: API-key authentication, scope checks, body parsing, unknown
  * routes and methods, and the `{ "error": … }` shape of every failure.
  */
-import { request as httpRequest } from 'node:http';
 import { describe, expect, it, beforeAll } from 'vitest';
 import { issueApiKey } from '../../shared/auth/api-keys';
 import { revokeApiKey } from '../../shared/store/api-keys';
 import { useApi } from '../support/api';
+import { requestAsWritten } from '../support/request-as-written';
 import { apiKey, seedDemoData, UNKNOWN_ID } from '../support/fixtures';
 
 const api = useApi();
@@ -267,17 +267,8 @@ describe('routing', () => {
   });
 
   it('matches the path as sent, resolving no dot segment: /appointments/%2e%2e/panels is not /panels', async () => {
-    // The path as an option, sent as written (a URL string, in fetch or node:http, has its dot segments resolved first).
-    const { status } = await new Promise<{ status: number }>((resolve, reject) => {
-      const { hostname, port } = new URL(api.url());
-      const path = '/api/v1/appointments/%2e%2e/panels';
-      const request = httpRequest({ hostname, port, path, headers: { 'x-api-key': key } }, (response) => {
-        response.resume();
-        resolve({ status: response.statusCode ?? 0 });
-      });
-      request.on('error', reject);
-      request.end();
-    });
+    // Sent as written (a URL string, in fetch or node:http, has its dot segments resolved first).
+    const { status } = await requestAsWritten(api.url(), '/api/v1/appointments/%2e%2e/panels', 'GET', new Headers({ 'x-api-key': key }));
     // GET is no method of /appointments/{id}/panels.
     expect(status).toBe(405);
   });
