@@ -1042,6 +1042,72 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List events
+         * @description The events this key could receive by webhook (its scopes receive the type, its groups hold the resource), whether or not it subscribed, newest first, paged; each `{id, type, timestamp, data}` exactly as the webhook body, with its id (the webhook-id of its deliveries). `type`, `after` and `before` narrow the list. Kept 30 days: a client that was down replays from here. A sandbox key reads the sandbox events.
+         *
+         *     Scopes (any one suffices): `WEBHOOKS_MANAGE`.
+         */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/events/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an event
+         * @description One event of the log, as its webhook body with its id.
+         *
+         *     Scopes (any one suffices): `WEBHOOKS_MANAGE`.
+         */
+        get: operations["getEvent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sandbox/appointments/{id}/results": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Simulate the lab's answer
+         * @description For sandbox keys only (lab_test_…): the lab's answer to a sandbox appointment whose blood draw is confirmed, stored by the same ingest as a real lab report, so its results, statuses, events and webhooks follow as they would. Outcomes: normal, partial, critical, rejected, corrected (a correction of the first clinical value, after a normal report when none was final). Answers the results as GET /appointments/{id}/results does.
+         *
+         *     Scopes (any one suffices): `RESULTS_VIEW`.
+         */
+        post: operations["simulateSandboxResults"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/profiles/{id}/home-kit-orders": {
         parameters: {
             query?: never;
@@ -5713,6 +5779,206 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listEvents: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+                /** @description Only events of this type. */
+                type?: "AppointmentStatusChanged" | "HomeKitOrderStatusChanged" | "ShipmentStatusChanged" | "LabResultsAvailable" | "LabResultsUpdated" | "LabResultsCorrected" | "CriticalResultReported" | "SpecimenRejected";
+                /** @description Only events that occurred after this instant (ISO 8601). */
+                after?: string;
+                /** @description Only events that occurred before this instant (ISO 8601). */
+                before?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of events. */
+            200: {
+                headers: {
+                    /** @description The cursor of the next page (pass it as `cursor`); absent on the last page. */
+                    "X-Next-Cursor"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: uuid
+                         * @description The event's id: the webhook-id header of its deliveries.
+                         */
+                        id: string;
+                        /** @enum {string} */
+                        type: "AppointmentStatusChanged" | "HomeKitOrderStatusChanged" | "ShipmentStatusChanged" | "LabResultsAvailable" | "LabResultsUpdated" | "LabResultsCorrected" | "CriticalResultReported" | "SpecimenRejected";
+                        /**
+                         * Format: date-time
+                         * @description When it occurred.
+                         */
+                        timestamp: string;
+                        /** @description The event's detail, exactly as its webhook's `data` (the webhooks of this document, docs/events/). */
+                        data: {
+                            [key: string]: unknown;
+                        };
+                    }[];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description the key lacks WEBHOOKS_MANAGE, or the scopes to receive any event type; or: The key lacks the scope, or the resource is outside its access context. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: uuid
+                         * @description The event's id: the webhook-id header of its deliveries.
+                         */
+                        id: string;
+                        /** @enum {string} */
+                        type: "AppointmentStatusChanged" | "HomeKitOrderStatusChanged" | "ShipmentStatusChanged" | "LabResultsAvailable" | "LabResultsUpdated" | "LabResultsCorrected" | "CriticalResultReported" | "SpecimenRejected";
+                        /**
+                         * Format: date-time
+                         * @description When it occurred.
+                         */
+                        timestamp: string;
+                        /** @description The event's detail, exactly as its webhook's `data` (the webhooks of this document, docs/events/). */
+                        data: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description the key lacks WEBHOOKS_MANAGE or the scopes to receive any event type; or the event is another tenant's, or of a type its scopes do not receive; or: The key lacks the scope, or the resource is outside its access context. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description event not found (or older than 30 days) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    simulateSandboxResults: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description normal: every planned test, final, inside its range; partial: the first half of them; critical: as normal, the first clinical test beyond its critical limit; rejected: the specimen could not be tested (every planned test not performed); corrected: a correction of the first clinical value.
+                     * @enum {string}
+                     */
+                    outcome: "normal" | "partial" | "critical" | "rejected" | "corrected";
+                };
+            };
+        };
+        responses: {
+            /** @description The results after the simulated report. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppointmentResults"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description a live key (only a sandbox key may simulate the lab); or: The key lacks the scope, or the resource is outside its access context. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description appointment not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the blood draw is not confirmed; or the outcome needs a clinical test the appointment does not plan */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            /** @description the read could not be recorded in the access log, so nothing is shown: retry; or: The database or the file store could not answer now (throttling, a conflicting transaction, a brief outage): retry after Retry-After seconds; a write of several steps (an erasure, a pickup of many) is finished by the retry. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before repeating the request. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listProfileHomeKitOrders: {

@@ -22,6 +22,7 @@ import { Construct } from 'constructs';
 import { operations, type ResponseDoc } from '../shared/contract/operations';
 import { AUDITED_ROUTES } from '../shared/http/audited-routes';
 import type { Route, RouteName } from '../shared/routes';
+import { SANDBOX_PARTITION_PREFIX } from '../shared/sandbox';
 import { ACCESS_LOG_PARTITION_PREFIX, API_KEY_LAST_USE_ATTRIBUTE, API_KEY_PARTITION_PREFIX, GSI1, GSI2 } from '../shared/store/keys';
 import { DOCUMENTS_PREFIX_PATTERN, HL7_DOCUMENTS_PREFIX_PATTERN, INCOMING_PREFIX_PATTERN } from './bucket-layout';
 import type { HipaaControls } from './hipaa-controls';
@@ -217,10 +218,15 @@ export class LabFunction extends Construct {
       role.addToPrincipalPolicy(
         new PolicyStatement({
           actions: [...AUDIT_ACTIONS],
-          // The table only (entries are put, never queried through an index), and only access-log partitions.
-          // A writing route's class may put anywhere already; the statement keeps the grant equal to the list.
+          // The table only (entries are put, never queried through an index), and only access-log partitions,
+          // live and sandbox (shared/sandbox.ts). A writing route's class may put anywhere already; the
+          // statement keeps the grant equal to the list.
           resources: [table.tableArn],
-          conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${ACCESS_LOG_PARTITION_PREFIX}*`] } },
+          conditions: {
+            'ForAllValues:StringLike': {
+              'dynamodb:LeadingKeys': [`${ACCESS_LOG_PARTITION_PREFIX}*`, `${SANDBOX_PARTITION_PREFIX}${ACCESS_LOG_PARTITION_PREFIX}*`],
+            },
+          },
         }),
       );
     }

@@ -33,7 +33,8 @@ export const ROUTE_DOMAINS = {
   HomeKitRoutes: ['home-kit-orders'],
   LogisticsRoutes: ['shipments'],
   ResultRoutes: ['results', 'documents'],
-  WebhookRoutes: ['webhooks'],
+  WebhookRoutes: ['webhooks', 'event-log'],
+  SandboxRoutes: ['sandbox'],
 } as const satisfies Record<string, readonly string[]>;
 
 export type RouteDomain = keyof typeof ROUTE_DOMAINS;

@@ -19,7 +19,7 @@ import { LambdaFunction, SqsQueue } from 'aws-cdk-lib/aws-events-targets';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { EVENT_SOURCE } from '../shared/events/event-source';
+import { EVENT_SOURCE, SANDBOX_EVENT_SOURCE } from '../shared/events/event-source';
 import { WEBHOOK_EVENT_TYPES } from '../shared/webhooks/event-types';
 import { LabFunction } from './api-function';
 import type { EventsProps } from './lab-events';
@@ -53,9 +53,9 @@ export class WebhookDelivery extends Construct {
       deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: WEBHOOK_MAX_RECEIVES },
     });
     this.rule = new Rule(this, 'Rule', {
-      description: 'The event types a webhook subscription may ask for, to the webhook queue',
+      description: 'The event types a webhook subscription may ask for, live and sandbox, to the webhook queue',
       eventBus: props.bus,
-      eventPattern: { source: [EVENT_SOURCE], detailType: [...WEBHOOK_EVENT_TYPES] },
+      eventPattern: { source: [EVENT_SOURCE, SANDBOX_EVENT_SOURCE], detailType: [...WEBHOOK_EVENT_TYPES] },
       targets: [new SqsQueue(this.queue, { deadLetterQueue: this.deadLetterQueue, retryAttempts: 10, maxEventAge: Duration.hours(24) })],
     });
 

@@ -285,6 +285,17 @@ export const routes = {
     handler: 'functions/webhooks/retry-delivery.ts',
     scopes: WEBHOOKS,
   },
+  // Ours (issue #32): the events a key could receive by webhook, to reconcile from (docs/events-and-webhooks.md "Event log").
+  // Any key that may receive some event type; which ones it sees is decided per event.
+  listEvents: { method: 'GET', path: '/api/v1/events', handler: 'functions/event-log/list.ts', scopes: WEBHOOKS },
+  getEvent: { method: 'GET', path: '/api/v1/events/{id}', handler: 'functions/event-log/get.ts', scopes: WEBHOOKS },
+  // Ours (issue #32): the lab's answer to a sandbox appointment, for sandbox keys only (docs/sandbox.md).
+  simulateSandboxResults: {
+    method: 'POST',
+    path: '/api/v1/sandbox/appointments/{id}/results',
+    handler: 'functions/sandbox/appointment-results.ts',
+    scopes: ['RESULTS_VIEW'],
+  },
   listProfileHomeKitOrders: {
     method: 'GET',
     path: '/api/v1/profiles/{id}/home-kit-orders',

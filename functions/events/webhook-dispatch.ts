@@ -8,14 +8,14 @@
  */
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { errorNames, logger } from '../../shared/logger';
-import { dispatchEvent } from '../../shared/usecases/deliver-webhooks';
+import { dispatchBusEvent } from '../../shared/usecases/deliver-webhooks';
 import { fromEventBridge } from '../../shared/webhooks/bus-event';
 
 export const handler = async (event: SQSEvent): Promise<SQSBatchResponse> => {
   const failures = await Promise.all(
     event.Records.map(async (record) => {
       try {
-        await dispatchEvent(fromEventBridge(record.body));
+        await dispatchBusEvent(fromEventBridge(record.body));
         return undefined;
       } catch (error) {
         logger.error('webhook dispatch failed', { message_id: record.messageId, ...errorNames(error) });

@@ -4,6 +4,7 @@
  *   create --scopes A,B --profile-groups g1,g2 --location-groups l1 [--name "..."] [--allow-unknown-groups]
  *          [--expires-in 90d | never --allow-no-expiry]   (default 365 days)
  *          [--rate-limit N [--burst N] [--daily-quota N]]   its own request limits (default: the stage's)
+ *          [--sandbox]   a sandbox key, `lab_test_…`: it sees and writes sandbox data only (docs/sandbox.md)
  *          prints the key's details and expiry, then the plaintext key ALONE on the last line (shown once,
  *          never stored)
  *   rotate <key-id> [--grace 24h] [--expires-in …]   a new secret for the same key id, printed the same
@@ -28,6 +29,7 @@ import { parseArgs } from 'node:util';
 // Pure (reads no configuration), so it may load before the environment is set.
 import { DAY_MS, DEFAULT_KEY_LIFETIME_DAYS, DEFAULT_ROTATION_GRACE_HOURS, HOUR_MS, isExpired } from '../../shared/auth/api-key-lifetime';
 import { describeLimits, type KeyLimits, MAX_BURST, MAX_DAILY_QUOTA, MAX_RATE_LIMIT } from '../../shared/domain/rate-limits';
+import { SANDBOX_RETENTION_DAYS } from '../../shared/sandbox';
 import { localFunctionEnvironment } from './environment';
 import { runningStackSettings } from './stack-file';
 
@@ -38,15 +40,16 @@ const USAGE = `usage:
   npm run keys -- create --scopes SCOPE[,SCOPE…] [--profile-groups g1,g2] [--location-groups l1,l2] [--name NAME]
                          [--expires-in DAYSd | never --allow-no-expiry] [--allow-unknown-groups]
                          [--table TABLE --usage-plan KEY_USAGE_PLAN_ID]
-                         [--rate-limit PER_SECOND [--burst REQUESTS] [--daily-quota REQUESTS]]
+                         [--rate-limit PER_SECOND [--burst REQUESTS] [--daily-quota REQUESTS]] [--sandbox]
   npm run keys -- rotate KEY_ID [--grace HOURSh | DAYSd] [--expires-in DAYSd | never --allow-no-expiry] [--table TABLE]
   npm run keys -- list [--table TABLE]
   npm run keys -- revoke KEY_ID [--table TABLE]
   npm run keys -- register KEY_ID | --all --table TABLE --usage-plan KEY_USAGE_PLAN_ID
   npm run keys -- --help
 
-create prints the new key alone on the last line; it is shown once. It refuses a group that does not
-exist (--allow-unknown-groups: a key for groups yet to be created). A key expires after
+create prints the new key alone on the last line; it is shown once. --sandbox issues a sandbox key
+(lab_test_…): it sees and writes sandbox data only, kept ${SANDBOX_RETENTION_DAYS} days (docs/sandbox.md).
+It refuses a group that does not exist (--allow-unknown-groups: a key for groups yet to be created). A key expires after
 ${DEFAULT_KEY_LIFETIME_DAYS} days unless --expires-in says otherwise (1d to ${MAX_LIFETIME_DAYS}d); never needs --allow-no-expiry.
 rotate prints a new key for the same key id, expiring as create's would; the old one keeps working
 for the grace (default ${DEFAULT_ROTATION_GRACE_HOURS}h, 0h to ${MAX_GRACE_DAYS}d, never past its own expiry).
@@ -133,6 +136,7 @@ function parse(argv: string[]) {
         'daily-quota': { type: 'string' },
         'usage-plan': { type: 'string' },
         all: { type: 'boolean' },
+        sandbox: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -149,6 +153,7 @@ async function main(argv: string[]): Promise<void> {
     return;
   }
   if (values.grace !== undefined && command !== 'rotate') throw new UsageError('--grace applies to rotate only');
+  if (command !== 'create' && values.sandbox) throw new UsageError('--sandbox applies to create only (a rotation keeps what the key is)');
   if (command !== 'create' && [values['rate-limit'], values.burst, values['daily-quota']].some((v) => v !== undefined))
     throw new UsageError("--rate-limit, --burst and --daily-quota apply to create only (a rotation keeps the key's limits)");
   const limits = limitsOf(values);
@@ -218,6 +223,7 @@ async function main(argv: string[]): Promise<void> {
           locationGroups,
           expiresAt,
           limits: limits ?? null,
+          sandbox: values.sandbox === true,
         },
         now,
       );
@@ -236,7 +242,12 @@ async function main(argv: string[]): Promise<void> {
         }
       }
       printNewKey(
-        [`key id: ${key.keyId}`, `expires: ${describeExpiry(key.expiresAt)}`, `limits: ${limits ? describeLimits(limits) : 'the stage default'}`],
+        [
+          `key id: ${key.keyId}`,
+          `data: ${values.sandbox ? `sandbox (kept ${SANDBOX_RETENTION_DAYS} days; docs/sandbox.md)` : 'live'}`,
+          `expires: ${describeExpiry(key.expiresAt)}`,
+          `limits: ${limits ? describeLimits(limits) : 'the stage default'}`,
+        ],
         key.plaintext,
       );
       return;
@@ -275,6 +286,7 @@ async function main(argv: string[]): Promise<void> {
           [
             current.key_id,
             status,
+            current.sandbox ? 'sandbox' : 'live',
             current.created_at,
             `expires=${describeExpiry(current.key_expires_at)}`,
             `last-used=${lastUsedOn(key) ?? 'never'}`,

@@ -7,7 +7,7 @@
  */
 import { open, stat } from 'node:fs/promises';
 import { errorNames } from '../../shared/logger';
-import { attemptDueDeliveries, dispatchEvent } from '../../shared/usecases/deliver-webhooks';
+import { attemptDueDeliveries, dispatchBusEvent } from '../../shared/usecases/deliver-webhooks';
 import { fromPutEventsEntry } from '../../shared/webhooks/bus-event';
 
 const POLL_MS = 100;
@@ -54,7 +54,7 @@ export async function startLocalWebhooks(eventsFile: string): Promise<{ stop(): 
         lines
           .filter((l) => l.trim() !== '')
           .map(async (line) =>
-            dispatchEvent(fromPutEventsEntry(line)).catch((error: unknown) =>
+            dispatchBusEvent(fromPutEventsEntry(line)).catch((error: unknown) =>
               console.error(`webhooks: an event could not be dispatched (${errorNames(error).errorName})`),
             ),
           ),

@@ -16,6 +16,8 @@ export interface AccessContext {
   readonly locationGroups: ReadonlySet<string>;
   /** The key's own request limits (issue #31), null: the stage's default; enforced at the gateway, not here. */
   readonly limits?: KeyLimits | null;
+  /** A sandbox key (docs/sandbox.md): its request works on sandbox data (shared/sandbox.ts). */
+  readonly sandbox?: boolean;
   /** This request's reads of a person's data, for the access log (docs/privacy.md "Privacy"); absent outside a request. */
   readonly audit?: ReadAudit;
 }
@@ -71,4 +73,16 @@ export function assertLocationGroupAccess(access: AccessContext, locationGroup: 
 /** An appointment or a home kit order is seen through its profile's group. */
 export function assertProfileResourceAccess(access: AccessContext, resource: { profile_group_slug: string }, name: string): void {
   assertProfileGroupAccess(access, resource.profile_group_slug, name);
+}
+
+/**
+ * What only a live key may do: change what live and sandbox data share (a location's schedule), or what
+ * only exists for sandbox data the other way round (docs/sandbox.md).
+ */
+export function assertLiveKey(access: AccessContext, action: string): void {
+  if (access.sandbox) throw new NotPermitted(`A sandbox key cannot ${action} (docs/sandbox.md)`);
+}
+
+export function assertSandboxKey(access: AccessContext, action: string): void {
+  if (!access.sandbox) throw new NotPermitted(`Only a sandbox key (lab_test_…) can ${action} (docs/sandbox.md)`);
 }

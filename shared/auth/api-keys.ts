@@ -28,7 +28,13 @@ const cache = new Map<string, { record: ApiKeyRecord; fetchedAt: number }>();
 /** The day this container last tried to record each secret's use: at most one write a day, per secret. */
 const useRecordedOn = new Map<string, string>();
 
-const newPlaintext = () => `lab_${randomBytes(32).toString('base64url')}`;
+/**
+ * A live key is `lab_` and its secret, as since the first key; a sandbox key `lab_test_` and its secret
+ * (docs/sandbox.md), so a developer, a log scanner or a secret scanner tells them apart at a glance. The
+ * plaintext's prefix is a label only: which data a key sees is its record's `sandbox`.
+ */
+export const SANDBOX_KEY_PREFIX = 'lab_test_';
+const newPlaintext = (sandbox: boolean) => `${sandbox ? SANDBOX_KEY_PREFIX : 'lab_'}${randomBytes(32).toString('base64url')}`;
 
 export function hashApiKey(plaintext: string): string {
   return createHash('sha256').update(plaintext, 'utf8').digest('hex');
@@ -41,6 +47,7 @@ export function toAccessContext(record: ApiKeyRecord): AccessContext {
     profileGroups: new Set(record.profile_groups),
     locationGroups: new Set(record.location_groups),
     limits: record.limits,
+    sandbox: record.sandbox,
   };
 }
 
@@ -120,6 +127,8 @@ export interface NewApiKey {
   expiresAt?: Date | null;
   /** Its own request limits; unset: the stage's default. */
   limits?: KeyLimits | null;
+  /** A sandbox key (docs/sandbox.md); unset: live. */
+  sandbox?: boolean;
 }
 
 /** The expiry a key or a rotation's new secret gets when none is given. */
@@ -133,7 +142,7 @@ export const MAX_GROUPS_PER_KEY = 50;
 export async function issueApiKey(
   spec: NewApiKey,
   now: Date,
-  plaintext: string = newPlaintext(),
+  plaintext: string = newPlaintext(spec.sandbox === true),
 ): Promise<{ keyId: string; plaintext: string; expiresAt: string | null }> {
   if (spec.profileGroups.length > MAX_GROUPS_PER_KEY || spec.locationGroups.length > MAX_GROUPS_PER_KEY) {
     throw new RangeError(`A key may hold at most ${MAX_GROUPS_PER_KEY} profile groups and ${MAX_GROUPS_PER_KEY} location groups`);
@@ -154,6 +163,7 @@ export async function issueApiKey(
     last_used_on: null,
     replaced_at: null,
     limits: spec.limits ?? null,
+    sandbox: spec.sandbox === true,
   });
   return { keyId, plaintext, expiresAt };
 }
@@ -190,10 +200,11 @@ export async function rotateApiKey(
   keyId: string,
   rotation: Rotation,
   now: Date,
-  plaintext: string = newPlaintext(),
+  plaintextGiven?: string,
 ): Promise<{ plaintext: string; expiresAt: string | null; replacedExpiresAt: string } | undefined> {
   const key = await findApiKeyToRotate(keyId);
   if (!key) return undefined;
+  const plaintext = plaintextGiven ?? newPlaintext(key.current.sandbox);
   if (key.revoked || key.current.revoked) throw new Conflict(`${keyId} is revoked; a revoked key cannot be rotated, create a new one`);
   const expiresAt = expiryOf(rotation.expiresAt, now);
   const replacedExpiresAt = replacedSecretExpiry(key.current.key_expires_at, now, rotation.graceMs);

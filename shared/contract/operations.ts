@@ -22,6 +22,7 @@ import { AppointmentHistoryEntry, HomeKitOrderHistoryEntry, ShipmentHistoryEntry
 import { HomeKitOrder } from '../schemas/home-kit-orders';
 import { Availability, Location, UpdatedLocation } from '../schemas/locations';
 import { CreatedProfile, EmbeddedProfile, Profile, ProfileErasure } from '../schemas/profiles';
+import { EventLogEntries, EventLogEntry } from '../schemas/event-log';
 import { AppointmentResults, AppointmentResultsHistory } from '../schemas/results';
 import { CreatedShipment, Shipment, ShipmentWithAppointments } from '../schemas/shipments';
 import { Webhook, WebhookDelivery, WebhookWithSecret } from '../schemas/webhooks';
@@ -38,6 +39,8 @@ export const TAGS = {
   Webhooks:
     "A client's subscriptions to the domain events, delivered as signed Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature) " +
     'with retries, a delivery log and replay. Scope WEBHOOKS_MANAGE; a subscription belongs to the key that made it.',
+  Events: 'The event log: the events a key could receive by webhook, kept 30 days, to reconcile from.',
+  Sandbox: "Sandbox keys (lab_test_…) work on data of their own; they can simulate the lab's answers.",
   Service: 'Health, this document and its docs page: no API key needed.',
 } as const;
 
@@ -625,6 +628,41 @@ export const operations = {
       'succeeded one to replay it. Answers the delivery after the attempt.',
     responses: { 200: { description: 'The delivery after this attempt.', schema: WebhookDelivery } },
     errors: { 404: 'webhook or delivery not found', 409: 'the subscription is disabled, or an attempt of this delivery is in flight' },
+  },
+  listEvents: {
+    tag: 'Events',
+    summary: 'List events',
+    description:
+      'The events this key could receive by webhook (its scopes receive the type, its groups hold the resource), whether or not it subscribed, ' +
+      'newest first, paged; each `{id, type, timestamp, data}` exactly as the webhook body, with its id (the webhook-id of its deliveries). ' +
+      '`type`, `after` and `before` narrow the list. Kept 30 days: a client that was down replays from here. A sandbox key reads the sandbox events.',
+    responses: { 200: { description: 'A page of events.', schema: EventLogEntries, ...PAGE } },
+    errors: { 403: 'the key lacks WEBHOOKS_MANAGE, or the scopes to receive any event type' },
+  },
+  getEvent: {
+    tag: 'Events',
+    summary: 'Get an event',
+    description: 'One event of the log, as its webhook body with its id.',
+    responses: { 200: { description: 'The event.', schema: EventLogEntry } },
+    errors: {
+      403: "the key lacks WEBHOOKS_MANAGE or the scopes to receive any event type; or the event is another tenant's, or of a type its scopes do not receive",
+      404: 'event not found (or older than 30 days)',
+    },
+  },
+  simulateSandboxResults: {
+    tag: 'Sandbox',
+    summary: "Simulate the lab's answer",
+    description:
+      "For sandbox keys only (lab_test_…): the lab's answer to a sandbox appointment whose blood draw is confirmed, stored by the same ingest as a " +
+      'real lab report, so its results, statuses, events and webhooks follow as they would. Outcomes: normal, partial, critical, rejected, corrected ' +
+      '(a correction of the first clinical value, after a normal report when none was final). Answers the results as GET /appointments/{id}/results does.',
+    responses: { 200: { description: 'The results after the simulated report.', schema: AppointmentResults } },
+    errors: {
+      403: 'a live key (only a sandbox key may simulate the lab)',
+      404: 'appointment not found',
+      409: 'the blood draw is not confirmed; or the outcome needs a clinical test the appointment does not plan',
+      503: READ_NOT_RECORDED,
+    },
   },
 } as const satisfies Record<RouteName, OperationDoc>;
 

@@ -11,6 +11,7 @@
  */
 import { errorNames, logger } from '../logger';
 import { clearOutboxEntry, currentOutboxEntry, keepUnpublished, type OutboxEntry, outboxEntriesBefore, outboxKeyOf } from '../store/outbox';
+import { inRealm, REALMS } from '../sandbox';
 import { type DomainEvent, publish, PublishFailed } from './publisher';
 
 export const RELAY_AFTER_MS = 30_000;
@@ -44,8 +45,25 @@ async function publishEntry(entry: OutboxEntry): Promise<void> {
 
 const unpublishedOf = (error: unknown, events: DomainEvent[]) => (error instanceof PublishFailed ? error.unpublished : events);
 
-/** Publishes every entry older than RELAY_AFTER_MS, oldest first. Returns how many events were published. */
+/**
+ * Publishes every entry older than RELAY_AFTER_MS, oldest first, live then sandbox (each realm's outbox is
+ * its own partition, and its events its own source: docs/sandbox.md). Returns how many events were published.
+ */
 export async function relayOutbox(now: Date): Promise<number> {
+  let published = 0;
+  let failure: unknown;
+  for (const realm of REALMS) {
+    try {
+      published += await inRealm(realm, () => relayRealm(now));
+    } catch (error) {
+      failure ??= error; // one realm's failure must not hold back the other
+    }
+  }
+  if (failure !== undefined) throw failure;
+  return published;
+}
+
+async function relayRealm(now: Date): Promise<number> {
   const entries = await outboxEntriesBefore(new Date(now.getTime() - RELAY_AFTER_MS).toISOString());
   let published = 0;
   let failed = 0;

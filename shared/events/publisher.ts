@@ -1,12 +1,14 @@
 /**
- * Puts domain events on the bus: EventBridge in AWS (source `lab-api`), or — in the local stack — one
+ * Puts domain events on the bus: EventBridge in AWS (source `lab-api`; `lab-api.sandbox` for what sandbox
+ * data caused, shared/sandbox.ts), or — in the local stack — one
  * JSON line per event appended to LOCAL_EVENTS_FILE. Logs event ids and types only, never the detail.
  */
 import { appendFile } from 'node:fs/promises';
 import { EventBridgeClient, PutEventsCommand, type PutEventsCommandOutput, type PutEventsRequestEntry } from '@aws-sdk/client-eventbridge';
 import { config } from '../config';
 import { logger } from '../logger';
-import { EVENT_SOURCE } from './event-source';
+import { currentRealm } from '../sandbox';
+import { EVENT_SOURCE, SANDBOX_EVENT_SOURCE } from './event-source';
 import { traced } from '../tracer';
 
 export interface DomainEvent {
@@ -20,7 +22,7 @@ export const eventBridge = traced(new EventBridgeClient({ region: config.region 
 
 export function toPutEventsEntry(event: DomainEvent): PutEventsRequestEntry {
   return {
-    Source: EVENT_SOURCE,
+    Source: currentRealm() === 'sandbox' ? SANDBOX_EVENT_SOURCE : EVENT_SOURCE,
     DetailType: event.detail_type,
     Detail: JSON.stringify(event.detail),
     EventBusName: config.eventBusName,

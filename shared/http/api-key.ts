@@ -7,6 +7,7 @@ import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { assertAllScopes, assertAnyScope } from '../auth/access';
 import { authenticate } from '../auth/api-keys';
+import { enterRealmOfKey } from '../sandbox';
 import type { Route } from '../routes';
 import type { LabContext } from './middlewares';
 
@@ -15,7 +16,10 @@ type LabMiddleware = MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, 
 export function authenticateApiKey(): LabMiddleware {
   return {
     before: async (request) => {
-      request.context.access = await authenticate(request.event.headers?.['x-api-key']);
+      const access = await authenticate(request.event.headers?.['x-api-key']);
+      request.context.access = access;
+      // From here on, the request reads and writes the data of its key's realm (docs/sandbox.md).
+      enterRealmOfKey(access.sandbox ? 'sandbox' : 'live');
     },
   };
 }

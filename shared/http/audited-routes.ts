@@ -25,6 +25,7 @@ export const AUDITED_ROUTES: ReadonlySet<RouteName> = new Set<RouteName>([
   'getAppointmentResults',
   'getAppointmentResultsHistory',
   'acknowledgeAppointmentResults',
+  'simulateSandboxResults',
   'getAppointmentResultsFhir',
   'getAppointmentResultsReport',
   'getDocument',

@@ -55,6 +55,8 @@ export interface ApiKeyRecord {
   replaced_at: string | null;
   /** Its own request limits (issue #31); null: the stage's default. A rotation keeps them. */
   limits: KeyLimits | null;
+  /** A sandbox key (docs/sandbox.md): its requests see and write sandbox data only. A rotation keeps it. */
+  sandbox: boolean;
 }
 
 /** A key id with its secrets: the current one and those rotations replaced, newest first. */
@@ -70,13 +72,15 @@ export interface ApiKey {
 }
 
 /** Keys issued before keys expired have no `key_expires_at`; the two optional ones are written once set. */
-interface ApiKeyItem extends Omit<ApiKeyRecord, 'key_expires_at' | 'last_used_on' | 'replaced_at' | 'limits'> {
+interface ApiKeyItem extends Omit<ApiKeyRecord, 'key_expires_at' | 'last_used_on' | 'replaced_at' | 'limits' | 'sandbox'> {
   PK: string;
   SK: string;
   key_expires_at?: string | null;
   last_used_on?: string;
   replaced_at?: string;
   limits?: KeyLimits;
+  /** Written only for a sandbox key: every key issued before sandbox keys existed is live. */
+  sandbox?: true;
 }
 
 /** The key id's own item: the one place that says, read consistently, which secrets a key has. */
@@ -103,6 +107,7 @@ function toRecord(item: ApiKeyItem): ApiKeyRecord {
     last_used_on: item.last_used_on ?? null,
     replaced_at: item.replaced_at ?? null,
     limits: item.limits ?? null,
+    sandbox: item.sandbox === true,
   };
 }
 
@@ -111,7 +116,7 @@ function toRecord(item: ApiKeyItem): ApiKeyRecord {
  * conditions on them test whether the attribute exists.
  */
 function toItem(record: ApiKeyRecord): Record<string, unknown> {
-  const { last_used_on, replaced_at, limits, ...always } = record;
+  const { last_used_on, replaced_at, limits, sandbox, ...always } = record;
   return {
     ...keys.apiKey(record.sha256),
     ...index.apiKey(record.key_id),
@@ -119,6 +124,7 @@ function toItem(record: ApiKeyRecord): Record<string, unknown> {
     ...(last_used_on === null ? {} : { last_used_on }),
     ...(replaced_at === null ? {} : { replaced_at }),
     ...(limits === null ? {} : { limits }),
+    ...(sandbox ? { sandbox: true } : {}),
   };
 }
 

@@ -4,7 +4,14 @@
  * Items of one aggregate share a partition so that one Query reads the whole aggregate.
  * GSI1 serves the lists by tenant or kind; an item that must not be listed (an inactive location)
  * simply has no GSI1 keys, so the index stays sparse and a list costs what it returns.
+ *
+ * The partitions of what clients create (profiles, appointments, kits, shipments, barcodes, seats, webhooks,
+ * outbox, histories, the access log, the event log) and the index partitions that list them are in the
+ * current realm, `t(…)`: prefixed `SANDBOX#` when a sandbox key's request (or an event it caused) runs
+ * (shared/sandbox.ts). Reference data and API keys are the same for both.
  */
+import { inCurrentRealm as t, withoutRealm } from '../sandbox';
+
 export const GSI1 = 'GSI1';
 /**
  * Sparse index of what a scheduled function must find: pending outbox entries (the relay), deliveries due
@@ -56,19 +63,22 @@ export const keys = {
   referenceData: { PK: 'REFERENCE_DATA', SK: 'MANIFEST' } as ItemKey,
   /** A scheduled job's lease (shared/store/leases.ts): which run may work now. */
   lease: (name: string): ItemKey => ({ PK: `LEASE#${name}`, SK: 'LEASE' }),
-  profile: (id: string): ItemKey => ({ PK: `PROFILE#${id}`, SK: 'PROFILE' }),
+  profile: (id: string): ItemKey => ({ PK: t(`PROFILE#${id}`), SK: 'PROFILE' }),
   profileGroup: (slug: string): ItemKey => ({ PK: `GROUP#${slug}`, SK: 'GROUP' }),
   /**
    * "This appointment or kit order was made for this person", in the profile's own partition: erasure
    * reads these consistently, where GSI1 may not show yet a booking made a moment before.
    */
-  profileLink: (profileId: string, kind: ProfileLinkKind, id: string): ItemKey => ({ PK: `PROFILE#${profileId}`, SK: `${PROFILE_LINK_PREFIX}${kind}#${id}` }),
+  profileLink: (profileId: string, kind: ProfileLinkKind, id: string): ItemKey => ({
+    PK: t(`PROFILE#${profileId}`),
+    SK: `${PROFILE_LINK_PREFIX}${kind}#${id}`,
+  }),
   location: (id: string): ItemKey => ({ PK: `LOCATION#${id}`, SK: 'LOCATION' }),
   /**
    * The seats taken in one slot of a location (shared/store/seats.ts): a partition per location, sorted by
    * the slot's start (a UTC instant, fixed width), so a date range's bookings are one Query.
    */
-  seats: (locationId: string, slotStart: string): ItemKey => ({ PK: `${SEATS_PARTITION_PREFIX}${locationId}`, SK: slotStart }),
+  seats: (locationId: string, slotStart: string): ItemKey => ({ PK: t(`${SEATS_PARTITION_PREFIX}${locationId}`), SK: slotStart }),
   panel: (id: string): ItemKey => ({ PK: `PANEL#${id}`, SK: 'PANEL' }),
   biomarker: (id: number): ItemKey => ({ PK: `BIOMARKER#${id}`, SK: 'BIOMARKER' }),
   apiKey: (sha256: string): ItemKey => ({ PK: `${API_KEY_PARTITION_PREFIX}${sha256}`, SK: 'APIKEY' }),
@@ -78,40 +88,43 @@ export const keys = {
    * update a secret's day of last use, cannot touch it.
    */
   apiKeyId: (keyId: string): ItemKey => ({ PK: `KEYID#${keyId}`, SK: 'APIKEY' }),
-  appointment: (id: string): ItemKey => ({ PK: `APPT#${id}`, SK: appointmentSk.appointment }),
+  appointment: (id: string): ItemKey => ({ PK: t(`APPT#${id}`), SK: appointmentSk.appointment }),
   /** Panel and biomarker links live in the appointment's partition: one Query reads the aggregate. */
-  appointmentPanel: (id: string, panelId: string): ItemKey => ({ PK: `APPT#${id}`, SK: `${appointmentSk.panel}${panelId}` }),
+  appointmentPanel: (id: string, panelId: string): ItemKey => ({ PK: t(`APPT#${id}`), SK: `${appointmentSk.panel}${panelId}` }),
   appointmentBiomarker: (id: string, biomarkerId: number): ItemKey => ({
-    PK: `APPT#${id}`,
+    PK: t(`APPT#${id}`),
     SK: `${appointmentSk.biomarker}${biomarkerId}`,
   }),
   /** One item per barcode: a barcode identifies one sample, whether drawn at a location or at home. */
-  barcode: (barcode: string): ItemKey => ({ PK: `BARCODE#${barcode}`, SK: 'BARCODE' }),
-  outbox: (eventId: string): ItemKey => ({ PK: `OUTBOX#${eventId}`, SK: 'OUTBOX' }),
+  barcode: (barcode: string): ItemKey => ({ PK: t(`BARCODE#${barcode}`), SK: 'BARCODE' }),
+  outbox: (eventId: string): ItemKey => ({ PK: t(`OUTBOX#${eventId}`), SK: 'OUTBOX' }),
   /** Results and report links of an appointment, in its partition. */
   clinicalResult: (appointmentId: string, biomarkerId: number): ItemKey => ({
-    PK: `APPT#${appointmentId}`,
+    PK: t(`APPT#${appointmentId}`),
     SK: `${appointmentSk.clinicalResult}${biomarkerId}`,
   }),
   geneticResult: (appointmentId: string, biomarkerId: number): ItemKey => ({
-    PK: `APPT#${appointmentId}`,
+    PK: t(`APPT#${appointmentId}`),
     SK: `${appointmentSk.geneticResult}${biomarkerId}`,
   }),
   /** A test the lab could not perform on the appointment's specimen (issue #29), in its partition. */
-  rejectedTest: (appointmentId: string, biomarkerId: number): ItemKey => ({ PK: `APPT#${appointmentId}`, SK: `${appointmentSk.rejectedTest}${biomarkerId}` }),
+  rejectedTest: (appointmentId: string, biomarkerId: number): ItemKey => ({
+    PK: t(`APPT#${appointmentId}`),
+    SK: `${appointmentSk.rejectedTest}${biomarkerId}`,
+  }),
   appointmentDocument: (appointmentId: string, documentId: string): ItemKey => ({
-    PK: `APPT#${appointmentId}`,
+    PK: t(`APPT#${appointmentId}`),
     SK: `${appointmentSk.document}${documentId}`,
   }),
   /** A document on its own: its S3 key and the profile that owns it, for GET /documents/{id}. */
-  document: (id: string): ItemKey => ({ PK: `DOC#${id}`, SK: 'DOC' }),
+  document: (id: string): ItemKey => ({ PK: t(`DOC#${id}`), SK: 'DOC' }),
   /** A lab report already stored: the same event_id twice stores once. */
-  ingestedReport: (eventId: string): ItemKey => ({ PK: `INGESTED#${eventId}`, SK: 'INGESTED' }),
-  homeKitOrder: (id: string): ItemKey => ({ PK: `KIT#${id}`, SK: 'KIT' }),
-  shipment: (reference: string): ItemKey => ({ PK: `SHIPMENT#${reference}`, SK: 'SHIPMENT' }),
+  ingestedReport: (eventId: string): ItemKey => ({ PK: t(`INGESTED#${eventId}`), SK: 'INGESTED' }),
+  homeKitOrder: (id: string): ItemKey => ({ PK: t(`KIT#${id}`), SK: 'KIT' }),
+  shipment: (reference: string): ItemKey => ({ PK: t(`SHIPMENT#${reference}`), SK: 'SHIPMENT' }),
   /** An appointment handed to a shipment at pickup, in the appointment's partition. */
   appointmentShipment: (appointmentId: string, reference: string): ItemKey => ({
-    PK: `APPT#${appointmentId}`,
+    PK: t(`APPT#${appointmentId}`),
     SK: `${appointmentSk.shipment}${reference}`,
   }),
   /**
@@ -120,28 +133,31 @@ export const keys = {
    * that the string order is the order of the changes, whatever clocks said.
    */
   historyEntry: (resource: ItemKey, n: number): ItemKey => ({
-    PK: `HISTORY#${resource.PK}`,
+    PK: t(`HISTORY#${withoutRealm(resource.PK)}`),
     SK: `${HISTORY_ENTRY_PREFIX}${String(n).padStart(HISTORY_SEQ_DIGITS, '0')}`,
   }),
   /** A webhook subscription; its deliveries live in its partition (the delivery log is one Query). */
-  webhook: (id: string): ItemKey => ({ PK: `WEBHOOK#${id}`, SK: 'WEBHOOK' }),
-  webhookDelivery: (webhookId: string, deliveryId: string): ItemKey => ({ PK: `WEBHOOK#${webhookId}`, SK: `${WEBHOOK_DELIVERY_PREFIX}${deliveryId}` }),
+  webhook: (id: string): ItemKey => ({ PK: t(`WEBHOOK#${id}`), SK: 'WEBHOOK' }),
+  webhookDelivery: (webhookId: string, deliveryId: string): ItemKey => ({ PK: t(`WEBHOOK#${webhookId}`), SK: `${WEBHOOK_DELIVERY_PREFIX}${deliveryId}` }),
   /**
    * "This subscription wants this event type": one item per type in a partition of the type, so the
    * subscriptions an event goes to are one Query that reads only them.
    */
-  webhookRoute: (eventType: string, webhookId: string): ItemKey => ({ PK: `WEBHOOK_ROUTE#${eventType}`, SK: `WEBHOOK#${webhookId}` }),
+  webhookRoute: (eventType: string, webhookId: string): ItemKey => ({ PK: t(`WEBHOOK_ROUTE#${eventType}`), SK: `WEBHOOK#${webhookId}` }),
+  /** An event as the event log keeps it (shared/store/event-log.ts), for GET /events/{id}. */
+  eventLogEntry: (eventId: string): ItemKey => ({ PK: t(`EVENT#${eventId}`), SK: 'EVENT' }),
   /** How many subscriptions an API key has: a conditional counter keeps it at most 10 under concurrency. */
   webhookCount: (keyId: string): ItemKey => ({ PK: `KEYID#${keyId}`, SK: 'WEBHOOK_COUNT' }),
 } as const;
 
 export const WEBHOOK_DELIVERY_PREFIX = 'DELIVERY#';
 /** The partition of the subscriptions of an event type (webhookRoute items). */
-export const webhookRoutesOf = (eventType: string) => `WEBHOOK_ROUTE#${eventType}`;
+export const webhookRoutesOf = (eventType: string) => t(`WEBHOOK_ROUTE#${eventType}`);
 /** The partition of a subscription's deliveries, newest first by their time-ordered ids. */
-export const deliveriesOf = (webhookId: string) => ({ PK: `WEBHOOK#${webhookId}`, skPrefix: WEBHOOK_DELIVERY_PREFIX });
+export const deliveriesOf = (webhookId: string) => ({ PK: t(`WEBHOOK#${webhookId}`), skPrefix: WEBHOOK_DELIVERY_PREFIX });
 
 export const HISTORY_ENTRY_PREFIX = 'ENTRY#';
+export const EVENT_LOG_SK_PREFIX = 'EVENT#';
 
 /**
  * Who read a person's data (docs/privacy.md "Privacy"): a partition per profile of its own, never the profile's, so
@@ -156,18 +172,18 @@ const ACCESS_LOG_ENTRY_PREFIX = 'READ#';
  * that the key is unique and the newest read comes first in a descending Query.
  */
 export const accessLogEntryKey = (profileId: string, at: string, requestId: string, n: number): ItemKey => ({
-  PK: `${ACCESS_LOG_PARTITION_PREFIX}${profileId}`,
+  PK: t(`${ACCESS_LOG_PARTITION_PREFIX}${profileId}`),
   SK: `${ACCESS_LOG_ENTRY_PREFIX}${at}#${requestId}#${n}`,
 });
 
 /** The partition of a profile's access log. */
-export const accessLogOf = (profileId: string) => ({ PK: `${ACCESS_LOG_PARTITION_PREFIX}${profileId}`, skPrefix: ACCESS_LOG_ENTRY_PREFIX });
+export const accessLogOf = (profileId: string) => ({ PK: t(`${ACCESS_LOG_PARTITION_PREFIX}${profileId}`), skPrefix: ACCESS_LOG_ENTRY_PREFIX });
 
 /** The partition holding a resource's history entries. */
-export const historyOf = (resource: ItemKey) => ({ PK: `HISTORY#${resource.PK}`, skPrefix: HISTORY_ENTRY_PREFIX });
+export const historyOf = (resource: ItemKey) => ({ PK: t(`HISTORY#${withoutRealm(resource.PK)}`), skPrefix: HISTORY_ENTRY_PREFIX });
 
 export const partitions = {
-  appointment: (id: string) => `APPT#${id}`,
+  appointment: (id: string) => t(`APPT#${id}`),
 } as const;
 
 /**
@@ -191,43 +207,56 @@ export const index = {
   apiKeys: { GSI1PK: 'APIKEYS', skPrefix: 'APIKEY#' },
   /** A profile's appointments by date (scheduled_at, or created_at for a home kit's), newest first. */
   appointmentOfProfile: (profileId: string, sortInstant: string, id: string) => ({
-    GSI1PK: `PROFILE#${profileId}`,
+    GSI1PK: t(`PROFILE#${profileId}`),
     GSI1SK: `APPT#${sortInstant}#${id}`,
   }),
-  appointmentsOfProfile: (profileId: string) => ({ GSI1PK: `PROFILE#${profileId}`, skPrefix: 'APPT#', baseKey: listedBy(keys.appointment) }),
+  appointmentsOfProfile: (profileId: string) => ({ GSI1PK: t(`PROFILE#${profileId}`), skPrefix: 'APPT#', baseKey: listedBy(keys.appointment) }),
   /** A profile's home kit orders, newest first. */
-  homeKitOrderOfProfile: (profileId: string, createdAt: string, id: string) => ({ GSI1PK: `PROFILE#${profileId}`, GSI1SK: `KIT#${createdAt}#${id}` }),
-  homeKitOrdersOfProfile: (profileId: string) => ({ GSI1PK: `PROFILE#${profileId}`, skPrefix: 'KIT#', baseKey: listedBy(keys.homeKitOrder) }),
+  homeKitOrderOfProfile: (profileId: string, createdAt: string, id: string) => ({ GSI1PK: t(`PROFILE#${profileId}`), GSI1SK: `KIT#${createdAt}#${id}` }),
+  homeKitOrdersOfProfile: (profileId: string) => ({ GSI1PK: t(`PROFILE#${profileId}`), skPrefix: 'KIT#', baseKey: listedBy(keys.homeKitOrder) }),
   /** A location group's shipments, newest first (the list reads it descending). */
   shipmentOfLocationGroup: (locationGroup: string, createdAt: string, reference: string) => ({
-    GSI1PK: `LOCGROUP#${locationGroup}`,
+    GSI1PK: t(`LOCGROUP#${locationGroup}`),
     GSI1SK: `SHIPMENT#${createdAt}#${reference}`,
   }),
   shipmentsOfLocationGroup: (locationGroup: string) => ({
-    GSI1PK: `LOCGROUP#${locationGroup}`,
+    GSI1PK: t(`LOCGROUP#${locationGroup}`),
     skPrefix: 'SHIPMENT#',
     baseKey: listedBy(keys.shipment),
   }),
   /** The appointments a shipment carries (the link items of their partitions). */
-  appointmentOfShipment: (reference: string, appointmentId: string) => ({ GSI1PK: `SHIPMENT#${reference}`, GSI1SK: `APPT#${appointmentId}` }),
-  appointmentsOfShipment: (reference: string) => ({ GSI1PK: `SHIPMENT#${reference}`, skPrefix: 'APPT#' }),
+  appointmentOfShipment: (reference: string, appointmentId: string) => ({ GSI1PK: t(`SHIPMENT#${reference}`), GSI1SK: `APPT#${appointmentId}` }),
+  appointmentsOfShipment: (reference: string) => ({ GSI1PK: t(`SHIPMENT#${reference}`), skPrefix: 'APPT#' }),
   /** GSI2: outbox entries waiting to be published, oldest first. */
-  pendingOutbox: (createdAt: string, eventId: string) => ({ GSI2PK: PENDING_OUTBOX, GSI2SK: `${createdAt}#${eventId}` }),
+  pendingOutbox: (createdAt: string, eventId: string) => ({ GSI2PK: t(PENDING_OUTBOX), GSI2SK: `${createdAt}#${eventId}` }),
   /** A subscription of an API key, by creation. */
   webhookOfKey: (keyId: string, createdAt: string, id: string) => ({ GSI1PK: `KEYID#${keyId}#WEBHOOKS`, GSI1SK: `WEBHOOK#${createdAt}#${id}` }),
   webhooksOfKey: (keyId: string) => ({ GSI1PK: `KEYID#${keyId}#WEBHOOKS`, skPrefix: 'WEBHOOK#' }),
+  /**
+   * The event log of a tenant (a profile or location group), one partition per kind of resource the events
+   * announce, so that a key reads only the partitions its scopes may receive; newest first by when they occurred.
+   */
+  eventOfTenant: (tenant: string, resourceKind: string, occurredAt: string, eventId: string) => ({
+    GSI1PK: t(`EVENTS#${tenant}#${resourceKind}`),
+    GSI1SK: `${EVENT_LOG_SK_PREFIX}${occurredAt}#${eventId}`,
+  }),
+  eventsOfTenant: (tenant: string, resourceKind: string) => ({
+    GSI1PK: t(`EVENTS#${tenant}#${resourceKind}`),
+    skPrefix: EVENT_LOG_SK_PREFIX,
+    baseKey: listedBy(keys.eventLogEntry),
+  }),
   /** GSI2: a pending delivery, by when its next attempt is due (the retry sweep's Query). */
-  dueDelivery: (dueAt: string, webhookId: string, deliveryId: string) => ({ GSI2PK: DUE_DELIVERIES, GSI2SK: `${dueAt}#${webhookId}#${deliveryId}` }),
-  dueDeliveriesBefore: (instant: string) => ({ GSI2PK: DUE_DELIVERIES, GSI2SKBefore: instant }),
+  dueDelivery: (dueAt: string, webhookId: string, deliveryId: string) => ({ GSI2PK: t(DUE_DELIVERIES), GSI2SK: `${dueAt}#${webhookId}#${deliveryId}` }),
+  dueDeliveriesBefore: (instant: string) => ({ GSI2PK: t(DUE_DELIVERIES), GSI2SKBefore: instant }),
   /** Every outbox entry written before `instant`: the relay's Query. */
-  pendingOutboxBefore: (instant: string) => ({ GSI2PK: PENDING_OUTBOX, GSI2SKBefore: instant }),
+  pendingOutboxBefore: (instant: string) => ({ GSI2PK: t(PENDING_OUTBOX), GSI2SKBefore: instant }),
   /**
    * GSI2, on the appointment item: its critical results, reported at `reportedAt`, wait for a clinician.
    * Set by the ingest with the critical value, removed by the acknowledgement.
    */
   unacknowledgedCritical: (reportedAt: string, appointmentId: string) => ({
-    GSI2PK: UNACKNOWLEDGED_CRITICAL,
+    GSI2PK: t(UNACKNOWLEDGED_CRITICAL),
     GSI2SK: `${reportedAt}#${appointmentId}`,
   }),
-  unacknowledgedCriticalBefore: (instant: string) => ({ GSI2PK: UNACKNOWLEDGED_CRITICAL, GSI2SKBefore: instant }),
+  unacknowledgedCriticalBefore: (instant: string) => ({ GSI2PK: t(UNACKNOWLEDGED_CRITICAL), GSI2SKBefore: instant }),
 } as const;

@@ -26,7 +26,10 @@ import { testMessage, type WebhookMessage, webhookMessage } from '../webhooks/me
 import { type SendResult, sendWebhook } from '../webhooks/sender';
 import { signWebhook } from '../webhooks/signing';
 import { ownWebhook } from './manage-webhooks';
+import { recordEvent } from './event-log';
 import type { Caller } from './request';
+import { inRealm, REALMS } from '../sandbox';
+import type { BusEvent } from '../webhooks/bus-event';
 
 const leaseFrom = (now: Date) => new Date(now.getTime() + ATTEMPT_LEASE_MS);
 
@@ -133,12 +136,22 @@ async function deliverNew(webhook: WebhookRecord, message: WebhookMessage, now: 
 }
 
 /**
+ * An event from the bus, in its realm (docs/sandbox.md): a sandbox event reaches sandbox subscriptions only,
+ * because their routes, and the deliveries made, live in sandbox partitions.
+ */
+export function dispatchBusEvent({ event, realm }: BusEvent, now: Date = new Date()): Promise<DeliveryRecord[]> {
+  return inRealm(realm, () => dispatchEvent(event, now));
+}
+
+/**
  * Fans an event out to the subscriptions that want its type and whose key may see it now (its tenant,
  * its scopes, not revoked). Answers the deliveries made; an event seen before makes none.
  */
 export async function dispatchEvent(event: DomainEvent, now: Date = new Date()): Promise<DeliveryRecord[]> {
   const type = event.detail_type;
   if (!isWebhookEventType(type)) return [];
+  // In the log before any delivery: a webhook a client received is always there to reconcile from.
+  await recordEvent(event, now);
   const routes = await webhooksFor(type);
   if (routes.length === 0) return [];
   const keyIds = [...new Set(routes.map((route) => route.key_id))];
@@ -154,8 +167,17 @@ export async function dispatchEvent(event: DomainEvent, now: Date = new Date()):
   return made.filter((delivery): delivery is DeliveryRecord => delivery !== undefined);
 }
 
-/** Attempts up to `limit` deliveries whose next attempt is due at `now`; answers how many it attempted. */
+/**
+ * Attempts up to `limit` deliveries of each realm whose next attempt is due at `now`; answers how many it
+ * attempted. Each realm has its own queue of due deliveries (docs/sandbox.md).
+ */
 export async function attemptDueDeliveries(now: Date = new Date(), limit = 25): Promise<number> {
+  let attempted = 0;
+  for (const realm of REALMS) attempted += await inRealm(realm, () => attemptDueIn(now, limit));
+  return attempted;
+}
+
+async function attemptDueIn(now: Date, limit: number): Promise<number> {
   const due = await dueDeliveries(now, limit);
   if (due.length === 0) return 0;
   const webhooks = new Map((await getWebhooks([...new Set(due.map((d) => d.webhook_id))])).map((webhook) => [webhook.id, webhook]));

@@ -5,7 +5,7 @@
  * the clinic can move them; they keep working as booked. Bookings racing the change are decided again on
  * the new schedule (the location's schedule_version is part of every booking's transaction).
  */
-import { assertLocationGroupAccess, canSeeProfileGroup } from '../auth/access';
+import { assertLiveKey, assertLocationGroupAccess, canSeeProfileGroup } from '../auth/access';
 import { capacityOf, slotAt } from '../domain/booking';
 import { BOOKING_HORIZON_DAYS } from '../domain/appointment';
 import { toUtcInstant } from '../domain/instant';
@@ -43,6 +43,7 @@ async function outsideSchedule(location: LocationRecord, now: Date) {
 export async function updateLocationSchedule(id: string, patch: UpdateLocationBody, { access, now }: Caller): Promise<UpdatedLocation> {
   const read = await readActive(id);
   assertLocationGroupAccess(access, read.location_group_slug, 'location');
+  assertLiveKey(access, 'change a location: locations are the same for live and sandbox data');
   const updated = await decideAgainOnRace({
     read,
     reread: () => readActive(id),

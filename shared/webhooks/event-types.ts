@@ -52,3 +52,42 @@ export function mayReceive(access: AccessContext, type: WebhookEventType, detail
   // An event that names no tenant reaches nobody.
   return false;
 }
+
+/**
+ * The event log's partitions (shared/store/event-log.ts): per tenant, one per kind of resource, the kind
+ * being the GET route whose scopes receive it, and the tenant the group that route checks. A key reads the
+ * partitions of its groups and kinds, and so only what it could receive by webhook.
+ */
+const RESOURCE_KINDS = {
+  appointment: { tenant: 'profile', types: [APPOINTMENT_STATUS_CHANGED] },
+  'home-kit-order': { tenant: 'profile', types: [HOME_KIT_ORDER_STATUS_CHANGED] },
+  shipment: { tenant: 'location', types: [SHIPMENT_STATUS_CHANGED] },
+  results: {
+    tenant: 'profile',
+    types: [LAB_RESULTS_AVAILABLE, LAB_RESULTS_UPDATED, LAB_RESULTS_CORRECTED, CRITICAL_RESULT_REPORTED, SPECIMEN_REJECTED],
+  },
+} as const satisfies Record<string, { tenant: 'profile' | 'location'; types: readonly WebhookEventType[] }>;
+type ResourceKind = keyof typeof RESOURCE_KINDS;
+
+const tenantName = (kind: 'profile' | 'location', group: string) => `${kind === 'profile' ? 'PG' : 'LG'}#${group}`;
+
+/** Where the event log files an event: its tenant and its resource kind; undefined for one that names no tenant. */
+export function eventLogPartitionOf(type: WebhookEventType, detail: Record<string, unknown>): { tenant: string; kind: ResourceKind } | undefined {
+  const kind = (Object.keys(RESOURCE_KINDS) as ResourceKind[]).find((name) => (RESOURCE_KINDS[name].types as readonly string[]).includes(type)) as ResourceKind;
+  const group = RESOURCE_KINDS[kind].tenant === 'profile' ? detail.profile_group_slug : detail.location_group_slug;
+  return typeof group === 'string' ? { tenant: tenantName(RESOURCE_KINDS[kind].tenant, group), kind } : undefined;
+}
+
+/** The partitions of the event log a key may read (of `type` only, when given): its groups × the kinds its scopes receive. */
+export function eventLogPartitionsOf(access: AccessContext, type?: WebhookEventType): { tenant: string; kind: ResourceKind }[] {
+  return (Object.keys(RESOURCE_KINDS) as ResourceKind[]).flatMap((kind) => {
+    const { tenant, types } = RESOURCE_KINDS[kind];
+    const wanted = type === undefined || (types as readonly string[]).includes(type);
+    if (!wanted || !hasAnyScope(access, scopesToReceive(types[0]))) return [];
+    const groups = tenant === 'profile' ? access.profileGroups : access.locationGroups;
+    return [...groups].map((group) => ({ tenant: tenantName(tenant, group), kind }));
+  });
+}
+
+/** Whether a key may receive some event type: what GET /events needs. */
+export const receivesAnyEvent = (access: AccessContext) => WEBHOOK_EVENT_TYPES.some((type) => hasAnyScope(access, scopesToReceive(type)));

@@ -16,6 +16,8 @@ export interface KeyOptions {
   scopes?: Scope[];
   profileGroups?: string[];
   locationGroups?: string[];
+  /** A sandbox key (lab_test_…): it sees and writes sandbox data only. */
+  sandbox?: boolean;
 }
 
 /** A fresh API key; by default every scope, the demo-clinic profile group and the berlin location group. */
@@ -31,6 +33,7 @@ export async function apiKeyWithId(options: KeyOptions = {}): Promise<{ keyId: s
       scopes: options.scopes ?? [...SCOPES],
       profileGroups: options.profileGroups ?? ['demo-clinic'],
       locationGroups: options.locationGroups ?? ['berlin'],
+      sandbox: options.sandbox,
     },
     new Date(),
   );

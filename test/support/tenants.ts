@@ -208,6 +208,7 @@ export async function seedTenant1(
       'home-kit-orders': [kitPending, kitCancelled, kitActivated],
       webhooks: [webhook.id as string],
       deliveries: [], // deliverTenant1Events
+      events: [], // deliverTenant1Events
       locations: [BERLIN_MITTE, BERLIN_PRENZLAUER_BERG],
     },
   };
@@ -231,6 +232,10 @@ export async function deliverTenant1Events(api: TestApi, t1: Awaited<ReturnType<
   expect(deliveries.length).toBeGreaterThan(1);
   // The first two: the retry route pairs every webhook with every delivery.
   t1.resources.deliveries = deliveries.slice(0, 2).map((delivery) => delivery.id);
+  // The dispatcher logged them: the event log's own ids.
+  const events = ok(await api.get('/api/v1/events', t1.key), `GET /api/v1/events with tenant 1's key`) as { id: string }[];
+  expect(events.length).toBeGreaterThan(1);
+  t1.resources.events = events.slice(0, 2).map((event) => event.id);
 }
 
 /** Tenant 2: a profile with a drawn appointment, a shipment and a webhook subscription (to every type) of its own. */
@@ -310,6 +315,7 @@ export const BODIES: Partial<Record<RouteName, Bodies>> = {
   activateHomeKitOrder: () => [{ barcode: 'MALLORY-KIT-1' }],
   createWebhook: () => [{ url: 'http://127.0.0.1:9/other-tenant', event_types: ['AppointmentStatusChanged'] }],
   updateWebhook: () => [{ description: 'changed by another tenant' }],
+  simulateSandboxResults: () => [{ outcome: 'normal' }],
 };
 
 /**

@@ -163,6 +163,11 @@ export const PROBES = {
   // Needs a delivery that failed after its last scheduled attempt (the retry sweep's work over hours): not
   // arranged here; test/integration/webhooks.test.ts covers the route.
   retryWebhookDelivery: undefined,
+  listEvents: async () => ({}),
+  // Need an event in the log (the webhook dispatcher's work) and a sandbox key: covered by
+  // test/integration/event-log.test.ts and test/integration/sandbox.test.ts.
+  getEvent: undefined,
+  simulateSandboxResults: undefined,
   listProfileHomeKitOrders: async (w) => ({ params: { id: w.listedProfile } }),
   listProfileAccessLog: async (w) => ({ params: { id: w.listedProfile } }),
 } satisfies Record<RouteName, Prober | undefined>;
@@ -174,6 +179,7 @@ const PAGED: ReadonlySet<RouteName> = new Set([
   'listShipments',
   'listProfileAccessLog',
   'listWebhookDeliveries',
+  'listEvents',
 ]);
 
 export const LIST_LIMIT = 20;

@@ -1,0 +1,16 @@
+// POST /api/v1/sandbox/appointments/{id}/results — the lab's answer to a sandbox appointment (sandbox keys only).
+import { httpHandler } from '../../shared/http/handler';
+import { ok } from '../../shared/http/responses';
+import { IdParams } from '../../shared/schemas/fields';
+import { toAppointmentResults } from '../../shared/schemas/results';
+import { SimulateResultsBody } from '../../shared/schemas/sandbox';
+import { simulateLabResults } from '../../shared/usecases/simulate-lab-results';
+
+export const handler = httpHandler({
+  route: 'simulateSandboxResults',
+  params: IdParams,
+  body: SimulateResultsBody,
+  async run({ params, body, access, now }) {
+    return ok(toAppointmentResults(await simulateLabResults(params.id, body.outcome, { access, now })));
+  },
+});

@@ -1,0 +1,115 @@
+/**
+ * Every item written into a sandbox partition (shared/sandbox.ts) expires: a middleware of the
+ * DynamoDB client adds the TTL attribute to each Put, and to each Update (which may create its item), whose
+ * partition key starts with `SANDBOX#` — whichever store module wrote it, so a new one cannot forget. An
+ * item that carries an earlier expiry of its own (an access-log entry, an event-log entry) keeps it, as does
+ * an Update that sets its own (a slot's seats, which go when their slot is past); an Update never moves an
+ * item's expiry, so a sandbox record lives SANDBOX_RETENTION_DAYS from its creation.
+ *
+ * It reads the command's input as the document client hands it on (plain values), and also as AttributeValues
+ * (a command sent on the plain client), so that no path around it exists.
+ */
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { TTL_ATTRIBUTE } from './table';
+import { SANDBOX_PARTITION_PREFIX, SANDBOX_RETENTION_DAYS } from '../sandbox';
+
+type Item = Record<string, unknown>;
+interface UpdateInput {
+  Key?: Item;
+  UpdateExpression?: string;
+  ExpressionAttributeNames?: Record<string, string>;
+  ExpressionAttributeValues?: Item;
+}
+
+const NAME = '#sandbox_expiry';
+const VALUE = ':sandbox_expiry';
+
+/** A PK of either form: a plain string, or the AttributeValue `{ S }`. */
+function partitionOf(item: Item | undefined): string | undefined {
+  const pk = item?.PK;
+  if (typeof pk === 'string') return pk;
+  if (pk && typeof pk === 'object' && typeof (pk as { S?: unknown }).S === 'string') return (pk as { S: string }).S;
+  return undefined;
+}
+
+const isSandbox = (item: Item | undefined) => partitionOf(item)?.startsWith(SANDBOX_PARTITION_PREFIX) === true;
+/** The TTL value in the form of the item's own PK. */
+const expiryLike = (item: Item, epochSeconds: number) => (typeof item.PK === 'string' ? epochSeconds : { N: String(epochSeconds) });
+const numberOf = (value: unknown) => (typeof value === 'number' ? value : Number((value as { N?: string } | undefined)?.N ?? Number.NaN));
+
+function expirePut(item: Item, epochSeconds: number): Item {
+  if (!isSandbox(item)) return item;
+  const own = numberOf(item[TTL_ATTRIBUTE]);
+  return Number.isFinite(own) && own <= epochSeconds ? item : { ...item, [TTL_ATTRIBUTE]: expiryLike(item, epochSeconds) };
+}
+
+/**
+ * `SET expires_at = if_not_exists(expires_at, :t)` joined to the expression's SET clause (or a SET clause of
+ * its own in front of the others): an Update that creates the item gives it an expiry, one that changes it
+ * keeps the expiry it had.
+ */
+function expireUpdate<U extends UpdateInput>(update: U, epochSeconds: number): U {
+  if (!isSandbox(update.Key) || !update.UpdateExpression || !update.Key) return update;
+  // An Update that sets the expiry itself (a slot's seats expire with their slot) keeps its own: DynamoDB
+  // refuses two assignments of one attribute.
+  const setsExpiry =
+    Object.values(update.ExpressionAttributeNames ?? {}).includes(TTL_ATTRIBUTE) || new RegExp(`\\b${TTL_ATTRIBUTE}\\b`).test(update.UpdateExpression);
+  if (setsExpiry) return update;
+  const assignment = `${NAME} = if_not_exists(${NAME}, ${VALUE})`;
+  const expression = /(^|\s)SET\s/.test(update.UpdateExpression)
+    ? update.UpdateExpression.replace(/(^|\s)SET\s/, `$1SET ${assignment}, `)
+    : `SET ${assignment} ${update.UpdateExpression}`;
+  return {
+    ...update,
+    UpdateExpression: expression,
+    ExpressionAttributeNames: { ...update.ExpressionAttributeNames, [NAME]: TTL_ATTRIBUTE },
+    ExpressionAttributeValues: { ...update.ExpressionAttributeValues, [VALUE]: expiryLike(update.Key, epochSeconds) },
+  };
+}
+
+interface WriteInput extends UpdateInput {
+  Item?: Item;
+  TransactItems?: { Put?: { Item: Item }; Update?: UpdateInput }[];
+  RequestItems?: Record<string, { PutRequest?: { Item: Item } }[]>;
+}
+
+/** The input with an expiry on every sandbox item it writes; other inputs unchanged. */
+export function withSandboxExpiry(commandName: string | undefined, input: WriteInput, nowMs: number): WriteInput {
+  const epochSeconds = Math.floor(nowMs / 1000) + SANDBOX_RETENTION_DAYS * 86_400;
+  switch (commandName) {
+    case 'PutItemCommand':
+      return input.Item ? { ...input, Item: expirePut(input.Item, epochSeconds) } : input;
+    case 'UpdateItemCommand':
+      return expireUpdate(input, epochSeconds);
+    case 'TransactWriteItemsCommand':
+      return {
+        ...input,
+        TransactItems: input.TransactItems?.map((entry) => {
+          if (entry.Put) return { ...entry, Put: { ...entry.Put, Item: expirePut(entry.Put.Item, epochSeconds) } };
+          if (entry.Update) return { ...entry, Update: expireUpdate(entry.Update, epochSeconds) };
+          return entry;
+        }),
+      };
+    case 'BatchWriteItemCommand':
+      return {
+        ...input,
+        RequestItems: Object.fromEntries(
+          Object.entries(input.RequestItems ?? {}).map(([table, requests]) => [
+            table,
+            requests.map((request) => (request.PutRequest ? { PutRequest: { Item: expirePut(request.PutRequest.Item, epochSeconds) } } : request)),
+          ]),
+        ),
+      };
+    default:
+      return input;
+  }
+}
+
+/** Adds the middleware to a client; every command sent through it, or a document client on it, passes. */
+export function expireSandboxItems(client: DynamoDBClient): DynamoDBClient {
+  client.middlewareStack.add(
+    (next, context) => async (args) => next({ ...args, input: withSandboxExpiry(context.commandName, args.input as WriteInput, Date.now()) }),
+    { step: 'initialize', priority: 'high', name: 'sandboxExpiry' },
+  );
+  return client;
+}
