@@ -8,13 +8,20 @@ import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../webhooks/event-ty
 import { instant, uuid } from './fields';
 import { PageQuery } from './pagination';
 
+/** An instant the query compares with: ISO 8601 as the events write it, and one JavaScript reads (not `…,5Z`). */
+const queryInstant = v.pipe(
+  v.string(),
+  v.isoTimestamp('must be an ISO 8601 instant, e.g. 2026-11-20T00:00:00Z'),
+  v.check((value) => !Number.isNaN(Date.parse(value)), 'must be an ISO 8601 instant, e.g. 2026-11-20T00:00:00Z'),
+);
+
 const eventType = v.picklist(WEBHOOK_EVENT_TYPES, `must be one of ${WEBHOOK_EVENT_TYPES.join(', ')}`);
 
 export const EventLogQuery = v.strictObject({
   ...PageQuery.entries,
   type: v.optional(v.pipe(eventType, v.description('Only events of this type.'))),
-  after: v.optional(v.pipe(instant, v.description('Only events that occurred after this instant (ISO 8601).'))),
-  before: v.optional(v.pipe(instant, v.description('Only events that occurred before this instant (ISO 8601).'))),
+  after: v.optional(v.pipe(queryInstant, v.description('Only events that occurred after this instant (ISO 8601).'))),
+  before: v.optional(v.pipe(queryInstant, v.description('Only events that occurred before this instant (ISO 8601).'))),
 });
 
 export const EventLogEntry = v.object({

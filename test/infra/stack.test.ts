@@ -21,7 +21,7 @@ import { FUNCTION_SIZES, type FunctionClass, INVOKED_BY, PACKAGE_FILES, routeCla
 import { STAGE_FILES } from '../../infra/settings';
 import { CRITICAL_UNACKNOWLEDGED_LOG } from '../../shared/domain/results';
 import { WEBHOOK_DISABLED_LOG } from '../../shared/domain/webhook';
-import { EVENT_SOURCE } from '../../shared/events/event-source';
+import { EVENT_SOURCE, SANDBOX_EVENT_SOURCE } from '../../shared/events/event-source';
 import { AUDITED_ROUTES } from '../../shared/http/audited-routes';
 import { type RouteName, routeEntries, routes } from '../../shared/routes';
 import { tableDefinition, TTL_ATTRIBUTE } from '../../shared/store/table';
@@ -121,13 +121,14 @@ describe('the LabApi stack (prod): functions', () => {
     });
   });
 
-  it('gives CURSOR_SECRET, a deploy-time reference to the generated secret, to the eight paged lists and no other function', () => {
+  it('gives CURSOR_SECRET, a deploy-time reference to the generated secret, to the nine paged lists and no other function', () => {
     const [secretId, secret] = prod.onlyOfType('AWS::SecretsManager::Secret');
     expect(secret.Properties).toMatchObject({ GenerateSecretString: { PasswordLength: 64, ExcludePunctuation: true } });
     expect(secret.Properties).not.toHaveProperty('SecretString');
     const holders = prod.functions.filter(({ fn }) => 'CURSOR_SECRET' in (prod.resources[fn]!.Properties.Environment as { Variables: object }).Variables);
     expect(holders.map(({ construct }) => (construct as ApiFunction).routeName).sort()).toEqual([
       'listAppointmentHistory',
+      'listEvents',
       'listHomeKitOrderHistory',
       'listProfileAccessLog',
       'listProfileAppointments',
@@ -252,13 +253,13 @@ describe('the LabApi stack (prod): least privilege', () => {
     }
   });
 
-  it('gives the right to put access-log entries (ACCESS#<profile id>, the table only) to exactly the routes that record reads', () => {
+  it('gives the right to put access-log entries (ACCESS#<profile id> and SANDBOX#ACCESS#<profile id>, the table only) to exactly the routes that record reads', () => {
     const [tableId] = prod.onlyOfType('AWS::DynamoDB::Table');
     const auditStatement = {
       Effect: 'Allow',
       Action: 'dynamodb:PutItem',
       Resource: { 'Fn::GetAtt': [tableId, 'Arn'] },
-      Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['ACCESS#*'] } },
+      Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['ACCESS#*', 'SANDBOX#ACCESS#*'] } },
     };
     const accessLogPuts = (name: RouteName) => prod.statementsOf(functionOf(name).role).filter((s) => str(s.Condition).includes('ACCESS#'));
     const holders = routeEntries.map(([name]) => name).filter((name) => accessLogPuts(name).length > 0);
@@ -738,7 +739,7 @@ describe('the LabApi stack (prod): events', () => {
     expect(prod.ofType('Custom::S3BucketNotifications')).toEqual([]);
   });
 
-  it('delivers LabOrderRequested to the queue a lab system polls, with a dead-letter queue for what it cannot process', () => {
+  it('delivers LabOrderRequested of source lab-api only (never a sandbox order) to the queue a lab system polls, with a dead-letter queue for what it cannot process', () => {
     const [, rule] = prod.ofType('AWS::Events::Rule').find(([, r]) => str(r.Properties.EventPattern).includes('LabOrderRequested'))!;
     expect(rule.Properties.EventPattern).toEqual({ source: ['lab-api'], 'detail-type': ['LabOrderRequested'] });
     const [target] = rule.Properties.Targets as { Arn: { 'Fn::GetAtt': [string] }; DeadLetterConfig: { Arn: { 'Fn::GetAtt': [string] } } }[];
@@ -750,12 +751,12 @@ describe('the LabApi stack (prod): events', () => {
     });
   });
 
-  it('sends the event types a webhook subscription may ask for from lab-api to the webhook queue, retried, undeliverable ones in its dead-letter queue', () => {
+  it('sends the event types a webhook subscription may ask for from lab-api and lab-api.sandbox to the webhook queue, retried, undeliverable ones in its dead-letter queue', () => {
     const [busId] = prod.onlyOfType('AWS::Events::EventBus');
     const { ruleId, rule, target, queueId, deadLetterQueueId } = webhookQueue();
     expect(rule.Properties).toMatchObject({
       EventBusName: { Ref: busId },
-      EventPattern: { source: [EVENT_SOURCE], 'detail-type': [...WEBHOOK_EVENT_TYPES] },
+      EventPattern: { source: [EVENT_SOURCE, SANDBOX_EVENT_SOURCE], 'detail-type': [...WEBHOOK_EVENT_TYPES] },
     });
     expect(rule.Properties.Targets).toHaveLength(1);
     expect(prod.resources[queueId]!.Type).toBe('AWS::SQS::Queue');
