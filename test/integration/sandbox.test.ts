@@ -211,6 +211,15 @@ describe('POST /api/v1/sandbox/appointments/{id}/results', () => {
     expect(first.versions.map((v: { result_status: string }) => v.result_status)).toEqual(['corrected', 'final']);
   });
 
+  it("records the results it answers in the sandbox person's access log (SANDBOX#ACCESS#), once", async () => {
+    const id = await drawnSandboxAppointment();
+    const profileId = (await api.get(`/api/v1/appointments/${id}`, sandbox)).body.profile_id as string;
+    const entries = async () =>
+      (await scanItems()).filter((item) => item.PK === `${SANDBOX_PARTITION_PREFIX}ACCESS#${profileId}` && item.route === 'simulateSandboxResults');
+    await simulate(id, 'normal');
+    expect((await entries()).map((entry) => entry.resource)).toEqual([`appointment ${id} results`]);
+  });
+
   it("the sandbox's results are not found for a live key", async () => {
     const id = await drawnSandboxAppointment();
     await simulate(id, 'normal');
