@@ -17,6 +17,7 @@
  */
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import { type BusinessMetric, REQUEST_METRICS } from './metric-names';
+import { currentRealm } from './sandbox';
 
 /** Outside Lambda (the local stack, a test) there is no stack: its metrics, when on, are the local ones. */
 export const metrics = new Metrics({
@@ -32,6 +33,9 @@ type Unit = (typeof MetricUnit)[keyof typeof MetricUnit];
  */
 export function countBusiness(name: BusinessMetric, value = 1, unit: Unit = MetricUnit.Count): void {
   if (value === 0 && unit === MetricUnit.Count) return;
+  // Sandbox data is a partner's test (docs/sandbox.md): its bookings and instant simulated results would
+  // skew what the business figures and the turnaround tell. Its requests still count as load and errors.
+  if (currentRealm() === 'sandbox') return;
   const single = metrics.singleMetric();
   single.addMetric(name, unit, value);
 }

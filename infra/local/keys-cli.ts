@@ -9,7 +9,7 @@
  *          never stored)
  *   rotate <key-id> [--grace 24h] [--expires-in …]   a new secret for the same key id, printed the same
  *          way; the old one works until the grace ends (default 24 h), then answers 401 "API key expired"
- *   list   one line per key id (status, created, expiry, last use, name, scopes, groups, limits) — never a plaintext
+ *   list   one line per key id (status, created, expiry, last use, name, scopes, groups, limits, live or sandbox data) — never a plaintext
  *   revoke <key-id>   every secret of the key, those of a rotation racing it too (a key revoked already:
  *          says so, exit code 0)
  *   register <key-id> | --all   --table … --usage-plan …   a key issued before the stage had usage plans (or
@@ -286,7 +286,6 @@ async function main(argv: string[]): Promise<void> {
           [
             current.key_id,
             status,
-            current.sandbox ? 'sandbox' : 'live',
             current.created_at,
             `expires=${describeExpiry(current.key_expires_at)}`,
             `last-used=${lastUsedOn(key) ?? 'never'}`,
@@ -295,6 +294,7 @@ async function main(argv: string[]): Promise<void> {
             `profile-groups=${current.profile_groups.join(',')}`,
             `location-groups=${current.location_groups.join(',')}`,
             `limits=${current.limits ? `${current.limits.rate_limit}/s,burst=${current.limits.burst},quota=${current.limits.daily_quota === null ? 'none' : `${current.limits.daily_quota}/day`}` : 'stage-default'}`,
+            `data=${current.sandbox ? 'sandbox' : 'live'}`,
             ...(previousUntil ? [`previous-key-until=${previousUntil}`] : []),
           ].join('  '),
         );

@@ -210,6 +210,22 @@ describe('npm run keys', () => {
     expect((await storedKey(lastLine(result.stdout)))?.key_expires_at).toBeNull();
   });
 
+  it('create --sandbox issues a lab_test_ key stored as a sandbox key, which list shows', async () => {
+    const result = await keysCli('create', '--scopes', 'LOCATIONS_VIEW', '--sandbox');
+    expect(result.code).toBe(0);
+    expect(lastLine(result.stdout)).toMatch(/^lab_test_/);
+    expect((await storedKey(lastLine(result.stdout)))?.sandbox).toBe(true);
+    const listed = (await keysCli('list')).stdout.split('\n').find((line) => line.startsWith(keyIdOf(result.stdout)));
+    expect(listed).toContain('  data=sandbox');
+  });
+
+  it('rotate of a sandbox key prints a lab_test_ key that stays a sandbox key', async () => {
+    const created = await keysCli('create', '--scopes', 'LOCATIONS_VIEW', '--sandbox');
+    const result = await keysCli('rotate', keyIdOf(created.stdout));
+    expect(lastLine(result.stdout)).toMatch(/^lab_test_/);
+    expect((await storedKey(lastLine(result.stdout)))?.sandbox).toBe(true);
+  });
+
   it('rotate prints a new key for the same key id and gives the old one the grace asked for', async () => {
     const created = await keysCli('create', '--scopes', 'LOCATIONS_VIEW', '--name', 'rotated key');
     const result = await keysCli('rotate', keyIdOf(created.stdout), '--grace', '48h');

@@ -11,7 +11,7 @@ import { dynamoClient } from '../../shared/store/client';
 import { useApi } from '../support/api';
 import { dynamoError, mentioning, withFault } from '../support/aws-faults';
 import { mockEventBridge } from '../support/event-bridge';
-import { apiKeyWithId, BERLIN_MITTE, seedDemoData, UNKNOWN_ID } from '../support/fixtures';
+import { apiKey, apiKeyWithId, BERLIN_MITTE, seedDemoData, UNKNOWN_ID } from '../support/fixtures';
 import { clinical, deliver, report } from '../support/lab';
 import { captureLogs, type LogCapture } from '../support/log-capture';
 import { dispatchEntries, startReceiver } from '../support/webhooks';
@@ -122,6 +122,12 @@ describe('business metrics', () => {
       Metrics: [{ Name: 'AppointmentsBooked', Unit: 'Count' }],
     });
     expect(line).toMatchObject({ service: 'lab-api', AppointmentsBooked: 1 });
+  });
+
+  it("count nothing for a sandbox key's booking, a partner's test (its request still counts)", async () => {
+    await scheduleAppointment(api, await apiKey({ sandbox: true }));
+    expect(named(BUSINESS_METRICS.appointmentsBooked)).toEqual([]);
+    expect(requestLines('createAppointment').length).toBeGreaterThan(0);
   });
 
   it('count nothing for a booking that was refused', async () => {
