@@ -5784,7 +5784,9 @@ export interface operations {
     listEvents: {
         parameters: {
             query?: {
+                /** @description Items per page. */
                 limit?: number;
+                /** @description The X-Next-Cursor header of the previous page. */
                 cursor?: string;
                 /** @description Only events of this type. */
                 type?: "AppointmentStatusChanged" | "HomeKitOrderStatusChanged" | "ShipmentStatusChanged" | "LabResultsAvailable" | "LabResultsUpdated" | "LabResultsCorrected" | "CriticalResultReported" | "SpecimenRejected";

@@ -172,7 +172,8 @@ function parameters(contract: HandlerContract, config: ConversionConfig): Json[]
       });
     }
   }
-  if (contract.query === PageQuery) {
+  // A paged list's query: PageQuery's entries, alone or with filters of its own (the event log's).
+  if (contract.query === PageQuery || list.some((parameter) => parameter.in === 'query' && parameter.name === 'cursor')) {
     for (const parameter of list) {
       if (parameter.name === 'cursor') parameter.description = 'The X-Next-Cursor header of the previous page.';
       if (parameter.name === 'limit') parameter.description = 'Items per page.';

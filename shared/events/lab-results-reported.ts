@@ -83,15 +83,18 @@ export const ReportedDocument = v.strictObject({
   content_type: v.picklist(['application/pdf']),
 });
 
+/** A report's bounds: one report is one DynamoDB transaction (at most 100 items), stored entirely or not at all. */
+export const MAX_CLINICAL_RESULTS_PER_REPORT = 60;
+export const MAX_GENETIC_RESULTS_PER_REPORT = 20;
+
 export const LabResultsReportedDetail = v.pipe(
   v.strictObject({
     event_id: v.pipe(v.string(), v.uuid(), v.description('Unique per report; a report sent twice is stored once.')),
     appointment_id: v.optional(v.pipe(v.string(), v.uuid())),
     barcode: v.optional(v.pipe(v.string(), v.regex(BARCODE_PATTERN))),
     reported_at: v.pipe(v.string(), v.isoTimestamp()),
-    // Bounded so that a whole report is one DynamoDB transaction (at most 100 items): stored entirely or not at all.
-    clinical_results: v.optional(v.pipe(v.array(ClinicalResult), v.maxLength(60)), []),
-    genetic_results: v.optional(v.pipe(v.array(GeneticResult), v.maxLength(20)), []),
+    clinical_results: v.optional(v.pipe(v.array(ClinicalResult), v.maxLength(MAX_CLINICAL_RESULTS_PER_REPORT)), []),
+    genetic_results: v.optional(v.pipe(v.array(GeneticResult), v.maxLength(MAX_GENETIC_RESULTS_PER_REPORT)), []),
     documents: v.optional(v.pipe(v.array(ReportedDocument), v.maxLength(5)), []),
     rejection: v.optional(
       v.pipe(

@@ -14,7 +14,8 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo, tableName } from './client';
 import { EVENT_LOG_SK_PREFIX, index, keys } from './keys';
-import { type ListFilter, type Page, type PagedList, type PageRequest, pageByIndexPrefix } from './pages';
+import type { Page, PageRequest } from './pages';
+import { pageByRange } from './ranged-pages';
 import { TTL_ATTRIBUTE } from './table';
 
 export const EVENT_LOG_RETENTION_DAYS = 30;
@@ -64,18 +65,18 @@ export interface EventLogRange {
 }
 
 /**
- * A page of the events of `partitions`, newest first. The range is a condition on the sort key, so the
- * events outside it are never read.
+ * A page of the events of `partitions`, newest first, of one type when `type` is given. The range is a
+ * condition on the sort key, so the events outside it are never read.
  */
-export function pageEventLog(partitions: EventLogPartition[], range: EventLogRange, page: PageRequest, filter?: ListFilter): Promise<Page<EventLogEntry>> {
-  // After T: above every key of T ('~' sorts after the id's characters); before T: below every key of T.
-  const between =
-    range.after === undefined && range.before === undefined
-      ? undefined
-      : {
-          from: range.after === undefined ? EVENT_LOG_SK_PREFIX : `${EVENT_LOG_SK_PREFIX}${utc(range.after)}#~`,
-          to: range.before === undefined ? `${EVENT_LOG_SK_PREFIX}~` : `${EVENT_LOG_SK_PREFIX}${utc(range.before)}#`,
-        };
-  const lists: PagedList[] = partitions.map(({ tenant, kind }) => ({ ...index.eventsOfTenant(tenant, kind), ...(between ? { between } : {}) }));
-  return pageByIndexPrefix<EventLogEntry>(lists, page, filter);
+export function pageEventLog(partitions: EventLogPartition[], range: EventLogRange, page: PageRequest, type?: string): Promise<Page<EventLogEntry>> {
+  return pageByRange<EventLogEntry>(
+    {
+      partitions: partitions.map(({ tenant, kind }) => index.eventsOfTenant(tenant, kind).GSI1PK),
+      // After T: above every key of T ('~' sorts after the id's characters); before T: below every key of T.
+      from: range.after === undefined ? EVENT_LOG_SK_PREFIX : `${EVENT_LOG_SK_PREFIX}${utc(range.after)}#~`,
+      to: range.before === undefined ? `${EVENT_LOG_SK_PREFIX}~` : `${EVENT_LOG_SK_PREFIX}${utc(range.before)}#`,
+      ...(type ? { filter: { attribute: 'type', anyOf: [type] } } : {}),
+    },
+    page,
+  );
 }

@@ -146,8 +146,11 @@ export const keys = {
   webhookRoute: (eventType: string, webhookId: string): ItemKey => ({ PK: t(`WEBHOOK_ROUTE#${eventType}`), SK: `WEBHOOK#${webhookId}` }),
   /** An event as the event log keeps it (shared/store/event-log.ts), for GET /events/{id}. */
   eventLogEntry: (eventId: string): ItemKey => ({ PK: t(`EVENT#${eventId}`), SK: 'EVENT' }),
-  /** How many subscriptions an API key has: a conditional counter keeps it at most 10 under concurrency. */
-  webhookCount: (keyId: string): ItemKey => ({ PK: `KEYID#${keyId}`, SK: 'WEBHOOK_COUNT' }),
+  /**
+   * How many subscriptions an API key has: a conditional counter keeps it at most 10 under concurrency. In
+   * the realm, so that a sandbox key's count expires with its subscriptions.
+   */
+  webhookCount: (keyId: string): ItemKey => ({ PK: t(`KEYID#${keyId}`), SK: 'WEBHOOK_COUNT' }),
 } as const;
 
 export const WEBHOOK_DELIVERY_PREFIX = 'DELIVERY#';
@@ -240,11 +243,7 @@ export const index = {
     GSI1PK: t(`EVENTS#${tenant}#${resourceKind}`),
     GSI1SK: `${EVENT_LOG_SK_PREFIX}${occurredAt}#${eventId}`,
   }),
-  eventsOfTenant: (tenant: string, resourceKind: string) => ({
-    GSI1PK: t(`EVENTS#${tenant}#${resourceKind}`),
-    skPrefix: EVENT_LOG_SK_PREFIX,
-    baseKey: listedBy(keys.eventLogEntry),
-  }),
+  eventsOfTenant: (tenant: string, resourceKind: string) => ({ GSI1PK: t(`EVENTS#${tenant}#${resourceKind}`) }),
   /** GSI2: a pending delivery, by when its next attempt is due (the retry sweep's Query). */
   dueDelivery: (dueAt: string, webhookId: string, deliveryId: string) => ({ GSI2PK: t(DUE_DELIVERIES), GSI2SK: `${dueAt}#${webhookId}#${deliveryId}` }),
   dueDeliveriesBefore: (instant: string) => ({ GSI2PK: t(DUE_DELIVERIES), GSI2SKBefore: instant }),

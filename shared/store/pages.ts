@@ -44,19 +44,11 @@ export interface PagedList {
   skPrefix: string;
   /** The base-table key of the item listed under a GSI1SK (DynamoDB needs it to resume a Query). */
   baseKey: (gsi1sk: string) => ItemKey;
-  /** Only the GSI1SKs from `from` to `to` (both inclusive, both starting with skPrefix): a time range. */
-  between?: { from: string; to: string };
-}
-
-/** Only the items whose `attribute` is one of `anyOf` (a FilterExpression: what it drops is read all the same). */
-export interface ListFilter {
-  attribute: string;
-  anyOf: readonly string[];
 }
 
 type Position = null | true | string;
 
-const INVALID_CURSOR = 'cursor is invalid; use the X-Next-Cursor value of the previous page';
+export const INVALID_CURSOR = 'cursor is invalid; use the X-Next-Cursor value of the previous page';
 const MAX_KEY_LENGTH = 1024; // DynamoDB's limit for a sort key
 /** Names the tag's input layout: a cursor of another layout can never verify. */
 const CURSOR_FORMAT = 'lab-api cursor v1';
@@ -70,13 +62,13 @@ function tag(payload: string, list: string, binding: CursorBinding): Buffer {
 }
 
 /** The cursor of `value` on `list` (the identity of what is queried), for the binding's reader only. */
-function seal(value: unknown, list: string, binding: CursorBinding): string {
+export function seal(value: unknown, list: string, binding: CursorBinding): string {
   const payload = Buffer.from(JSON.stringify(value)).toString('base64url');
   return `${payload}.${tag(payload, list, binding).toString('base64url')}`;
 }
 
 /** The value of a cursor issued by `seal` for this list and reader; anything else is a 400. */
-function unseal(cursor: string, list: string, binding: CursorBinding): unknown {
+export function unseal(cursor: string, list: string, binding: CursorBinding): unknown {
   const [payload, received, ...extra] = cursor.split('.');
   const given = Buffer.from(received ?? '', 'base64url');
   const expected = tag(payload ?? '', list, binding);
@@ -91,8 +83,8 @@ function unseal(cursor: string, list: string, binding: CursorBinding): unknown {
 }
 
 /** Only cursors issued for this list and reader get past `unseal`; a position must still fit its partition. */
-function decodeCursor(cursor: string, lists: PagedList[], identity: string, binding: CursorBinding): Position[] {
-  const decoded = unseal(cursor, identity, binding);
+function decodeCursor(cursor: string, lists: PagedList[], binding: CursorBinding): Position[] {
+  const decoded = unseal(cursor, indexListIdentity(lists), binding);
   const valid =
     Array.isArray(decoded) &&
     decoded.length === lists.length &&
@@ -111,40 +103,14 @@ function decodeCursor(cursor: string, lists: PagedList[], identity: string, bind
   return decoded as Position[];
 }
 
-/** What a merged GSI1 list is: its partitions, prefixes, ranges and filter, in the cursor's order. */
-const indexListIdentity = (lists: PagedList[], filter?: ListFilter) =>
-  JSON.stringify([GSI1, ...lists.map((list) => [list.GSI1PK, list.skPrefix, ...(list.between ? [list.between] : [])]), ...(filter ? [filter] : [])]);
+/** What a merged GSI1 list is: its partitions and prefixes, in the cursor's order. */
+const indexListIdentity = (lists: PagedList[]) => JSON.stringify([GSI1, ...lists.map((list) => [list.GSI1PK, list.skPrefix])]);
 
-/** The Query's key condition and filter of one partition of a list. */
-function conditionOf(list: PagedList, filter: ListFilter | undefined) {
-  const values: Record<string, unknown> = { ':pk': list.GSI1PK };
-  let condition = 'GSI1PK = :pk AND begins_with(GSI1SK, :prefix)';
-  if (list.between) {
-    condition = 'GSI1PK = :pk AND GSI1SK BETWEEN :from AND :to';
-    Object.assign(values, { ':from': list.between.from, ':to': list.between.to });
-  } else {
-    values[':prefix'] = list.skPrefix;
-  }
-  if (!filter) return { KeyConditionExpression: condition, ExpressionAttributeValues: values };
-  filter.anyOf.forEach((value, i) => (values[`:f${i}`] = value));
-  return {
-    KeyConditionExpression: condition,
-    FilterExpression: `#filtered IN (${filter.anyOf.map((_, i) => `:f${i}`).join(', ')})`,
-    ExpressionAttributeNames: { '#filtered': filter.attribute },
-    ExpressionAttributeValues: values,
-  };
-}
-
-/**
- * One page, newest first (descending GSI1SK), merged from the given partitions. With a `filter`, a page
- * may answer fewer than `limit` items and still name a next one: each partition reads `limit` items and
- * keeps those that pass.
- */
-export async function pageByIndexPrefix<T>(partitions: PagedList[], page: PageRequest, filter?: ListFilter): Promise<Page<T>> {
+/** One page, newest first (descending GSI1SK), merged from the given partitions. */
+export async function pageByIndexPrefix<T>(partitions: PagedList[], page: PageRequest): Promise<Page<T>> {
   // A fixed order, whatever order the key lists its groups in: the cursor's positions follow it.
   const lists = [...partitions].sort((a, b) => a.GSI1PK.localeCompare(b.GSI1PK));
-  const identity = indexListIdentity(lists, filter);
-  const positions = page.cursor ? decodeCursor(page.cursor, lists, identity, page.binding) : lists.map((): Position => null);
+  const positions = page.cursor ? decodeCursor(page.cursor, lists, page.binding) : lists.map((): Position => null);
   const reads = await Promise.all(
     lists.map(async (list, i) => {
       const position = positions[i];
@@ -154,7 +120,8 @@ export async function pageByIndexPrefix<T>(partitions: PagedList[], page: PageRe
           new QueryCommand({
             TableName: tableName,
             IndexName: GSI1,
-            ...conditionOf(list, filter),
+            KeyConditionExpression: 'GSI1PK = :pk AND begins_with(GSI1SK, :prefix)',
+            ExpressionAttributeValues: { ':pk': list.GSI1PK, ':prefix': list.skPrefix },
             ScanIndexForward: false,
             Limit: page.limit,
             ...(typeof position === 'string' ? { ExclusiveStartKey: { ...list.baseKey(position), GSI1PK: list.GSI1PK, GSI1SK: position } } : {}),
@@ -167,9 +134,7 @@ export async function pageByIndexPrefix<T>(partitions: PagedList[], page: PageRe
           }
           throw error;
         });
-      // Filtered out items still move the partition's position: the last key read, not the last kept.
-      const lastRead = result.LastEvaluatedKey?.GSI1SK as string | undefined;
-      return { items: result.Items ?? [], more: result.LastEvaluatedKey !== undefined, lastRead };
+      return { items: result.Items ?? [], more: result.LastEvaluatedKey !== undefined };
     }),
   );
   const merged = reads
@@ -178,17 +143,15 @@ export async function pageByIndexPrefix<T>(partitions: PagedList[], page: PageRe
     .slice(0, page.limit);
 
   const next = lists.map((list, i): Position => {
-    const read = reads[i] as { items: Record<string, unknown>[]; more: boolean; lastRead?: string };
+    const read = reads[i] as { items: Record<string, unknown>[]; more: boolean };
     const answered = merged.filter((item) => item.GSI1PK === list.GSI1PK);
     if (answered.length === read.items.length && !read.more) return true;
-    // Every item kept was answered: resume after the last one read (the filter may have dropped later ones).
-    if (answered.length === read.items.length && read.lastRead) return read.lastRead;
     return (answered.at(-1)?.GSI1SK as string | undefined) ?? (positions[i] as Position);
   });
   const finished = next.every((position) => position === true);
   return {
     items: merged.map((item) => withoutKeys<T>(item)),
-    ...(finished ? {} : { next: seal(next, identity, page.binding) }),
+    ...(finished ? {} : { next: seal(next, indexListIdentity(lists), page.binding) }),
   };
 }
 

@@ -2,9 +2,10 @@
  * Every item written into a sandbox partition (shared/sandbox.ts) expires: a middleware of the
  * DynamoDB client adds the TTL attribute to each Put, and to each Update (which may create its item), whose
  * partition key starts with `SANDBOX#` — whichever store module wrote it, so a new one cannot forget. An
- * item that carries an earlier expiry of its own (an access-log entry, an event-log entry) keeps it, as does
- * an Update that sets its own (a slot's seats, which go when their slot is past); an Update never moves an
- * item's expiry, so a sandbox record lives SANDBOX_RETENTION_DAYS from its creation.
+ * item that carries an earlier expiry of its own (an access-log entry, an event-log entry, a record read and
+ * written again) keeps it, and an Update that sets its own (a slot's seats) has it capped at the retention;
+ * an Update never moves an item's expiry. So a sandbox record lives at most SANDBOX_RETENTION_DAYS from its
+ * creation.
  *
  * It reads the command's input as the document client hands it on (plain values), and also as AttributeValues
  * (a command sent on the plain client), so that no path around it exists.
@@ -43,6 +44,19 @@ function expirePut(item: Item, epochSeconds: number): Item {
   return Number.isFinite(own) && own <= epochSeconds ? item : { ...item, [TTL_ATTRIBUTE]: expiryLike(item, epochSeconds) };
 }
 
+/** The value placeholder an Update assigns the expiry from (`#e = :v`, `#e = if_not_exists(#e, :v)`), if it does. */
+function ownExpiryValue(update: UpdateInput): string | undefined {
+  const names = Object.entries(update.ExpressionAttributeNames ?? {})
+    .filter(([, attribute]) => attribute === TTL_ATTRIBUTE)
+    .map(([name]) => name);
+  for (const name of [...names, TTL_ATTRIBUTE]) {
+    // Names are `#` and word characters: nothing to escape in a pattern.
+    const match = new RegExp(`(?:^|[\\s,])${name}\\s*=\\s*(?:if_not_exists\\(\\s*${name}\\s*,\\s*)?(:\\w+)`).exec(update.UpdateExpression ?? '');
+    if (match) return match[1];
+  }
+  return undefined;
+}
+
 /**
  * `SET expires_at = if_not_exists(expires_at, :t)` joined to the expression's SET clause (or a SET clause of
  * its own in front of the others): an Update that creates the item gives it an expiry, one that changes it
@@ -50,11 +64,14 @@ function expirePut(item: Item, epochSeconds: number): Item {
  */
 function expireUpdate<U extends UpdateInput>(update: U, epochSeconds: number): U {
   if (!isSandbox(update.Key) || !update.UpdateExpression || !update.Key) return update;
-  // An Update that sets the expiry itself (a slot's seats expire with their slot) keeps its own: DynamoDB
-  // refuses two assignments of one attribute.
-  const setsExpiry =
-    Object.values(update.ExpressionAttributeNames ?? {}).includes(TTL_ATTRIBUTE) || new RegExp(`\\b${TTL_ATTRIBUTE}\\b`).test(update.UpdateExpression);
-  if (setsExpiry) return update;
+  // An Update that sets the expiry itself (a slot's seats, which go with their slot) keeps its own, no later
+  // than the retention: DynamoDB refuses two assignments of one attribute.
+  const own = ownExpiryValue(update);
+  if (own !== undefined) {
+    const values = update.ExpressionAttributeValues ?? {};
+    const capped = Math.min(numberOf(values[own]), epochSeconds);
+    return { ...update, ExpressionAttributeValues: { ...values, [own]: expiryLike(update.Key, capped) } };
+  }
   const assignment = `${NAME} = if_not_exists(${NAME}, ${VALUE})`;
   const expression = /(^|\s)SET\s/.test(update.UpdateExpression)
     ? update.UpdateExpression.replace(/(^|\s)SET\s/, `$1SET ${assignment}, `)

@@ -173,7 +173,15 @@ export async function dispatchEvent(event: DomainEvent, now: Date = new Date()):
  */
 export async function attemptDueDeliveries(now: Date = new Date(), limit = 25): Promise<number> {
   let attempted = 0;
-  for (const realm of REALMS) attempted += await inRealm(realm, () => attemptDueIn(now, limit));
+  let failure: unknown;
+  for (const realm of REALMS) {
+    try {
+      attempted += await inRealm(realm, () => attemptDueIn(now, limit));
+    } catch (error) {
+      failure ??= error; // one realm's failure must not hold back the other's deliveries
+    }
+  }
+  if (failure !== undefined) throw failure;
   return attempted;
 }
 

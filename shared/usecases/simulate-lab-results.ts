@@ -9,14 +9,26 @@ import { randomUUID } from 'node:crypto';
 import * as v from 'valibot';
 import { assertProfileResourceAccess, assertSandboxKey } from '../auth/access';
 import { isFinal } from '../domain/results';
-import { NothingToSimulate, type PlannedTest, type SimulatedOutcome, simulatedReports } from '../domain/simulated-report';
+import { NothingToSimulate, type PlannedTest, type SimulatedOutcome, type SimulatedReport, simulatedReports } from '../domain/simulated-report';
 import { Conflict } from '../errors';
-import { LabResultsReportedDetail, reportIssues } from '../events/lab-results-reported';
+import { LabResultsReportedDetail, MAX_CLINICAL_RESULTS_PER_REPORT, MAX_GENETIC_RESULTS_PER_REPORT, reportIssues } from '../events/lab-results-reported';
 import { getAppointmentAggregateOrThrow } from '../store/appointments/reads';
 import { loadCatalog, plannedBiomarkers } from '../store/catalog';
 import { ingestLabReport, ReportRejected } from './ingest-lab-report';
 import { type AppointmentResults, readResults } from './read-results';
 import type { Caller } from './request';
+
+/** A report of more results than one report may hold, as several a lab would send (each one transaction). */
+function inReportBounds(report: SimulatedReport): SimulatedReport[] {
+  const clinical = report.clinical_results ?? [];
+  const genetic = report.genetic_results ?? [];
+  const parts = Math.max(1, Math.ceil(clinical.length / MAX_CLINICAL_RESULTS_PER_REPORT), Math.ceil(genetic.length / MAX_GENETIC_RESULTS_PER_REPORT));
+  if (parts === 1) return [report];
+  return Array.from({ length: parts }, (_, part) => ({
+    clinical_results: clinical.slice(part * MAX_CLINICAL_RESULTS_PER_REPORT, (part + 1) * MAX_CLINICAL_RESULTS_PER_REPORT),
+    genetic_results: genetic.slice(part * MAX_GENETIC_RESULTS_PER_REPORT, (part + 1) * MAX_GENETIC_RESULTS_PER_REPORT),
+  }));
+}
 
 export async function simulateLabResults(id: string, outcome: SimulatedOutcome, { access, now }: Caller): Promise<AppointmentResults> {
   assertSandboxKey(access, 'simulate the lab');
@@ -37,7 +49,7 @@ export async function simulateLabResults(id: string, outcome: SimulatedOutcome, 
     if (error instanceof NothingToSimulate) throw new Conflict(error.message);
     throw error;
   }
-  for (const [i, report] of reports.entries()) {
+  for (const [i, report] of reports.flatMap(inReportBounds).entries()) {
     // One millisecond apart: a correction is ordered after the report it corrects.
     const reportedAt = new Date(now.getTime() + i).toISOString();
     const parsed = v.safeParse(LabResultsReportedDetail, { event_id: randomUUID(), appointment_id: id, reported_at: reportedAt, ...report });

@@ -8,7 +8,7 @@ import { EVENT_LOG_RETENTION_DAYS } from '../../shared/store/event-log';
 import { useApi } from '../support/api';
 import { mockEventBridge } from '../support/event-bridge';
 import { apiKey, seedDemoData, UNKNOWN_ID } from '../support/fixtures';
-import { confirmDraw, drawableAppointment, scheduleAppointment } from '../support/scenario';
+import { confirmDraw, createProfile, drawableAppointment, scheduleAppointment, slotIn } from '../support/scenario';
 import { scanItems } from '../support/table';
 import { dispatchEntries, startReceiver } from '../support/webhooks';
 
@@ -129,6 +129,47 @@ describe('GET /api/v1/events', () => {
     const res = await api.get('/api/v1/events', await apiKey({ scopes: ['WEBHOOKS_MANAGE', 'PROFILES_VIEW'] }));
     expect(res.status).toBe(403);
     expect(res.body.error).toMatch(/receive any event type/);
+  });
+
+  it('after not earlier than before gets 400, naming before', async () => {
+    const res = await api.get('/api/v1/events?after=2026-11-20T10:00:00Z&before=2026-11-20T10:00:00Z', key);
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatch(/before/);
+  });
+
+  it('an instant an offset carries past year 9999 gets 400', async () => {
+    expect((await api.get(`/api/v1/events?after=${encodeURIComponent('9999-12-31T23:00:00-05:00')}`, key)).status).toBe(400);
+  });
+
+  it('a type filter pages newest first across groups, however many events of other types one group holds', async () => {
+    const sandbox = await apiKey({ sandbox: true, profileGroups: ['demo-clinic', 'partner-clinic'] });
+    /** A drawn appointment of the group with the lab's simulated answer, its events logged. */
+    const reported = async (group: string, outcome: string) => {
+      const id = await scheduleAppointment(api, sandbox, {
+        profileId: await createProfile(api, sandbox, group),
+        scheduledAt: slotIn(20 + Math.floor(Math.random() * 10)),
+      });
+      await confirmDraw(api, sandbox, id);
+      expect((await api.post(`/api/v1/sandbox/appointments/${id}/results`, { outcome }, sandbox)).status).toBe(200);
+      await dispatchPut();
+    };
+    // One group's newer events of other types lie between the other group's two of the type asked for.
+    await reported('partner-clinic', 'critical');
+    await reported('demo-clinic', 'critical');
+    for (let i = 0; i < 3; i++) await reported('demo-clinic', 'normal');
+    await reported('partner-clinic', 'critical');
+    const paged: Entry[] = [];
+    let query = '?type=CriticalResultReported&limit=1';
+    for (let pages = 0; pages < 50; pages++) {
+      const res = await api.get(`/api/v1/events${query}`, sandbox);
+      paged.push(...res.body);
+      const next = res.headers.get('x-next-cursor');
+      if (!next) break;
+      query = `?type=CriticalResultReported&limit=1&cursor=${encodeURIComponent(next)}`;
+    }
+    const timestamps = paged.map((entry) => Date.parse(entry.timestamp));
+    expect(paged).toHaveLength(3);
+    expect(timestamps).toEqual([...timestamps].sort((a, b) => b - a));
   });
 
   it('an unknown type gets 400', async () => {

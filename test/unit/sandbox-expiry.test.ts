@@ -34,11 +34,24 @@ describe('withSandboxExpiry', () => {
     expect(input.UpdateExpression).toBe('SET #sandbox_expiry = if_not_exists(#sandbox_expiry, :sandbox_expiry) ADD tests_version :one');
   });
 
-  it('leaves an Update that sets the expiry itself as it is', () => {
+  it('caps the expiry an Update of a sandbox item sets itself at the retention', () => {
     const update = {
       Key: { PK: 'SANDBOX#SEATS#1' },
-      UpdateExpression: 'ADD ids :ids SET #expires = :expires',
+      UpdateExpression: 'ADD ids :ids SET #expires = if_not_exists(#expires, :expires)',
       ExpressionAttributeNames: { '#expires': 'expires_at' },
+      ExpressionAttributeValues: { ':ids': new Set(['a']), ':expires': EXPIRY + 86_400 },
+    };
+    expect(withSandboxExpiry('UpdateItemCommand', update, NOW)).toEqual({
+      ...update,
+      ExpressionAttributeValues: { ':ids': new Set(['a']), ':expires': EXPIRY },
+    });
+  });
+
+  it('keeps an earlier expiry an Update of a sandbox item sets itself', () => {
+    const update = {
+      Key: { PK: 'SANDBOX#WEBHOOK#1' },
+      UpdateExpression: 'SET expires_at = :soon, attempts = :n',
+      ExpressionAttributeValues: { ':soon': EXPIRY - 60, ':n': 2 },
     };
     expect(withSandboxExpiry('UpdateItemCommand', update, NOW)).toEqual(update);
   });
