@@ -179,7 +179,8 @@ async function main(argv: string[]): Promise<void> {
   // Loaded after the environment is set: shared/ reads its configuration once, at import.
   const { SCOPES, isScope } = await import('../../shared/auth/scopes');
   const { issueApiKey, isRevoked, lastUsedOn, MAX_GROUPS_PER_KEY, rotateApiKey } = await import('../../shared/auth/api-keys');
-  const { listApiKeys, revokeApiKey } = await import('../../shared/store/api-keys');
+  const { listApiKeys } = await import('../../shared/store/api-keys/lookup');
+  const { revokeApiKey } = await import('../../shared/store/api-keys/lifecycle');
   const { profileGroupExists } = await import('../../shared/store/profiles');
   const { listActiveLocations } = await import('../../shared/store/locations');
 
@@ -317,7 +318,7 @@ async function main(argv: string[]): Promise<void> {
     case 'register': {
       const [keyId, extra] = rest;
       if (values.all ? keyId : !keyId || extra) throw new UsageError('register takes one key id, or --all');
-      const { findApiKeyById } = await import('../../shared/store/api-keys');
+      const { findApiKeyById } = await import('../../shared/store/api-keys/lookup');
       const found = keyId ? await findApiKeyById(keyId) : undefined;
       // --all: every key that may still be used, the upgrade of a stage that had no usage plans yet.
       const keys = values.all

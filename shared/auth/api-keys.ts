@@ -9,16 +9,9 @@ import { Conflict, NotAuthenticated } from '../errors';
 import { logger } from '../logger';
 import { MISSING_KEY_MESSAGE } from './api-key-header';
 import { DAY_MS, DEFAULT_KEY_LIFETIME_DAYS, isExpired, KEY_EXPIRED_MESSAGE, replacedSecretExpiry, utcDay } from './api-key-lifetime';
-import {
-  type ApiKey,
-  type ApiKeyRecord,
-  findApiKeyByHash,
-  findApiKeyById,
-  findApiKeyToRotate,
-  putApiKey,
-  recordApiKeyUse,
-  replaceApiKeySecret,
-} from '../store/api-keys';
+import { findApiKeyByHash, findApiKeyById, recordApiKeyUse } from '../store/api-keys/lookup';
+import { findApiKeyToRotate, putApiKey, replaceApiKeySecret } from '../store/api-keys/lifecycle';
+import { type ApiKey, type ApiKeyRecord } from '../store/api-keys/records';
 import type { KeyLimits } from '../domain/rate-limits';
 import type { AccessContext } from './access';
 import type { Scope } from './scopes';

@@ -331,7 +331,7 @@ describe('the LabApi stack (prod): least privilege', () => {
       const tableStatement = prod.statementsOf(role).find((s) => str(s.Action).includes('dynamodb:'))!;
       expect(str(tableStatement.Resource), cls).toContain(`"${tableId}"`);
       expect(str(tableStatement.Resource), cls).toContain('/index/GSI2');
-      // Reading a key by its id (shared/store/api-keys.ts) gets KEYID#<id>, then its secrets' APIKEY# items.
+      // Reading a key by its id (shared/store/api-keys/lookup.ts) gets KEYID#<id>, then its secrets' APIKEY# items.
       expect(tableStatement.Condition, cls).toBeUndefined();
       expect(prod.allowedActions(role, 's3:'), cls).toEqual([]);
       expect(prod.allowedActions(role, 'events:'), cls).toEqual([]);

@@ -7,7 +7,7 @@ import type { APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { handler } from '../../functions/auth/authorizer';
 import { issueApiKey } from '../../shared/auth/api-keys';
-import { revokeApiKey } from '../../shared/store/api-keys';
+import { revokeApiKey } from '../../shared/store/api-keys/lifecycle';
 import { dynamoClient } from '../../shared/store/client';
 import { apiKeyWithId, seedDemoData } from '../support/fixtures';
 

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { registerDevApiKey } from '../../infra/local/dev-api-key';
 import { hashApiKey } from '../../shared/auth/api-keys';
-import { findApiKeyByHash } from '../../shared/store/api-keys';
+import { findApiKeyByHash } from '../../shared/store/api-keys/lookup';
 
 const revoked = async (plaintext: string) => (await findApiKeyByHash(hashApiKey(plaintext)))?.revoked;
 

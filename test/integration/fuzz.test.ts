@@ -19,7 +19,7 @@ import { issueApiKey } from '../../shared/auth/api-keys';
 import { SCOPES } from '../../shared/auth/scopes';
 import type { HandlerContract } from '../../shared/http/handler';
 import { type RouteName, routes } from '../../shared/routes';
-import { revokeApiKey } from '../../shared/store/api-keys';
+import { revokeApiKey } from '../../shared/store/api-keys/lifecycle';
 import { useApi } from '../support/api';
 import { assertDocumented } from '../support/contract';
 import { mockEventBridge } from '../support/event-bridge';

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it, beforeAll } from 'vitest';
 import { issueApiKey } from '../../shared/auth/api-keys';
-import { revokeApiKey } from '../../shared/store/api-keys';
+import { revokeApiKey } from '../../shared/store/api-keys/lifecycle';
 import { useApi } from '../support/api';
 import { requestAsWritten } from '../support/request-as-written';
 import { apiKey, seedDemoData, UNKNOWN_ID } from '../support/fixtures';

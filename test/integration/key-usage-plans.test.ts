@@ -11,7 +11,7 @@ import { APIGatewayClient } from '@aws-sdk/client-api-gateway';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, inject } from 'vitest';
 import { registerKeyUsage, removeKeyUsage } from '../../infra/local/key-usage-plans';
 import { ensureTable } from '../../infra/local/bootstrap';
-import { revokeApiKey } from '../../shared/store/api-keys';
+import { revokeApiKey } from '../../shared/store/api-keys/lifecycle';
 import { apiKeyWithId } from '../support/fixtures';
 
 interface Asked {

@@ -26,7 +26,7 @@ import { issueApiKey } from '../../shared/auth/api-keys';
 import { SCOPES, type Scope } from '../../shared/auth/scopes';
 import { addDays, dateInZone } from '../../shared/domain/calendar';
 import { type Route, type RouteName, routeEntries } from '../../shared/routes';
-import { revokeApiKey } from '../../shared/store/api-keys';
+import { revokeApiKey } from '../../shared/store/api-keys/lifecycle';
 import { type ApiResponse, useApi } from '../support/api';
 import { comparable, itemHash } from '../support/table';
 import { mockEventBridge } from '../support/event-bridge';

@@ -7,7 +7,7 @@
 import { Webhook } from 'standardwebhooks';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { handler as dispatch } from '../../functions/events/webhook-dispatch';
-import { revokeApiKey } from '../../shared/store/api-keys';
+import { revokeApiKey } from '../../shared/store/api-keys/lifecycle';
 import { RETRY_SCHEDULE_MS } from '../../shared/domain/webhook';
 import { attemptDueDeliveries } from '../../shared/usecases/deliver-webhooks';
 import { useApi } from '../support/api';
