@@ -13,15 +13,12 @@
 import { randomUUID } from 'node:crypto';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { type RouteName, routeEntries, routes } from '../../../shared/routes';
-import { type Answer, BERLIN_MITTE, type Call, ESSENTIALS_PANEL, idOf, nextWeekday } from './api-client';
+import { type Answer, idOf } from './api-client';
 import type { Figure } from './report';
-import { createSlotPicker } from '../slot-picker';
+import { ADDRESS, PROBES, PROFILE, type Probe, type Prober, slotIn, type World } from './probes';
 
-export interface Probe {
-  params?: Record<string, string>;
-  query?: string;
-  body?: unknown;
-}
+export type { Probe, World } from './probes';
+export { PROBES } from './probes';
 
 /** Counts of one request. */
 interface Counted {
@@ -70,107 +67,6 @@ function itemsRead(command: string, output: Record<string, unknown>): number {
       return 0;
   }
 }
-
-export interface World {
-  call: Call;
-  /** A profile with LIST_SIZE appointments, LIST_SIZE kit orders and LIST_SIZE access-log entries. */
-  listedProfile: string;
-  /** A drawn appointment with the lab's results and one document. */
-  reported: { appointmentId: string; documentId: string };
-  /** LIST_SIZE shipments and webhooks exist for the key. */
-  fresh: {
-    profile(): Promise<string>;
-    appointment(options?: { panels?: boolean; drawn?: boolean }): Promise<string>;
-    shipment(): Promise<string>;
-    kitOrder(options?: { panels?: boolean; dispatched?: boolean }): Promise<string>;
-    webhook(): Promise<string>;
-  };
-  barcode(): string;
-}
-
-type Prober = (world: World) => Promise<Probe>;
-
-const PROFILE = { profile_group_slug: 'demo-clinic', first_name: 'Bench', last_name: 'Mark', date_of_birth: '1980-01-01' };
-const ADDRESS = { name: 'Bench Mark', street: 'Beispielweg', house_number: '7', postal_code: '10117', city: 'Berlin', country: 'DE' };
-/** New bookable slots: every booking of the bench its own (infra/local/slot-picker.ts). */
-const slotIn = createSlotPicker();
-
-/** A request per route that answers 2xx. `list`: a paged list, asked also with `limit`. */
-export const PROBES = {
-  health: async () => ({}),
-  getOpenApiDocument: async () => ({}),
-  getDocsPage: async () => ({}),
-  getDocsAsset: async () => ({ params: { file: 'docs.js' } }),
-  createProfile: async () => ({ body: PROFILE }),
-  getProfile: async (w) => ({ params: { id: await w.fresh.profile() } }),
-  updateProfile: async (w) => ({ params: { id: await w.fresh.profile() }, body: { language: 'de' } }),
-  eraseProfile: async (w) => ({ params: { id: await w.fresh.profile() } }),
-  exportProfile: async (w) => ({ params: { id: w.listedProfile } }),
-  listLocations: async () => ({}),
-  getLocation: async () => ({ params: { id: BERLIN_MITTE } }),
-  // The clinic's own schedule, set again as it is (capacity as seeded): nothing moves.
-  updateLocation: async () => ({ params: { id: BERLIN_MITTE }, body: { capacity_per_slot: 2 } }),
-  // A week of the location's slots (what a booking app shows by default): its cost is in the availability figure.
-  getLocationAvailability: async () => ({ params: { id: BERLIN_MITTE } }),
-  listPanels: async () => ({}),
-  listBiomarkers: async () => ({}),
-  createAppointment: async (w) => ({ body: { profile_id: await w.fresh.profile(), location_id: BERLIN_MITTE, scheduled_at: slotIn(1) } }),
-  getAppointment: async (w) => ({ params: { id: await w.fresh.appointment() } }),
-  updateAppointment: async (w) => ({ params: { id: await w.fresh.appointment() }, body: { scheduled_at: slotIn(2) } }),
-  attachAppointmentPanels: async (w) => ({ params: { id: await w.fresh.appointment({ panels: false }) }, body: { panel_ids: [ESSENTIALS_PANEL] } }),
-  attachAppointmentBiomarkers: async (w) => ({ params: { id: await w.fresh.appointment() }, body: { biomarker_ids: [3] } }),
-  confirmAppointment: async (w) => ({ params: { id: await w.fresh.appointment() }, body: { barcode: w.barcode() } }),
-  cancelAppointment: async (w) => ({ params: { id: await w.fresh.appointment() }, body: { cancellation_reason: 'bench' } }),
-  pickupAppointments: async (w) => ({ body: { appointment_ids: [await w.fresh.appointment({ drawn: true })] } }),
-  listProfileAppointments: async (w) => ({ params: { id: w.listedProfile } }),
-  listAppointmentHistory: async (w) => ({ params: { id: w.reported.appointmentId } }),
-  getAppointmentResults: async (w) => ({ params: { id: w.reported.appointmentId } }),
-  getAppointmentResultsHistory: async (w) => ({ params: { id: w.reported.appointmentId } }),
-  // Needs an appointment with a critical value (the bench's lab reports plausible ones): covered by
-  // test/integration/results-lifecycle.test.ts.
-  acknowledgeAppointmentResults: undefined,
-  getAppointmentResultsFhir: async (w) => ({ params: { id: w.reported.appointmentId } }),
-  getAppointmentResultsReport: async (w) => ({ params: { id: w.reported.appointmentId } }),
-  getDocument: async (w) => ({ params: { id: w.reported.documentId } }),
-  createShipment: async () => ({ body: { location_id: BERLIN_MITTE, pickup_date: nextWeekday(), pickup_time_from: '10:00', pickup_time_till: '12:00' } }),
-  listShipments: async () => ({}),
-  getShipment: async (w) => ({ params: { id: await w.fresh.shipment() } }),
-  updateShipment: async (w) => ({ params: { id: await w.fresh.shipment() }, body: { pickup_time_till: '13:00' } }),
-  cancelShipment: async (w) => ({ params: { id: await w.fresh.shipment() } }),
-  listShipmentHistory: async (w) => ({ params: { id: await w.fresh.shipment() } }),
-  updateShipmentStatus: async (w) => ({ params: { id: await w.fresh.shipment() }, body: { status: 'shipped', tracking_number: 'TRACK-1234' } }),
-  createHomeKitOrder: async (w) => ({ body: { profile_id: await w.fresh.profile(), delivery_address: ADDRESS } }),
-  getHomeKitOrder: async (w) => ({ params: { id: await w.fresh.kitOrder() } }),
-  cancelHomeKitOrder: async (w) => ({ params: { id: await w.fresh.kitOrder() } }),
-  attachHomeKitOrderPanels: async (w) => ({ params: { id: await w.fresh.kitOrder({ panels: false }) }, body: { panel_ids: [ESSENTIALS_PANEL] } }),
-  attachHomeKitOrderBiomarkers: async (w) => ({ params: { id: await w.fresh.kitOrder() }, body: { biomarker_ids: [3] } }),
-  dispatchHomeKitOrder: async (w) => ({ params: { id: await w.fresh.kitOrder() }, body: { tracking_number: 'TRACK-1234', carrier: 'DHL' } }),
-  activateHomeKitOrder: async (w) => ({ params: { id: await w.fresh.kitOrder({ dispatched: true }) }, body: { barcode: w.barcode() } }),
-  listHomeKitOrderHistory: async (w) => ({ params: { id: await w.fresh.kitOrder({ dispatched: true }) } }),
-  createWebhook: async () => ({ body: { url: 'http://127.0.0.1:9/hooks', event_types: ['ShipmentStatusChanged'] } }),
-  listWebhooks: async () => ({}),
-  getWebhook: async (w) => ({ params: { id: await w.fresh.webhook() } }),
-  updateWebhook: async (w) => ({ params: { id: await w.fresh.webhook() }, body: { description: 'bench' } }),
-  deleteWebhook: async (w) => ({ params: { id: await w.fresh.webhook() } }),
-  rotateWebhookSecret: async (w) => ({ params: { id: await w.fresh.webhook() } }),
-  sendTestWebhook: async (w) => ({ params: { id: await w.fresh.webhook() } }),
-  listWebhookDeliveries: async (w) => {
-    // One delivery to list: the test event's (its receiver refuses the connection; the attempt is recorded).
-    const id = await w.fresh.webhook();
-    await w.call('POST', `/api/v1/webhooks/${id}/test`);
-    return { params: { id } };
-  },
-  // Needs a delivery that failed after its last scheduled attempt (the retry sweep's work over hours): not
-  // arranged here; test/integration/webhooks.test.ts covers the route.
-  retryWebhookDelivery: undefined,
-  listEvents: async () => ({}),
-  // Need an event in the log (the webhook dispatcher's work) and a sandbox key: covered by
-  // test/integration/event-log.test.ts and test/integration/sandbox.test.ts.
-  getEvent: undefined,
-  simulateSandboxResults: undefined,
-  listProfileHomeKitOrders: async (w) => ({ params: { id: w.listedProfile } }),
-  listProfileAccessLog: async (w) => ({ params: { id: w.listedProfile } }),
-} satisfies Record<RouteName, Prober | undefined>;
 
 /** Lists that take `limit`: asked with the default page and with a smaller one. */
 const PAGED: ReadonlySet<RouteName> = new Set([
