@@ -1,0 +1,78 @@
+/**
+ * What on-call watches in prod (infra/monitoring.ts builds it): every function, dead-letter queue, queue,
+ * EventBridge rule and the table of the service, named as the runbook names them, and where alarms go.
+ */
+import { CfnOutput, Duration, type Stack } from 'aws-cdk-lib';
+import type { RestApi } from 'aws-cdk-lib/aws-apigateway';
+import type { Table } from 'aws-cdk-lib/aws-dynamodb';
+import type { IEventBus } from 'aws-cdk-lib/aws-events';
+import type { LogGroup } from 'aws-cdk-lib/aws-logs';
+import type { ApiFunction, LabFunction } from './api-function';
+import type { EventStack } from './events-stack';
+import type { HipaaControls } from './hipaa-controls';
+import { Monitoring } from './monitoring';
+import type { StackSettings } from './settings';
+
+export interface ServiceMonitoringProps {
+  readonly api: RestApi;
+  readonly table: Table;
+  readonly bus: IEventBus;
+  readonly events: EventStack;
+  readonly routeFunctions: readonly ApiFunction[];
+  readonly authorizerFunction: LabFunction;
+  readonly settings: Pick<StackSettings, 'criticalAckMinutes' | 'alarmEmail'>;
+  readonly hipaa?: HipaaControls;
+}
+
+export function monitorService(scope: Stack, props: ServiceMonitoringProps): Monitoring {
+  const { api, table, bus, events, routeFunctions, authorizerFunction, settings, hipaa } = props;
+  const { relay, ingest, labOrders, webhooks, criticalResults } = events;
+  const monitoring = new Monitoring(scope, 'Monitoring', {
+    api,
+    functions: [
+      ...routeFunctions.map((fn) => ({ name: fn.routeName, function: fn })),
+      { name: 'outbox relay', function: relay.function },
+      { name: 'results-ingest', function: ingest.function },
+      { name: 'webhook dispatch', function: webhooks.dispatcher },
+      { name: 'webhook retries', function: webhooks.retries },
+      { name: 'critical results check', function: criticalResults.function },
+      { name: 'API key authorizer', function: authorizerFunction },
+    ],
+    deadLetterQueues: [
+      { name: 'ResultsIngestDLQ', queue: ingest.deadLetterQueue },
+      { name: 'LabOrdersDLQ', queue: labOrders.deadLetterQueue },
+      { name: 'WebhooksDLQ', queue: webhooks.deadLetterQueue },
+    ],
+    // How old the oldest message may grow before someone looks: the lab polls its orders (an hour is
+    // already a lab that stopped), the dispatcher takes webhook events within seconds.
+    queues: [
+      { name: 'LabOrders', queue: labOrders.queue, maxAge: Duration.hours(1) },
+      { name: 'Webhooks', queue: webhooks.queue, maxAge: Duration.minutes(5) },
+    ],
+    table,
+    // Every rule that invokes something, and the bus it is on (undefined: the account's default bus).
+    rules: [
+      { name: 'results-ingest (LabResultsReported)', rule: ingest.rule, bus },
+      { name: 'results-ingest (HL7 uploads)', rule: ingest.hl7Rule },
+      { name: 'lab orders', rule: labOrders.rule, bus },
+      { name: 'webhook events', rule: webhooks.rule, bus },
+      { name: 'outbox relay schedule', rule: relay.schedule },
+      { name: 'webhook retries schedule', rule: webhooks.retrySchedule },
+      { name: 'critical results check schedule', rule: criticalResults.schedule },
+    ],
+    relay: relay.function,
+    // Every function that attempts a delivery may be the one that disables a subscription: the
+    // dispatcher and the sweep, and the routes that send one (a manual retry counts as a delivery).
+    webhookSenders: [
+      { name: 'webhook dispatch', function: webhooks.dispatcher },
+      { name: 'webhook retries', function: webhooks.retries },
+      ...routeFunctions.filter((fn) => fn.functionClass === 'webhook-sender').map((fn) => ({ name: fn.routeName, function: fn })),
+    ],
+    criticalResultsCheck: { function: criticalResults.function, ackMinutes: settings.criticalAckMinutes },
+    apiAccessLogs: scope.node.findChild('ApiAccessLogs') as LogGroup,
+    hipaa,
+    alarmEmail: settings.alarmEmail,
+  });
+  new CfnOutput(scope, 'AlarmTopicArn', { value: monitoring.topic.topicArn, description: 'Subscribe on-call to this topic' });
+  return monitoring;
+}
