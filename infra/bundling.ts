@@ -1,0 +1,57 @@
+/**
+ * How every function is bundled (infra/lab-function.ts): the repository root, the esbuild settings the
+ * bundle benchmark builds with too, and the package files copied beside a bundle that reads them at run time.
+ */
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, posix, relative, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** Route handler paths are relative to the repository root, whatever directory cdk runs in. */
+export const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+/**
+ * The esbuild settings of every bundle, in one place so that the bundle-size test builds exactly what
+ * the construct deploys.
+ */
+export const LAMBDA_BUNDLE = {
+  format: 'esm',
+  target: 'node24',
+  minify: true,
+  sourceMap: true,
+  // Stack traces need the mappings only; embedding the sources would double the asset for nothing.
+  sourcesContent: false,
+  // The AWS SDK is bundled, not taken from the runtime: the SDK team advises against relying on the
+  // runtime's pinned copy, and only bundling guarantees that @aws-sdk/lib-dynamodb and
+  // s3-request-presigner are there in the versions the tests ran. Tree-shaken and minified, a bundle
+  // stays at 0.4–0.6 MB, one file to load (no module resolution across the runtime's node_modules).
+  externalModules: [] as string[],
+  // Prefer the ESM build of dependencies: it tree-shakes, the CJS one does not.
+  mainFields: ['module', 'main'],
+  // CJS dependencies bundled into an ES module still call require() for Node built-ins.
+  banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
+} as const;
+
+/** Files of installed packages, by package name, that a function reads at run time (PACKAGE_FILES). */
+export type PackageFiles = Readonly<Record<string, readonly string[]>>;
+
+const quote = (value: string) => `'${value.replaceAll("'", "'\\''")}'`;
+
+/**
+ * The shell commands (NodejsFunction's afterBundling hook) that copy package files beside a bundle:
+ * `<outputDir>/node_modules/<package>/<file>`, from the package as installed in the repository, for each
+ * file this installed version has. inputDir is the repository root as the bundler sees it (local or Docker).
+ */
+export function copyPackageFiles(packages: PackageFiles, inputDir: string, outputDir: string): string[] {
+  const resolveFromRepo = createRequire(join(REPO_ROOT, 'package.json'));
+  return Object.entries(packages).flatMap(([name, files]) => {
+    const installed = dirname(resolveFromRepo.resolve(`${name}/package.json`));
+    const source = posix.join(inputDir, relative(REPO_ROOT, installed).split(sep).join('/'));
+    const target = `${outputDir}/node_modules/${name}`;
+    const present = files.filter((file) => existsSync(join(installed, file)));
+    // Every folder a file lands in, created first: files may sit in sub-folders of the package (a font's
+    // `400Regular/`), and `cp` creates none.
+    const folders = [...new Set([target, ...present.map((file) => posix.dirname(`${target}/${file}`))])];
+    return [`mkdir -p ${folders.map(quote).join(' ')}`, ...present.map((file) => `cp ${quote(`${source}/${file}`)} ${quote(`${target}/${file}`)}`)];
+  });
+}
