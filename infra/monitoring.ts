@@ -31,40 +31,29 @@
  *   (`{"message":"critical results unacknowledged","count":N,…}`, every run, 0 included). A metric filter
  *   reads `count`; any in 5 minutes alarms, naming the log group where the appointment ids are.
  */
-import { Duration, NestedStack, Stack } from 'aws-cdk-lib';
+import type { Duration } from 'aws-cdk-lib';
+import { NestedStack, Stack } from 'aws-cdk-lib';
 import type { RestApi } from 'aws-cdk-lib/aws-apigateway';
-import { Alarm, ComparisonOperator, type IAlarm, type IMetric, MathExpression, Metric, Stats, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
+import { Alarm, ComparisonOperator, type IAlarm, MathExpression, Metric, Stats, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
-import { FilterPattern, type LogGroup } from 'aws-cdk-lib/aws-logs';
+import { type LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import type { IEventBus, Rule } from 'aws-cdk-lib/aws-events';
 import type { Construct } from 'constructs';
-import { CRITICAL_UNACKNOWLEDGED_LOG } from '../shared/domain/results';
-import { DISABLE_AFTER_FAILED_DELIVERIES, WEBHOOK_DISABLED_LOG } from '../shared/domain/webhook';
-import { BUSINESS_METRICS } from '../shared/metric-names';
 import { GSI1, GSI2 } from '../shared/store/keys';
 import { serviceDashboard } from './dashboard';
 import type { HipaaControls } from './hipaa-controls';
-import { businessMetric, serviceLevelAlarms } from './service-levels';
+import { serviceLevelAlarms } from './service-levels';
 import { type LabFunction, metricsNamespace } from './api-function';
+import { type AlarmFactory, logAlarms, PERIOD } from './log-alarms';
 
-const PERIOD = Duration.minutes(5);
 /** CloudWatch's limit of metrics in one metric-math alarm. */
 export const METRICS_PER_ALARM = 10;
-/** What the relay logs (functions/events/relay-outbox.ts), and the metric counted from it. */
-export const OUTBOX_RELAYED_LOG = { message: 'outbox relayed', field: 'published' } as const;
-export const OUTBOX_RELAYED_METRIC = 'OutboxRelayedEvents';
-/** Subscriptions disabled by their failures, counted from WEBHOOK_DISABLED_LOG lines. */
-export const WEBHOOKS_DISABLED_METRIC = 'WebhookSubscriptionsDisabled';
-/** Requests API Gateway answered 429 (a key's usage plan or the stage's throttle), from its access log. */
-export const RATE_LIMITED_METRIC = 'RateLimitedRequests';
-/** The window of the webhook failure rate. */
-const WEBHOOK_WINDOW = Duration.minutes(15);
-/** Appointments whose critical results waited too long, counted from CRITICAL_UNACKNOWLEDGED_LOG lines. */
-export const CRITICAL_UNACKNOWLEDGED_METRIC = 'CriticalResultsUnacknowledged';
+
+export { CRITICAL_UNACKNOWLEDGED_METRIC, OUTBOX_RELAYED_LOG, OUTBOX_RELAYED_METRIC, RATE_LIMITED_METRIC, WEBHOOKS_DISABLED_METRIC } from './log-alarms';
 
 export interface MonitoringProps {
   readonly api: RestApi;
@@ -105,13 +94,7 @@ export class Monitoring extends NestedStack {
     if (props.alarmEmail) this.topic.addSubscription(new EmailSubscription(props.alarmEmail));
     const action = new SnsAction(this.topic);
 
-    const alarm = (
-      alarmId: string,
-      title: string,
-      description: string,
-      metric: IMetric,
-      options: { threshold: number; evaluationPeriods?: number; datapointsToAlarm?: number },
-    ) => {
+    const alarm: AlarmFactory = (alarmId, title, description, metric, options) => {
       const created = new Alarm(this, alarmId, {
         alarmName: `${stackName} ${title}`,
         alarmDescription: description.slice(0, 1024),
@@ -238,81 +221,8 @@ export class Monitoring extends NestedStack {
     );
 
     const namespace = metricsNamespace(this);
-    const relayed = props.relay.logGroup.addMetricFilter('OutboxRelayed', {
-      filterPattern: FilterPattern.stringValue('$.message', '=', OUTBOX_RELAYED_LOG.message),
-      metricNamespace: namespace,
-      metricName: OUTBOX_RELAYED_METRIC,
-      metricValue: `$.${OUTBOX_RELAYED_LOG.field}`,
-    });
-    alarm(
-      'OutboxDelayed',
-      'outbox events delayed',
-      'The outbox relay published events at least 30 s after their request: the request path failed to put them on the bus (EventBridge or IAM trouble). They are published now; find why the requests could not.',
-      relayed.metric({ period: PERIOD, statistic: Stats.SUM }),
-      { threshold: 1 },
-    );
-
-    // One metric fed by every sender's log group: the alarm reads it whichever function disabled.
-    for (const { function: fn } of props.webhookSenders) {
-      fn.logGroup.addMetricFilter('WebhooksDisabled', {
-        filterPattern: FilterPattern.stringValue('$.message', '=', WEBHOOK_DISABLED_LOG),
-        metricNamespace: namespace,
-        metricName: WEBHOOKS_DISABLED_METRIC,
-        metricValue: '1',
-      });
-    }
-    alarm(
-      'WebhooksDisabled',
-      'webhook subscriptions disabled',
-      `A client's webhook subscription was disabled after ${DISABLE_AFTER_FAILED_DELIVERIES} failed deliveries in a row: tell the client. ` +
-        `Find the "${WEBHOOK_DISABLED_LOG}" log lines (webhook_id, key_id) of these functions: ${props.webhookSenders.map((f) => f.name).join(', ')}. ` +
-        'Once the endpoint is fixed, the client PATCHes the subscription to enabled and may retry its failed deliveries.',
-      new Metric({ namespace, metricName: WEBHOOKS_DISABLED_METRIC, period: PERIOD, statistic: Stats.SUM }),
-      { threshold: 1 },
-    );
-
-    const check = props.criticalResultsCheck;
-    const unacknowledged = check.function.logGroup.addMetricFilter('CriticalUnacknowledged', {
-      filterPattern: FilterPattern.stringValue('$.message', '=', CRITICAL_UNACKNOWLEDGED_LOG),
-      metricNamespace: namespace,
-      metricName: CRITICAL_UNACKNOWLEDGED_METRIC,
-      metricValue: '$.count',
-    });
-    alarm(
-      'CriticalUnacknowledged',
-      'critical results unacknowledged',
-      `Critical lab values waited more than ${check.ackMinutes} minutes for a clinician's acknowledgement: a patient may need care now. ` +
-        `The critical results check's log (${CRITICAL_UNACKNOWLEDGED_LOG}: appointment_ids, oldest_waiting_since) names the appointments; ` +
-        'reach the ordering clinic. The alarm clears once each is acknowledged (POST /api/v1/appointments/{id}/results/acknowledge).',
-      unacknowledged.metric({ period: PERIOD, statistic: Stats.MAXIMUM }),
-      { threshold: 1 },
-    );
-
-    // Attempts of real events (shared/usecases/deliver-webhooks.ts); one client's dead endpoint is the
-    // disabled-subscription alarm's business, a quarter of all attempts failing is ours (signing, egress, DNS).
-    const attempts = (metricName: string) => businessMetric(namespace, metricName, { period: WEBHOOK_WINDOW, statistic: Stats.SUM });
-    alarm(
-      'WebhookFailureRate',
-      'webhook failure rate',
-      `At least 25 % of webhook delivery attempts failed, in two ${WEBHOOK_WINDOW.toHumanString()} windows in a row with at least 20 attempts each. ` +
-        'Many clients failing at once points at us (signing, network egress, DNS), not at one endpoint. See docs/runbook.md.',
-      new MathExpression({
-        // Each is written only when it happened: a window where every attempt failed has no `ok` at all.
-        expression: 'IF(FILL(ok, 0) + FILL(failed, 0) >= 20, 100 * FILL(failed, 0) / (FILL(ok, 0) + FILL(failed, 0)), 0)',
-        usingMetrics: { ok: attempts(BUSINESS_METRICS.webhookDeliveriesSucceeded), failed: attempts(BUSINESS_METRICS.webhookDeliveriesFailed) },
-        period: WEBHOOK_WINDOW,
-        label: 'failed % of webhook attempts',
-      }),
-      { threshold: 25, evaluationPeriods: 2 },
-    );
-
-    // What API Gateway refused over a key's usage plan or the stage's throttle: no function ran, so only its access log knows.
-    const rateLimited = props.apiAccessLogs.addMetricFilter('RateLimited', {
-      filterPattern: FilterPattern.stringValue('$.status', '=', '429'),
-      metricNamespace: namespace,
-      metricName: RATE_LIMITED_METRIC,
-      metricValue: '1',
-    });
+    // What only the functions' logs (and API Gateway's) tell: metric filters and their alarms (infra/log-alarms.ts).
+    const { rateLimited } = logAlarms(props, namespace, alarm);
 
     this.alarms.push(...serviceLevelAlarms(this, { namespace, stackName, action, hipaa: props.hipaa !== undefined }));
     serviceDashboard(this, {
