@@ -49,6 +49,31 @@ module.exports = {
       to: { path: '^shared/usecases/' },
     },
     {
+      name: 'events-below-the-store',
+      comment:
+        'shared/events builds and publishes events; the store writes them into transactions (outbox, transitions), so it may ' +
+        'import events, never the other way round. What needs both (publishing after a commit, the outbox relay) is a use case.',
+      severity: 'error',
+      from: { path: '^shared/events/' },
+      to: { path: '^shared/store/' },
+    },
+    {
+      name: 'store-below-auth',
+      comment:
+        'shared/auth decides who may do what and reads its keys through the store; the store knows no access rules. ' +
+        'What both need (the scope names) is domain vocabulary: shared/domain/scopes.ts.',
+      severity: 'error',
+      from: { path: '^shared/store/' },
+      to: { path: '^shared/auth/' },
+    },
+    {
+      name: 'schemas-below-the-contract',
+      comment: 'shared/contract documents what routes answer with the response schemas of shared/schemas; a schema never imports the contract.',
+      severity: 'error',
+      from: { path: '^shared/schemas/' },
+      to: { path: '^shared/contract/' },
+    },
+    {
       name: 'no-circular',
       comment: 'No import cycles anywhere, type-only imports included.',
       severity: 'error',

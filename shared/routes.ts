@@ -6,7 +6,7 @@
  * person's export holds their profile and their results). An empty list means the route needs no API key.
  * handler: the module (relative to the repository root) whose `handler` export the Lambda runs.
  */
-import type { Scope } from './auth/scopes';
+import type { Scope } from './domain/scopes';
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 

@@ -2,7 +2,7 @@
 // One run at a time (a lease): an overlapping run would put the same entries on the bus again.
 import type { Context } from 'aws-lambda';
 import { now } from '../../shared/config';
-import { relayOutbox } from '../../shared/events/outbox';
+import { relayOutbox } from '../../shared/usecases/publish-events';
 import { logger } from '../../shared/logger';
 import { whileHolding } from '../../shared/store/leases';
 

@@ -11,7 +11,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { type ConversionConfig, type JsonSchema, toJsonSchema, toJsonSchemaDefs } from '@valibot/to-json-schema';
 import type { GenericSchema } from 'valibot';
-import { SCOPES } from '../../shared/auth/scopes';
+import { SCOPES } from '../../shared/domain/scopes';
 import { type OperationDoc, operations, TAGS } from '../../shared/contract/operations';
 import type { HandlerContract } from '../../shared/http/handler';
 import { REPLAYED_HEADER } from '../../shared/http/responses';

@@ -90,7 +90,7 @@ async function main(): Promise<void> {
     const { keys } = await import('../../shared/store/keys');
     const { seedDemoData } = await import('./seed');
     const { issueApiKey } = await import('../../shared/auth/api-keys');
-    const { SCOPES } = await import('../../shared/auth/scopes');
+    const { SCOPES } = await import('../../shared/domain/scopes');
     const { startLocalApi } = await import('./server');
     await seedDemoData();
     const { plaintext: key } = await issueApiKey(

@@ -5,7 +5,7 @@
  * expires: each start replaces it anyway, and a local demo left running should not break on a date.
  */
 import { issueApiKey, isRevoked } from '../../shared/auth/api-keys';
-import { SCOPES } from '../../shared/auth/scopes';
+import { SCOPES } from '../../shared/domain/scopes';
 import { listApiKeys } from '../../shared/store/api-keys/lookup';
 import { revokeApiKey } from '../../shared/store/api-keys/lifecycle';
 import { LOCATION_GROUPS, PROFILE_GROUPS } from './seed-data';

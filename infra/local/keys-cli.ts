@@ -65,7 +65,7 @@ async function main(argv: string[]): Promise<void> {
     Object.assign(process.env, localFunctionEnvironment(runningStackSettings()));
   }
   // Loaded after the environment is set: shared/ reads its configuration once, at import.
-  const { SCOPES, isScope } = await import('../../shared/auth/scopes');
+  const { SCOPES, isScope } = await import('../../shared/domain/scopes');
   const { issueApiKey, isRevoked, lastUsedOn, MAX_GROUPS_PER_KEY, rotateApiKey } = await import('../../shared/auth/api-keys');
   const { listApiKeys } = await import('../../shared/store/api-keys/lookup');
   const { revokeApiKey } = await import('../../shared/store/api-keys/lifecycle');

@@ -7,7 +7,7 @@
  */
 import type { KeyLimits } from '../domain/rate-limits';
 import { NotPermitted } from '../errors';
-import type { Scope } from './scopes';
+import type { Scope } from '../domain/scopes';
 
 export interface AccessContext {
   readonly keyId: string;

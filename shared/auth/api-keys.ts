@@ -14,7 +14,7 @@ import { findApiKeyToRotate, putApiKey, replaceApiKeySecret } from '../store/api
 import { type ApiKey, type ApiKeyRecord } from '../store/api-keys/records';
 import type { KeyLimits } from '../domain/rate-limits';
 import type { AccessContext } from './access';
-import type { Scope } from './scopes';
+import type { Scope } from '../domain/scopes';
 
 const CACHE_TTL_MS = 60_000;
 const cache = new Map<string, { record: ApiKeyRecord; fetchedAt: number }>();

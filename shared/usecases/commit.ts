@@ -3,7 +3,7 @@
  * writes state, history and outbox in one transaction, then the events are published at once (a failed
  * publish is left to the outbox relay; the change stands).
  */
-import { publishCommitted } from '../events/outbox';
+import { publishCommitted } from './publish-events';
 import { type Changes, writeChanges } from '../store/transitions';
 
 export async function commit(changes: Changes): Promise<void> {

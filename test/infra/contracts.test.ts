@@ -11,7 +11,7 @@ import { DOCUMENT_READERS, FUNCTION_SIZES, PACKAGE_FILES, REPORT_RENDERERS, STAT
 import { ATTEMPT_LEASE_MS, ATTEMPT_TIMEOUT_MS } from '../../shared/domain/webhook';
 import { routes } from '../../shared/routes';
 
-vi.mock('../../shared/events/outbox', () => ({ relayOutbox: async () => 3 }));
+vi.mock('../../shared/usecases/publish-events', () => ({ relayOutbox: async () => 3 }));
 // No table here: the run holds its lease (test/integration/leases.test.ts proves the lease itself).
 vi.mock('../../shared/store/leases', () => ({ whileHolding: (_name: string, _holder: string, _ms: number, work: () => unknown) => work() }));
 

@@ -4,7 +4,7 @@
  */
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { relayOutbox } from '../../shared/events/outbox';
+import { relayOutbox } from '../../shared/usecases/publish-events';
 import { dynamo, tableName } from '../../shared/store/client';
 import { GSI2 } from '../../shared/store/keys';
 import { useApi } from '../support/api';

@@ -15,7 +15,7 @@
 import { PutEventsCommand, type PutEventsCommandInput, type PutEventsCommandOutput } from '@aws-sdk/client-eventbridge';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { relayOutbox } from '../../shared/events/outbox';
+import { relayOutbox } from '../../shared/usecases/publish-events';
 import { dynamo, tableName } from '../../shared/store/client';
 import { GSI2 } from '../../shared/store/keys';
 import { useApi } from '../support/api';

@@ -16,7 +16,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { handlerContracts } from '../../infra/contract/openapi';
 import { issueApiKey } from '../../shared/auth/api-keys';
-import { SCOPES } from '../../shared/auth/scopes';
+import { SCOPES } from '../../shared/domain/scopes';
 import type { HandlerContract } from '../../shared/http/handler';
 import { type RouteName, routes } from '../../shared/routes';
 import { revokeApiKey } from '../../shared/store/api-keys/lifecycle';

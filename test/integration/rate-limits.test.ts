@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LocalApi, startLocalApi } from '../../infra/local/server';
 import { issueApiKey } from '../../shared/auth/api-keys';
-import { SCOPES } from '../../shared/auth/scopes';
+import { SCOPES } from '../../shared/domain/scopes';
 import type { KeyLimits } from '../../shared/domain/rate-limits';
 import { assertDocumented } from '../support/contract';
 import { seedDemoData } from '../support/fixtures';

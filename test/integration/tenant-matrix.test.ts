@@ -23,7 +23,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueApiKey } from '../../shared/auth/api-keys';
-import { SCOPES, type Scope } from '../../shared/auth/scopes';
+import { SCOPES, type Scope } from '../../shared/domain/scopes';
 import { addDays, dateInZone } from '../../shared/domain/calendar';
 import { type Route, type RouteName, routeEntries } from '../../shared/routes';
 import { revokeApiKey } from '../../shared/store/api-keys/lifecycle';

@@ -1,6 +1,6 @@
 /** Arranging state for integration tests through the same modules the API and `npm start` use. */
 import { issueApiKey } from '../../shared/auth/api-keys';
-import { SCOPES, type Scope } from '../../shared/auth/scopes';
+import { SCOPES, type Scope } from '../../shared/domain/scopes';
 import { seedDemoData } from '../../infra/local/seed';
 
 export { seedDemoData };

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { isScope } from '../../shared/auth/scopes';
+import { isScope } from '../../shared/domain/scopes';
 import { routeEntries } from '../../shared/routes';
 
 describe('the routes table', () => {

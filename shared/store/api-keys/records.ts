@@ -25,7 +25,7 @@
  * The expiry is `key_expires_at`, an ISO instant, and not `expires_at`: that is the table's TTL attribute,
  * and an expired key must stay (to answer "API key expired" and to be listed), not be deleted.
  */
-import type { Scope } from '../../auth/scopes';
+import type { Scope } from '../../domain/scopes';
 import type { KeyLimits } from '../../domain/rate-limits';
 import { index, keys } from '../keys';
 

@@ -12,7 +12,7 @@
 import { errorNames, logger } from '../logger';
 import { clearOutboxEntry, currentOutboxEntry, keepUnpublished, type OutboxEntry, outboxEntriesBefore, outboxKeyOf } from '../store/outbox';
 import { inRealm, REALMS } from '../sandbox';
-import { type DomainEvent, publish, PublishFailed } from './publisher';
+import { type DomainEvent, publish, PublishFailed } from '../events/publisher';
 
 export const RELAY_AFTER_MS = 30_000;
 
