@@ -6,7 +6,7 @@
  *
  * The stage's key plan holds every key without limits of its own, each with its own token bucket and daily
  * counter (a plan's limits apply per key, never to the plan's keys together); a key with its own limits
- * gets a plan of its own (infra/local/key-usage-plans.ts, run by the keys CLI, which also registers each new
+ * gets a plan of its own (infra/cli/key-usage-plans.ts, run by the keys CLI, which also registers each new
  * key: the stack output KeyUsagePlanId names this plan). The stage-wide throttle stays the ceiling over all.
  *
  * What it costs: nothing. Usage plans and API keys are free; the counting is API Gateway's, inside the

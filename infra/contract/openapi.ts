@@ -27,7 +27,7 @@ import * as profiles from '../../shared/schemas/profiles';
 import * as results from '../../shared/schemas/results';
 import * as shipments from '../../shared/schemas/shipments';
 import { ReferenceRange, Variant } from '../../shared/events/lab-results-reported';
-import { PUBLISHED_EVENTS } from '../local/event-schemas';
+import { PUBLISHED_EVENTS } from './event-schemas';
 import { WEBHOOK_EVENT_TYPES } from '../../shared/webhooks/event-types';
 import { errorResponse, errorResponses, GENERIC_ERRORS } from './error-responses';
 import { webhookSchemaName, webhooksContract } from './webhooks';

@@ -3,12 +3,12 @@
  * subscription may ask for (shared/webhooks/event-types.ts) and the test send. Each says what our POST to
  * the client's endpoint carries: the Standard Webhooks headers and the body `{type, timestamp, data}`
  * (shared/webhooks/message.ts), its `data` the event's detail with the very schema docs/events/ publishes
- * (infra/local/event-schemas.ts), so the docs page renders them and the typed client exports their types.
+ * (infra/contract/event-schemas.ts), so the docs page renders them and the typed client exports their types.
  */
 import { toJsonSchema } from '@valibot/to-json-schema';
 import { ATTEMPT_TIMEOUT_MS } from '../../shared/domain/webhook';
 import { WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_EVENT } from '../../shared/webhooks/event-types';
-import { PUBLISHED_EVENTS } from '../local/event-schemas';
+import { PUBLISHED_EVENTS } from './event-schemas';
 
 type Json = Record<string, unknown>;
 
@@ -57,7 +57,7 @@ export function webhooksContract(): { webhooks: Record<string, Json>; schemas: R
   const events = [
     ...WEBHOOK_EVENT_TYPES.map((type) => {
       const event = PUBLISHED_EVENTS.find((published) => published.detailType === type);
-      if (!event) throw new Error(`webhook event type ${type} has no published schema (infra/local/event-schemas.ts)`);
+      if (!event) throw new Error(`webhook event type ${type} has no published schema (infra/contract/event-schemas.ts)`);
       const { $schema: _draft, ...data } = toJsonSchema(event.detail, { errorMode: 'ignore' }) as Json;
       return { type, description: `${event.description} Its \`data\` is docs/events/${event.file}.`, data };
     }),

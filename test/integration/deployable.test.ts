@@ -19,7 +19,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { REPO_ROOT } from '../../infra/api-function';
-import { objectCreatedEvent, oruR01 } from '../../infra/local/hl7-message';
+import { objectCreatedEvent, oruR01 } from '../../infra/cli/hl7-message';
 import { HL7_PREFIX } from '../../shared/documents/bucket-layout';
 import { s3 } from '../../shared/documents/s3';
 import { LAB_RESULTS_AVAILABLE } from '../../shared/events/lab-results-available';

@@ -2,7 +2,7 @@
  * HL7 v2 from the lab (issue #30): an ORU^R01 message uploaded under incoming/hl7/ reaches results-ingest as
  * S3's `Object Created` event, is translated (shared/hl7/oru-r01.ts) and stored by the same use case as a
  * JSON report. Real-world-shaped messages are fixtures (test/fixtures/hl7/); the rest is written by the lab
- * sandbox's own writer (infra/local/hl7-message.ts).
+ * sandbox's own writer (infra/cli/hl7-message.ts).
  */
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -11,8 +11,8 @@ import { join } from 'node:path';
 import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as resultsIngest } from '../../functions/events/results-ingest';
-import { type Hl7ClinicalResult, objectCreatedEvent, oruR01 } from '../../infra/local/hl7-message';
-import { renderLabReport } from '../../infra/local/lab-report-pdf';
+import { type Hl7ClinicalResult, objectCreatedEvent, oruR01 } from '../../infra/cli/hl7-message';
+import { renderLabReport } from '../../infra/cli/lab-report-pdf';
 import { HL7_PREFIX } from '../../shared/documents/bucket-layout';
 import { s3 } from '../../shared/documents/s3';
 import { useApi } from '../support/api';

@@ -1,5 +1,5 @@
 /**
- * A key's place in API Gateway's usage plans (infra/local/key-usage-plans.ts), as the keys CLI writes it
+ * A key's place in API Gateway's usage plans (infra/cli/key-usage-plans.ts), as the keys CLI writes it
  * for a deployed stage. API Gateway cannot run here: a loopback HTTP server answers as its REST API does
  * (the SDK's real requests: method, path, query and JSON body), and the tests read what it was asked.
  */
@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
 import { APIGatewayClient } from '@aws-sdk/client-api-gateway';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, inject } from 'vitest';
-import { registerKeyUsage, removeKeyUsage } from '../../infra/local/key-usage-plans';
+import { registerKeyUsage, removeKeyUsage } from '../../infra/cli/key-usage-plans';
 import { ensureTable } from '../../infra/local/bootstrap';
 import { revokeApiKey } from '../../shared/store/api-keys/lifecycle';
 import { apiKeyWithId } from '../support/fixtures';
@@ -184,7 +184,7 @@ describe('the keys CLI against a deployed stage (DynamoDB Local as its table)', 
       AWS_ENDPOINT_URL_API_GATEWAY: endpoint,
     };
     try {
-      const { stdout, stderr } = await run('node_modules/.bin/tsx', ['infra/local/keys-cli.ts', ...args, '--table', table], { env });
+      const { stdout, stderr } = await run('node_modules/.bin/tsx', ['infra/cli/keys-cli.ts', ...args, '--table', table], { env });
       return { code: 0, stdout, stderr };
     } catch (error) {
       return error as { code: number; stdout: string; stderr: string };

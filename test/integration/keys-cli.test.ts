@@ -18,7 +18,7 @@ const endpoint = inject('dynamodbEndpoint');
 
 async function keysCli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run('node_modules/.bin/tsx', ['infra/local/keys-cli.ts', ...args], {
+    const { stdout, stderr } = await run('node_modules/.bin/tsx', ['infra/cli/keys-cli.ts', ...args], {
       env: { ...process.env, DYNAMODB_PORT: new URL(endpoint).port },
     });
     return { code: 0, stdout, stderr };

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { handler as resultsIngest } from '../../functions/events/results-ingest';
 import { INCOMING_PREFIX, s3 } from '../../shared/documents/s3';
-import { apoeResult } from '../../infra/local/lab-samples';
+import { apoeResult } from '../../infra/cli/lab-samples';
 import { eventBridgeEnvelope } from './event-bridge';
 
 export async function uploadIncoming(bytes: Buffer, key = `${INCOMING_PREFIX}${randomUUID()}.pdf`): Promise<string> {

@@ -1,6 +1,6 @@
 /** The ORU^R01 translation's rules that no stored result shows (shared/hl7/oru-r01.ts): refusals and field mappings. */
 import { describe, expect, it } from 'vitest';
-import { oruR01 } from '../../infra/local/hl7-message';
+import { oruR01 } from '../../infra/cli/hl7-message';
 import { translateOruR01 } from '../../shared/hl7/oru-r01';
 
 const lookup = ({ code, system }: { code: string; system: string }) =>

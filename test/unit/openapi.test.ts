@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CLIENT_TYPES_FILE, clientTypesText, documentText, handlerContracts, OPENAPI_FILE } from '../../infra/contract/openapi';
 import { webhookSchemaName } from '../../infra/contract/webhooks';
-import { EVENTS_DIR, PUBLISHED_EVENTS } from '../../infra/local/event-schemas';
+import { EVENTS_DIR, PUBLISHED_EVENTS } from '../../infra/contract/event-schemas';
 import type { HandlerContract } from '../../shared/http/handler';
 import { WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_EVENT } from '../../shared/webhooks/event-types';
 import { type RouteName, routes } from '../../shared/routes';

@@ -12,7 +12,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { type RouteName, routeEntries, routes } from '../../../shared/routes';
+import { type RouteName, routeEntries, routes } from '../../shared/routes';
 import { type Answer, idOf } from './api-client';
 import type { Figure } from './report';
 import { ADDRESS, PROBES, PROFILE, type Probe, type Prober, slotIn, type World } from './probes';

@@ -1,4 +1,4 @@
-/** The keys CLI's usage, and its options read into values (infra/local/keys-cli.ts runs the commands). */
+/** The keys CLI's usage, and its options read into values (infra/cli/keys-cli.ts runs the commands). */
 import { parseArgs } from 'node:util';
 // Pure (reads no configuration), so it may load before the environment is set.
 import { DAY_MS, DEFAULT_KEY_LIFETIME_DAYS, DEFAULT_ROTATION_GRACE_HOURS, HOUR_MS } from '../../shared/auth/api-key-lifetime';

@@ -17,11 +17,11 @@ import { rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
-import { apiCaller, BERLIN_MITTE, ESSENTIALS_PANEL, idOf, labReport, nextWeekday } from './bench/api-client';
-import { BUNDLE_RATIO_TARGET, type BundleRow, formatBundleTable, IMPORT_RATIO_TARGET } from './bench/bundles';
-import { measureHandlerCpu } from './bench/handler-cpu';
-import { measureLatency } from './bench/latency';
-import { type Figure, printFigures, writeResults } from './bench/report';
+import { apiCaller, BERLIN_MITTE, ESSENTIALS_PANEL, idOf, labReport, nextWeekday } from './api-client';
+import { BUNDLE_RATIO_TARGET, type BundleRow, formatBundleTable, IMPORT_RATIO_TARGET } from './bundles';
+import { measureHandlerCpu } from './handler-cpu';
+import { measureLatency } from './latency';
+import { type Figure, printFigures, writeResults } from './report';
 import {
   ADDRESS,
   countAtSdkEdge,
@@ -33,11 +33,11 @@ import {
   printRoundTrips,
   roundTripFigures,
   type World,
-} from './bench/round-trips';
-import { measureThroughput } from './bench/throughput';
-import { ensureBucket, ensureTable } from './bootstrap';
-import { startDynamoDbLocal, startS3Emulator } from './emulators';
-import { freePort } from './free-port';
+} from './round-trips';
+import { measureThroughput } from './throughput';
+import { ensureBucket, ensureTable } from '../local/bootstrap';
+import { startDynamoDbLocal, startS3Emulator } from '../local/emulators';
+import { freePort } from '../local/free-port';
 
 /** The environment before the bench sets the local stack's: the bundle builds get this one. */
 const startEnvironment = { ...process.env };
@@ -88,10 +88,10 @@ async function main(): Promise<void> {
     await Promise.all([ensureTable(dynamodb.endpoint, 'bench'), ensureBucket(s3.endpoint, 'bench-documents')]);
     const { dynamoClient } = await import('../../shared/store/client');
     const { keys } = await import('../../shared/store/keys');
-    const { seedDemoData } = await import('./seed');
+    const { seedDemoData } = await import('../local/seed');
     const { issueApiKey } = await import('../../shared/auth/api-keys');
     const { SCOPES } = await import('../../shared/domain/scopes');
-    const { startLocalApi } = await import('./server');
+    const { startLocalApi } = await import('../local/server');
     await seedDemoData();
     const { plaintext: key } = await issueApiKey(
       { name: 'bench', scopes: [...SCOPES], profileGroups: ['demo-clinic'], locationGroups: ['berlin', 'helsinki'] },
@@ -212,7 +212,7 @@ async function main(): Promise<void> {
 
 /** Bundle size and cold import of every deployed function against the bare handler (bench/bundles.ts). */
 async function bundleFigures(notes: Record<string, unknown>): Promise<Figure[]> {
-  const child = fork(join(import.meta.dirname, 'bench', 'bundles-process.ts'), [], {
+  const child = fork(join(import.meta.dirname, 'bundles-process.ts'), [], {
     execArgv: ['--import', 'tsx'],
     env: startEnvironment,
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
@@ -253,7 +253,7 @@ async function bundleFigures(notes: Record<string, unknown>): Promise<Figure[]> 
 
 /** The bodies that cost the most to refuse, each refused by its handler in process: median of 5 runs. */
 async function inputCost(key: string): Promise<Figure[]> {
-  const { measureRefusal, pathologicalBodies } = await import('./pathological-bodies');
+  const { measureRefusal, pathologicalBodies } = await import('../local/pathological-bodies');
   const section = 'pathological bodies, refused by the handler in process (median of 5)';
   const figures: Figure[] = [];
   for (const body of pathologicalBodies()) {

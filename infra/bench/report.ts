@@ -9,7 +9,7 @@ import { cpus, freemem, loadavg, platform, release, totalmem } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const repositoryRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+const repositoryRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
 export interface Target {
   /** `max`: the figure must not exceed the limit; `min`: it must reach it. */

@@ -1,10 +1,10 @@
 /**
- * The bench's request per route (infra/local/bench/round-trips.ts asks each and counts its round trips): one
+ * The bench's request per route (infra/bench/round-trips.ts asks each and counts its round trips): one
  * entry per route name, so a new route fails the type check until it has its request here.
  */
-import { type RouteName } from '../../../shared/routes';
+import { type RouteName } from '../../shared/routes';
 import { BERLIN_MITTE, type Call, ESSENTIALS_PANEL, nextWeekday } from './api-client';
-import { createSlotPicker } from '../slot-picker';
+import { createSlotPicker } from '../local/slot-picker';
 
 export interface Probe {
   params?: Record<string, string>;

@@ -15,7 +15,7 @@
  * `reject <appointment-id> --reason <code> [--biomarkers <id,id>]` rejects the specimen (every planned test,
  * or the named ones): they become not performed, and the person must be drawn again.
  * `--format hl7` (any command): the lab speaks HL7 v2 instead: the same report written as an ORU^R01
- * message (infra/local/hl7-message.ts, its PDF embedded), uploaded under `incoming/hl7/`, and handed to
+ * message (infra/cli/hl7-message.ts, its PDF embedded), uploaded under `incoming/hl7/`, and handed to
  * the ingest as the S3 `Object Created` event EventBridge would deliver.
  * Bad arguments or an appointment that cannot be reported on: a message on stderr and exit code 2.
  */
@@ -23,9 +23,9 @@ import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { HL7_PREFIX, INCOMING_PREFIX } from '../../shared/documents/bucket-layout';
 import { rangeFlag, REJECTION_REASONS, type RejectionReason } from '../../shared/domain/results';
-import { localFunctionEnvironment } from './environment';
+import { localFunctionEnvironment } from '../local/environment';
 import { apoeResult, geneticFinding } from './lab-samples';
-import { runningStackSettings } from './stack-file';
+import { runningStackSettings } from '../local/stack-file';
 
 class UsageError extends Error {}
 

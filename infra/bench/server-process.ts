@@ -4,10 +4,10 @@
  * logs at INFO, as deployed (infra/api-function.ts), to wherever the parent sent stdout. Tells the parent
  * its URL over IPC and stops when the parent disconnects.
  */
-import { CONCURRENT_INVOCATIONS } from '../invocations';
+import { CONCURRENT_INVOCATIONS } from '../local/invocations';
 
 Object.assign(process.env, CONCURRENT_INVOCATIONS);
-const { startLocalApi } = await import('../server');
+const { startLocalApi } = await import('../local/server');
 const api = await startLocalApi(0);
 process.send?.({ url: api.url });
 process.on('disconnect', () => void api.close().then(() => process.exit(0)));

@@ -28,12 +28,12 @@ export interface CpuResult {
 }
 
 const input = await new Promise<CpuInput>((resolveInput) => process.once('message', (message: CpuInput) => resolveInput(message)));
-const { handler } = (await import('../../../functions/profiles/get')) as {
+const { handler } = (await import('../../functions/profiles/get')) as {
   handler: (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 };
-const { dynamo, tableName } = await import('../../../shared/store/client');
-const { keys } = await import('../../../shared/store/keys');
-const { config } = await import('../../../shared/config');
+const { dynamo, tableName } = await import('../../shared/store/client');
+const { keys } = await import('../../shared/store/keys');
+const { config } = await import('../../shared/config');
 
 const itemKey = keys.profile(input.profileId);
 const context = {

@@ -15,8 +15,8 @@
  * core to itself, so there the two agree. Samples alternate between the functions round by round, each
  * round starting one further on, so load elsewhere hits them all alike; the median of each is reported.
  *
- *   npx tsx infra/local/bench/bundles.ts                # every function, 20 imports each
- *   BENCH_IMPORT_RUNS=5 BENCH_BUNDLES=health,getProfile npx tsx infra/local/bench/bundles.ts
+ *   npx tsx infra/bench/bundles.ts                # every function, 20 imports each
+ *   BENCH_IMPORT_RUNS=5 BENCH_BUNDLES=health,getProfile npx tsx infra/bench/bundles.ts
  */
 import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
@@ -25,8 +25,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { App } from 'aws-cdk-lib';
 import { build, type Metafile } from 'esbuild';
-import { LAMBDA_BUNDLE, LabFunction, REPO_ROOT } from '../../api-function';
-import { LabApiStack } from '../../lab-api-stack';
+import { LAMBDA_BUNDLE, LabFunction, REPO_ROOT } from '../api-function';
+import { LabApiStack } from '../lab-api-stack';
 
 const run = promisify(execFile);
 

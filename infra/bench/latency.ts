@@ -5,7 +5,7 @@
  */
 import { type Answer, BERLIN_MITTE, type Call, ESSENTIALS_PANEL, idOf, labReport, nextWeekday } from './api-client';
 import type { Figure } from './report';
-import { createSlotPicker } from '../slot-picker';
+import { createSlotPicker } from '../local/slot-picker';
 
 export interface LatencySettings {
   requests: number;
@@ -49,7 +49,7 @@ export async function measureLatency(call: Call, roundTrips: { reset(): void; co
   const appointments = (drawn: boolean) => () => Promise.all(Array.from({ length: REQUESTS + 1 }, () => scheduleAppointment(drawn)));
 
   /** A person with `exportedAppointments` drawn appointments, each with the lab's results for its 4 tests. */
-  const { ingestLabReport } = await import('../../../shared/usecases/ingest-lab-report');
+  const { ingestLabReport } = await import('../../shared/usecases/ingest-lab-report');
   const personWithAppointments = async () => {
     const person = idOf(await call('POST', '/api/v1/profiles', profile));
     // Booked one after the other: one person's bookings serialise (each checks the others for overlap).

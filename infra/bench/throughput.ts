@@ -16,7 +16,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
-import type { ItemKey } from '../../../shared/store/keys';
+import type { ItemKey } from '../../shared/store/keys';
 import { accessLogPut } from './api-client';
 import { median, type Figure } from './report';
 

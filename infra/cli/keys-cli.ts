@@ -20,7 +20,7 @@
  * Against the running local stack by default (found through its stack file, or the same variables as
  * `npm start`); `--table NAME` targets a deployed table instead, with the region and credentials of the
  * usual AWS environment. There a new key also gets its place in the gateway's usage plans
- * (`--usage-plan`, the stack output KeyUsagePlanId: infra/local/key-usage-plans.ts), and a revoked one
+ * (`--usage-plan`, the stack output KeyUsagePlanId: infra/cli/key-usage-plans.ts), and a revoked one
  * loses it. Bad arguments, an unknown scope or an unknown group (a profile group that does
  * not exist, a location group without an active location; --allow-unknown-groups for groups yet to be
  * created): a message on stderr and exit code 2.
@@ -29,8 +29,8 @@
 import { isExpired } from '../../shared/auth/api-key-lifetime';
 import { describeLimits } from '../../shared/domain/rate-limits';
 import { SANDBOX_RETENTION_DAYS } from '../../shared/sandbox';
-import { localFunctionEnvironment } from './environment';
-import { runningStackSettings } from './stack-file';
+import { localFunctionEnvironment } from '../local/environment';
+import { runningStackSettings } from '../local/stack-file';
 import { describeExpiry, expiryOf, graceMsOf, limitsOf, list, parse, printNewKey, USAGE, UsageError } from './keys-cli-options';
 
 async function main(argv: string[]): Promise<void> {
@@ -199,7 +199,7 @@ async function main(argv: string[]): Promise<void> {
         process.exitCode = 1;
         return;
       }
-      // Its API Gateway key stays (infra/local/key-usage-plans.ts removeKeyUsage says why): the authorizer refuses it.
+      // Its API Gateway key stays (infra/cli/key-usage-plans.ts removeKeyUsage says why): the authorizer refuses it.
       console.log(revocation === 'already revoked' ? `${keyId} was already revoked; nothing changed.` : `Revoked ${keyId}. Cached lookups expire within 60 s.`);
       return;
     }

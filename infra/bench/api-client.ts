@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { accessLogEntryKey } from '../../../shared/store/keys';
-import { TTL_ATTRIBUTE } from '../../../shared/store/table';
+import { accessLogEntryKey } from '../../shared/store/keys';
+import { TTL_ATTRIBUTE } from '../../shared/store/table';
 
 /** The bench's HTTP caller of the in-process local server: JSON in, JSON out, a failure for any 4xx or 5xx. */
 export interface Answer {
@@ -42,7 +42,7 @@ export function nextWeekday(): string {
   return day.toISOString().slice(0, 10);
 }
 
-export { BERLIN_MITTE } from '../slot-picker';
+export { BERLIN_MITTE } from '../local/slot-picker';
 export const ESSENTIALS_PANEL = '7c0e4b1a-2f3d-4c5e-8a9b-0d1e2f3a4b01'; // biomarkers 1, 2, 5, 6
 
 /**
