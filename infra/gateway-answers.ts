@@ -19,8 +19,6 @@ import { keyUsagePlan } from './key-usage-plan';
 import type { StackSettings } from './settings';
 import { wafBlocked } from './waf';
 
-const json = (body: object) => JSON.stringify(body);
-
 export function gatewayAnswers(api: RestApi, cors: readonly string[], settings: Pick<StackSettings, 'keyLimits' | 'wafRequestsPerIp'>): void {
   // Errors API Gateway answers itself get the service's {"error": …} shape too (and fixed CORS headers: infra/cors.ts).
   const gatewayCors = gatewayResponseCors(cors);
@@ -29,7 +27,7 @@ export function gatewayAnswers(api: RestApi, cors: readonly string[], settings: 
     api.addGatewayResponse(id, {
       type,
       statusCode: String(answer.statusCode),
-      templates: { 'application/json': json(answer.body) },
+      templates: { 'application/json': JSON.stringify(answer.body) },
       responseHeaders: { ...gatewayCors, ...gatewayResponseHeaders(answer.headers) },
     });
   // What API Gateway reports for a path with no method, as no route uses IAM auth.
@@ -64,7 +62,7 @@ export function gatewayAnswers(api: RestApi, cors: readonly string[], settings: 
   });
   api.addGatewayResponse('Default5xx', {
     type: ResponseType.DEFAULT_5XX,
-    templates: { 'application/json': json({ error: 'Internal server error' }) },
+    templates: { 'application/json': JSON.stringify({ error: 'Internal server error' }) },
     responseHeaders: gatewayCors,
   });
 }

@@ -75,8 +75,6 @@ export const ACCESS_LOG_FIELDS = {
   xrayTraceId: '$context.xrayTraceId',
 } as const;
 
-const json = (body: object) => JSON.stringify(body);
-
 export class LabApiStack extends Stack {
   readonly stage: StageName;
   /** The stage holds patient data: cdk-nag's HIPAA checks run on it (infra/app.ts). */
@@ -130,7 +128,7 @@ export class LabApiStack extends Stack {
             encryptionKey: hipaa?.operationalDataKey,
           }),
         ),
-        accessLogFormat: AccessLogFormat.custom(json(ACCESS_LOG_FIELDS)),
+        accessLogFormat: AccessLogFormat.custom(JSON.stringify(ACCESS_LOG_FIELDS)),
         // Execution logs for errors only, never request or response data.
         loggingLevel: MethodLoggingLevel.ERROR,
         dataTraceEnabled: false,

@@ -26,8 +26,6 @@ import type { HipaaControls } from './hipaa-controls';
 import { domainOf, ROUTE_DOMAINS, type RouteDomain, RouteStack } from './route-stacks';
 import type { StageName } from './settings';
 
-const json = (body: object) => JSON.stringify(body);
-
 export interface RouteMethodsProps {
   readonly stage: StageName;
   readonly table: Table;
@@ -85,7 +83,7 @@ export function routeMethods(scope: Stack, api: RestApi, props: RouteMethodsProp
     resource.addMethod(
       'ANY',
       new MockIntegration({
-        requestTemplates: { 'application/json': json({ statusCode: answer.statusCode }) },
+        requestTemplates: { 'application/json': JSON.stringify({ statusCode: answer.statusCode }) },
         // Any body (JSON, text, bytes) still reaches the default response below instead of a 415 or 500.
         passthroughBehavior: PassthroughBehavior.WHEN_NO_MATCH,
         // binaryMediaTypes */* makes every request body binary; a mock integration needs text.

@@ -28,7 +28,7 @@ import { signWebhook } from '../webhooks/signing';
 import { ownWebhook } from './manage-webhooks';
 import { recordEvent } from './event-log';
 import type { Caller } from './request';
-import { inRealm, REALMS } from '../sandbox';
+import { inRealm, sumOverRealms } from '../sandbox';
 import type { BusEvent } from '../webhooks/bus-event';
 
 const leaseFrom = (now: Date) => new Date(now.getTime() + ATTEMPT_LEASE_MS);
@@ -171,18 +171,8 @@ export async function dispatchEvent(event: DomainEvent, now: Date = new Date()):
  * Attempts up to `limit` deliveries of each realm whose next attempt is due at `now`; answers how many it
  * attempted. Each realm has its own queue of due deliveries (docs/sandbox.md).
  */
-export async function attemptDueDeliveries(now: Date = new Date(), limit = 25): Promise<number> {
-  let attempted = 0;
-  let failure: unknown;
-  for (const realm of REALMS) {
-    try {
-      attempted += await inRealm(realm, () => attemptDueIn(now, limit));
-    } catch (error) {
-      failure ??= error; // one realm's failure must not hold back the other's deliveries
-    }
-  }
-  if (failure !== undefined) throw failure;
-  return attempted;
+export function attemptDueDeliveries(now: Date = new Date(), limit = 25): Promise<number> {
+  return sumOverRealms(() => attemptDueIn(now, limit));
 }
 
 async function attemptDueIn(now: Date, limit: number): Promise<number> {

@@ -11,7 +11,7 @@
  */
 import { errorNames, logger } from '../logger';
 import { clearOutboxEntry, currentOutboxEntry, keepUnpublished, type OutboxEntry, outboxEntriesBefore, outboxKeyOf } from '../store/outbox';
-import { inRealm, REALMS } from '../sandbox';
+import { sumOverRealms } from '../sandbox';
 import { type DomainEvent, publish, PublishFailed } from '../events/publisher';
 
 export const RELAY_AFTER_MS = 30_000;
@@ -49,18 +49,8 @@ const unpublishedOf = (error: unknown, events: DomainEvent[]) => (error instance
  * Publishes every entry older than RELAY_AFTER_MS, oldest first, live then sandbox (each realm's outbox is
  * its own partition, and its events its own source: docs/sandbox.md). Returns how many events were published.
  */
-export async function relayOutbox(now: Date): Promise<number> {
-  let published = 0;
-  let failure: unknown;
-  for (const realm of REALMS) {
-    try {
-      published += await inRealm(realm, () => relayRealm(now));
-    } catch (error) {
-      failure ??= error; // one realm's failure must not hold back the other
-    }
-  }
-  if (failure !== undefined) throw failure;
-  return published;
+export function relayOutbox(now: Date): Promise<number> {
+  return sumOverRealms(() => relayRealm(now));
 }
 
 async function relayRealm(now: Date): Promise<number> {

@@ -10,7 +10,7 @@ import { mockEventBridge } from '../support/event-bridge';
 import { apiKey, seedDemoData, UNKNOWN_ID } from '../support/fixtures';
 import { confirmDraw, createProfile, drawableAppointment, scheduleAppointment, slotIn } from '../support/scenario';
 import { scanItems } from '../support/table';
-import { dispatchEntries, startReceiver } from '../support/webhooks';
+import { dispatchEntries, dispatchPut, startReceiver } from '../support/webhooks';
 
 const api = useApi();
 const eventBridge = mockEventBridge();
@@ -28,18 +28,11 @@ beforeAll(async () => {
   key = await apiKey();
 });
 
-/** What the requests since the last reset put on the bus, through the dispatcher (which logs it). */
-async function dispatchPut(): Promise<void> {
-  const entries = eventBridge.entries();
-  eventBridge.client.resetHistory();
-  expect(await dispatchEntries(entries)).toEqual([]);
-}
-
 /** A cancelled appointment: two AppointmentStatusChanged events (scheduled, cancelled), logged. */
 async function cancelledAppointment(withKey = key): Promise<string> {
   const id = await scheduleAppointment(api, withKey);
   expect((await api.post(`/api/v1/appointments/${id}/cancel`, { cancellation_reason: 'event log' }, withKey)).status).toBe(200);
-  await dispatchPut();
+  await dispatchPut(eventBridge);
   return id;
 }
 
@@ -92,7 +85,7 @@ describe('GET /api/v1/events', () => {
   it('keeps one type with type=', async () => {
     const id = await drawableAppointment(api, key);
     await confirmDraw(api, key, id);
-    await dispatchPut();
+    await dispatchPut(eventBridge);
     const listed = await events('?type=AppointmentStatusChanged');
     expect(listed.length).toBeGreaterThan(0);
     expect(new Set(listed.map((entry) => entry.type))).toEqual(new Set(['AppointmentStatusChanged']));
@@ -119,7 +112,7 @@ describe('GET /api/v1/events', () => {
   it("a key whose scopes do not receive results sees the appointment's status changes and none of its results events", async () => {
     const id = await drawableAppointment(api, key);
     await confirmDraw(api, key, id);
-    await dispatchPut();
+    await dispatchPut(eventBridge);
     const scheduler = await apiKey({ scopes: ['WEBHOOKS_MANAGE', 'TEST_SESSIONS_VIEW'] });
     const types = new Set((await events('?limit=100', scheduler)).map((entry) => entry.type));
     expect(types).toEqual(new Set(['AppointmentStatusChanged']));
@@ -151,7 +144,7 @@ describe('GET /api/v1/events', () => {
       });
       await confirmDraw(api, sandbox, id);
       expect((await api.post(`/api/v1/sandbox/appointments/${id}/results`, { outcome }, sandbox)).status).toBe(200);
-      await dispatchPut();
+      await dispatchPut(eventBridge);
     };
     // One group's newer events of other types lie between the other group's two of the type asked for.
     await reported('partner-clinic', 'critical');

@@ -16,7 +16,7 @@ import { assertWebhookDocumented } from '../support/contract';
 import { mockEventBridge } from '../support/event-bridge';
 import { apiKey, apiKeyWithId, seedDemoData, UNKNOWN_ID } from '../support/fixtures';
 import { createProfile, scheduleAppointment } from '../support/scenario';
-import { dispatchEntries, type Receiver, type Received, sqsEvent, startReceiver } from '../support/webhooks';
+import { dispatchEntries, dispatchPut, type Receiver, type Received, sqsEvent, startReceiver } from '../support/webhooks';
 
 /** An event type no test here causes: subscriptions that must never receive anything use it. */
 const QUIET = 'HomeKitOrderStatusChanged';
@@ -53,13 +53,6 @@ async function subscribe(url: string, eventTypes = ['AppointmentStatusChanged'],
   const res = await api.post('/api/v1/webhooks', { url, event_types: eventTypes }, owner);
   expect(res.status).toBe(201);
   return { id: res.body.id, secret: res.body.secret, key: owner };
-}
-
-/** Everything put on the bus since the last reset, through EventBridge → SQS → the dispatcher. */
-async function dispatchPut(): Promise<void> {
-  const entries = eventBridge.entries();
-  eventBridge.client.resetHistory();
-  expect(await dispatchEntries(entries)).toEqual([]);
 }
 
 /** The retry sweep at a moment `ms` from now, until nothing more is due then. */
@@ -208,7 +201,7 @@ describe('subscriptions', () => {
     expect((await api.patch(`/api/v1/webhooks/${sub.id}`, { event_types: ['AppointmentStatusChanged'] }, sub.key)).status).toBe(200);
     eventBridge.client.resetHistory();
     await scheduleAppointment(api, key);
-    await dispatchPut();
+    await dispatchPut(eventBridge);
     expect(hooks.received.map((r) => JSON.parse(r.body).type)).toEqual(['AppointmentStatusChanged']);
   });
 });
@@ -220,7 +213,7 @@ describe('delivery', () => {
     eventBridge.client.resetHistory();
     const appointmentId = await scheduleAppointment(api, key);
     const [put] = eventBridge.entries().filter((e) => e.DetailType === 'AppointmentStatusChanged');
-    await dispatchPut();
+    await dispatchPut(eventBridge);
     expect(hooks.received).toHaveLength(1);
     const message = verify(sub.secret, hooks.received[0] as Received);
     const detail = JSON.parse(put?.Detail as string);
@@ -235,7 +228,7 @@ describe('delivery', () => {
     const sub = await subscribe(hooks.url, ['AppointmentStatusChanged', 'LabResultsUpdated']);
     eventBridge.client.resetHistory();
     await scheduleAppointment(api, key);
-    await dispatchPut();
+    await dispatchPut(eventBridge);
     expect((await api.post(`/api/v1/webhooks/${sub.id}/test`, undefined, sub.key)).status).toBeLessThan(300);
     expect(hooks.received.map((r) => (JSON.parse(r.body) as { type: string }).type)).toEqual(['AppointmentStatusChanged', 'webhook.test']);
     for (const { headers, body } of hooks.received) assertWebhookDocumented(headers as Record<string, unknown>, body);
@@ -250,7 +243,7 @@ describe('delivery', () => {
     const sub = await subscribe(hooks.url);
     eventBridge.client.resetHistory();
     await scheduleAppointment(api, key);
-    await dispatchPut();
+    await dispatchPut(eventBridge);
     const [waiting] = await deliveries(sub);
     expect(waiting).toMatchObject({ outcome: 'pending', attempts: 1, last_status_code: 500 });
     expect(Date.parse(waiting?.next_attempt_at as string) - Date.parse(waiting?.last_attempt_at as string)).toBe(RETRY_SCHEDULE_MS[0]);
@@ -266,7 +259,7 @@ describe('delivery', () => {
     const sub = await subscribe(hooks.url);
     eventBridge.client.resetHistory();
     await scheduleAppointment(api, key);
-    await dispatchPut();
+    await dispatchPut(eventBridge);
     expect((await deliveries(sub))[0]).toMatchObject({ outcome: 'pending', last_status_code: null, last_error: 'no answer within 10 s' });
     await sweepAfter(RETRY_SCHEDULE_MS[0] + 1000);
     expect((await deliveries(sub))[0]).toMatchObject({ outcome: 'succeeded', attempts: 2 });
@@ -278,7 +271,7 @@ describe('delivery', () => {
     const sub = await subscribe(hooks.url);
     eventBridge.client.resetHistory();
     await scheduleAppointment(api, key);
-    await dispatchPut();
+    await dispatchPut(eventBridge);
     await sweepWholeSchedule();
     const [failed] = await deliveries(sub);
     expect(failed).toMatchObject({ outcome: 'failed', attempts: 8, last_status_code: 503, next_attempt_at: null });
@@ -299,7 +292,7 @@ describe('delivery', () => {
     await hooks.close();
     eventBridge.client.resetHistory();
     await scheduleAppointment(api, key);
-    await dispatchPut();
+    await dispatchPut(eventBridge);
     expect((await deliveries(sub))[0]).toMatchObject({ outcome: 'pending', last_status_code: null, last_error: 'connection refused' });
   });
 
@@ -309,7 +302,7 @@ describe('delivery', () => {
     const failDeliveries = async (count: number) => {
       eventBridge.client.resetHistory();
       for (let i = 0; i < count; i += 1) await scheduleAppointment(api, key);
-      await dispatchPut();
+      await dispatchPut(eventBridge);
       await sweepWholeSchedule();
       return (await api.get(`/api/v1/webhooks/${sub.id}`, sub.key)).body;
     };
@@ -330,7 +323,7 @@ describe('delivery', () => {
     eventBridge.client.resetHistory();
     await scheduleAppointment(api, key);
     const partnerAppointment = await scheduleAppointment(api, partner, { profileId: await createProfile(api, partner, 'partner-clinic') });
-    await dispatchPut();
+    await dispatchPut(eventBridge);
     expect(hooks.received.map((r) => JSON.parse(r.body).data.appointment_id)).toEqual([partnerAppointment]);
   });
 
@@ -341,7 +334,7 @@ describe('delivery', () => {
     await revokeApiKey(keyId);
     eventBridge.client.resetHistory();
     await scheduleAppointment(api, key);
-    await dispatchPut();
+    await dispatchPut(eventBridge);
     expect(hooks.received).toHaveLength(0);
   });
 

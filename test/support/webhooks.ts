@@ -7,7 +7,8 @@ import { randomUUID } from 'node:crypto';
 import type { PutEventsRequestEntry } from '@aws-sdk/client-eventbridge';
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
 import { handler as dispatch } from '../../functions/events/webhook-dispatch';
-import { eventBridgeEnvelope } from './event-bridge';
+import { expect } from 'vitest';
+import { eventBridgeEnvelope, type mockEventBridge } from './event-bridge';
 
 export { type Receiver, type Received, startReceiver } from './webhook-receiver';
 
@@ -44,4 +45,14 @@ export async function dispatchEntries(entries: PutEventsRequestEntry[]): Promise
     failures.push(...result.batchItemFailures.map((f) => f.itemIdentifier));
   }
   return failures;
+}
+
+/**
+ * Everything put on the mocked bus since its last reset, through EventBridge → SQS → the dispatcher (which
+ * also records the event log), the history reset after; fails the test when a message was not dispatched.
+ */
+export async function dispatchPut(eventBridge: ReturnType<typeof mockEventBridge>): Promise<void> {
+  const entries = eventBridge.entries();
+  eventBridge.client.resetHistory();
+  expect(await dispatchEntries(entries)).toEqual([]);
 }
