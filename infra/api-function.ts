@@ -16,7 +16,8 @@ import { operations, type ResponseDoc } from '../shared/contract/operations';
 import { AUDITED_ROUTES } from '../shared/http/audited-routes';
 import type { Route, RouteName } from '../shared/routes';
 import type { HipaaControls } from './hipaa-controls';
-import { PACKAGE_FILES, routeClassOf } from './route-classes';
+import { PACKAGE_FILES, REPORT_RENDERERS, routeClassOf } from './route-classes';
+import { ReportFonts } from './report-fonts';
 import type { StageName } from './settings';
 import { LabFunction } from './lab-function';
 
@@ -93,6 +94,7 @@ export class ApiFunction extends LabFunction {
     this.routeName = routeName;
     this.route = route;
     this.recordsReads = AUDITED_ROUTES.has(routeName);
+    if (REPORT_RENDERERS.includes(routeName)) new ReportFonts(this);
     // Only this route's method may invoke it, on this stage only (no test invocations from the console:
     // one permission per route instead of two).
     this.function.addPermission('ApiInvoke', {

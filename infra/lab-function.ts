@@ -33,19 +33,12 @@ import { copyPackageFiles, LAMBDA_BUNDLE, type PackageFiles, REPO_ROOT } from '.
 import { hipaaAcknowledgements } from './function-acknowledgements';
 import { bucketArnAsNagSeesIt, s3Statements } from './function-s3-rights';
 
-/**
- * Powertools configuration, the same for every function. The Tracer (shared/tracer.ts) records the SDK's
- * calls and the keyed routes' handlers; these settings make sure it never puts a response or an error
- * message (patient data) into a trace, nor a webhook's URL (it captures no HTTP request by itself).
- */
+/** Powertools configuration, the same for every function. */
 export const POWERTOOLS_ENVIRONMENT = {
   POWERTOOLS_SERVICE_NAME: 'lab-api',
   POWERTOOLS_LOG_LEVEL: 'INFO',
   // Never log the incoming event: it holds request bodies and the x-api-key header.
   POWERTOOLS_LOGGER_LOG_EVENT: 'false',
-  POWERTOOLS_TRACER_CAPTURE_RESPONSE: 'false',
-  POWERTOOLS_TRACER_CAPTURE_ERROR: 'false',
-  POWERTOOLS_TRACER_CAPTURE_HTTPS_REQUESTS: 'false',
 } as const;
 
 /**

@@ -42,7 +42,8 @@ export const WEBHOOK_SENDERS: readonly RouteName[] = ['sendTestWebhook', 'retryW
 
 /**
  * Routes that render a PDF in the function (the results report): a read route with the memory and CPU to
- * parse and subset the fonts (a CJK font is 10 MB), and those font files beside its bundle.
+ * parse and subset the fonts (a CJK font is 10 MB), Noto Sans beside its bundle, and the CJK fallbacks
+ * in S3 (infra/report-fonts.ts).
  */
 export const REPORT_RENDERERS: readonly RouteName[] = ['getAppointmentResultsReport'];
 
@@ -221,10 +222,9 @@ export const PACKAGE_FILES: Partial<Record<RouteName, Readonly<Record<string, re
   // What functions/docs/asset.ts serves (SWAGGER_UI_FILES), its manifest (resolved to find the folder),
   // and the license notices that must travel with the code.
   getDocsAsset: { 'swagger-ui-dist': ['swagger-ui-bundle.js', 'swagger-ui.css', 'package.json', 'LICENSE', 'NOTICE', 'swagger-ui-bundle.js.LICENSE.txt'] },
-  // The fonts of the results report (shared/report/fonts.ts resolves them) and their package manifests.
+  // Noto Sans, the results report's font (shared/report/font-faces.ts), and its package manifest. Its CJK
+  // fallbacks are file assets the function fetches once per container (infra/report-fonts.ts).
   getAppointmentResultsReport: {
     '@expo-google-fonts/noto-sans': ['400Regular/NotoSans_400Regular.ttf', '700Bold/NotoSans_700Bold.ttf', 'package.json'],
-    '@expo-google-fonts/noto-sans-sc': ['400Regular/NotoSansSC_400Regular.ttf', 'package.json'],
-    '@expo-google-fonts/noto-sans-kr': ['400Regular/NotoSansKR_400Regular.ttf', 'package.json'],
   },
 };

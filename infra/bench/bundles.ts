@@ -30,9 +30,16 @@ import { LabApiStack } from '../lab-api-stack';
 
 const run = promisify(execFile);
 
-/** Targets of issue #17: a bundle, and its cold import, at most 1.3 times the bare handler's. */
+/** Targets of issues #17 and #33: a bundle, and its cold import, at most 1.3 times the bare handler's. */
 export const BUNDLE_RATIO_TARGET = 1.3;
 export const IMPORT_RATIO_TARGET = 1.3;
+/**
+ * The results report's own targets (issue #33): it bundles a PDF writer and a font engine, so its bundle is
+ * a multiple of the bare handler's by nature. Its zipped asset stays at most 3 MB (test/integration/
+ * deployable.test.ts, on the synthesized asset with its fonts), and its cold import at most 3 times the bare one.
+ */
+export const REPORT_FUNCTION = 'getAppointmentResultsReport';
+export const REPORT_IMPORT_RATIO_TARGET = 3;
 
 /** The floor: what a function that reads one item and answers JSON cannot do without. */
 export const BARE_HANDLER = `

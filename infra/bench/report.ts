@@ -1,7 +1,8 @@
 /**
  * What `npm run bench` reports: every figure with its target and whether it met it, printed as one table
- * and written to bench/results.json (git-ignored) with the machine, the date and the commit, so that two
- * runs can be compared and a figure is never read without the load it was measured under.
+ * beside the previous committed run's figure, and written to bench/results.json with the machine, the date
+ * and the commit. The file is committed: the run a change was measured with is in its commit, and the next
+ * run prints it beside its own, so a regression shows in review (issue #33).
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -64,8 +65,35 @@ export function machine() {
   };
 }
 
-/** Prints the figures as one table, section by section. Returns how many targets were missed. */
-export function printFigures(figures: readonly Figure[]): number {
+/** The run committed in bench/results.json at HEAD, if any: what this run is compared with. */
+export interface PreviousRun {
+  date: string;
+  git_commit: string;
+  figures: readonly Figure[];
+}
+
+export function previousRun(): PreviousRun | undefined {
+  try {
+    const committed = execFileSync('git', ['show', `HEAD:${RESULTS_FILE}`], { cwd: repositoryRoot, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    return JSON.parse(committed) as PreviousRun;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A figure's identity across runs: its name within its kind of measurement. A section's title also says
+ * the run's settings (`8 at a time, 5 rounds × 400`): only what comes before its first comma or colon counts.
+ */
+const figureKey = (figure: Pick<Figure, 'section' | 'name'>) => `${figure.section.split(/[,:]/)[0]} / ${figure.name}`;
+
+/**
+ * Prints the figures as one table, section by section, each beside the previous committed run's value of
+ * the same figure. Returns how many targets were missed.
+ */
+export function printFigures(figures: readonly Figure[], previous?: PreviousRun): number {
+  const before = new Map((previous?.figures ?? []).map((figure) => [figureKey(figure), figure]));
+  if (previous) console.log(`\nprevious: the committed run of ${previous.date} (${previous.git_commit.slice(0, 12)})`);
   const width = Math.max(40, ...figures.map((figure) => figure.name.length));
   let section = '';
   let missed = 0;
@@ -77,12 +105,19 @@ export function printFigures(figures: readonly Figure[]): number {
     if (figure.section !== section) {
       section = figure.section;
       console.log(`\n${section}`);
-      console.log('  ' + 'figure'.padEnd(width), 'value'.padStart(12), 'target'.padStart(8), '');
+      console.log('  ' + 'figure'.padEnd(width), 'value'.padStart(12), 'previous'.padStart(12), 'target'.padStart(8), '');
     }
     const met = meets(figure);
     if (met === false) missed += 1;
     const verdict = met === undefined ? '' : met ? 'pass' : 'MISS';
-    console.log('  ' + figure.name.padEnd(width), formatValue(figure).padStart(12), targetText(figure.target).padStart(8), verdict);
+    const earlier = before.get(figureKey(figure));
+    console.log(
+      '  ' + figure.name.padEnd(width),
+      formatValue(figure).padStart(12),
+      (earlier ? formatValue(earlier) : '—').padStart(12),
+      targetText(figure.target).padStart(8),
+      verdict,
+    );
   }
   return missed;
 }
@@ -97,9 +132,11 @@ export interface Results {
   loadAtStart: number[];
 }
 
-/** Writes bench/results.json at the repository root; returns its path. */
+const RESULTS_FILE = 'bench/results.json';
+
+/** Writes bench/results.json at the repository root (commit it with the change it measured); returns its path. */
 export function writeResults(results: Results): string {
-  const file = join(repositoryRoot, 'bench', 'results.json');
+  const file = join(repositoryRoot, RESULTS_FILE);
   mkdirSync(dirname(file), { recursive: true });
   const body = {
     date: results.startedAt.toISOString(),

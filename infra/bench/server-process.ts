@@ -4,10 +4,14 @@
  * logs at INFO, as deployed (infra/api-function.ts), to wherever the parent sent stdout. Tells the parent
  * its URL over IPC and stops when the parent disconnects.
  */
-import { CONCURRENT_INVOCATIONS } from '../local/invocations';
+import { CONCURRENT_INVOCATIONS, runInvocation } from '../local/invocations';
 
 Object.assign(process.env, CONCURRENT_INVOCATIONS);
-const { startLocalApi } = await import('../local/server');
-const api = await startLocalApi(0);
-process.send?.({ url: api.url });
-process.on('disconnect', () => void api.close().then(() => process.exit(0)));
+// As `npm start` (infra/local/start.ts): the startup runs in an invocation context of its own, which also
+// makes the runtime's InvokeStore exist before a handler module loads (Powertools Metrics needs it at import).
+await runInvocation('startup', async () => {
+  const { startLocalApi } = await import('../local/server');
+  const api = await startLocalApi(0);
+  process.send?.({ url: api.url });
+  process.on('disconnect', () => void api.close().then(() => process.exit(0)));
+});

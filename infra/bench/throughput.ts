@@ -54,12 +54,12 @@ async function rate(requests: number, concurrency: number, call: () => Promise<v
 }
 
 async function startServerProcess(profile: boolean): Promise<{ url: string; stop(): Promise<void> }> {
-  const profileDir = resolve(here, '../../../bench/profiles');
+  const profileDir = resolve(here, '../../bench/profiles');
   const child = fork(join(here, 'server-process.ts'), [], {
     execArgv: ['--import', 'tsx', ...(profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])],
     env: { ...process.env, POWERTOOLS_LOG_LEVEL: 'INFO', POWERTOOLS_SERVICE_NAME: 'lab-api' },
     // Its log lines go nowhere, as a Lambda's go to CloudWatch: their cost is in the figure, not on the screen.
-    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    stdio: ['ignore', process.env.BENCH_SERVER_LOG ? 'inherit' : 'ignore', 'inherit', 'ipc'],
   });
   const url = await new Promise<string>((resolveUrl, reject) => {
     child.once('message', (message: { url: string }) => resolveUrl(message.url));
@@ -131,16 +131,15 @@ export async function measureThroughput(input: ThroughputInput, settings: Throug
           name: 'API / raw GetItem (req/s ÷ req/s)',
           value: median(rounds.map((r) => r.api / r.get)),
           unit: '×',
-          target: { kind: 'min', limit: 0.8 },
-          note: 'the issue’s ratio: the route also writes an access-log item per read, which the floor does not',
+          note: 'no target: the route also writes an access-log item per read, which this floor does not',
         },
         {
           section,
           name: 'API / raw GetItem + PutItem (the route’s calls)',
           value: median(rounds.map((r) => r.api / r.getPut)),
           unit: '×',
-          target: { kind: 'min', limit: 0.8 },
-          note: 'our code and the local server against the same two DynamoDB calls made raw',
+          target: { kind: 'min', limit: 0.9 },
+          note: 'issue #33: our code and the local server against the same two DynamoDB calls made raw',
         },
         { section, name: 'API req/s (median round)', value: median(rounds.map((r) => r.api)), unit: 'req/s' },
         { section, name: 'raw GetItem req/s', value: median(rounds.map((r) => r.get)), unit: 'req/s' },

@@ -11,31 +11,15 @@ import {
   NoSuchKey,
   NotFound as S3NotFound,
   PutObjectCommand,
-  S3Client,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { config, requireSetting } from '../config';
+import { s3 } from './s3-client';
 import { NotFound } from '../errors';
-import { traced } from '../tracer';
 
 const bucket = requireSetting(config.documentsBucket, 'DOCUMENTS_BUCKET');
 
-// Traced (shared/tracer.ts). Presigned URLs stay valid: X-Ray's trace header is one SigV4 never signs.
-export const s3 = traced(
-  new S3Client({
-    region: config.region,
-    ...(config.s3Endpoint
-      ? {
-          // The local S3 emulator: path-style addressing, and no aws-chunked uploads it would store verbatim.
-          endpoint: config.s3Endpoint,
-          forcePathStyle: true,
-          credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
-          requestChecksumCalculation: 'WHEN_REQUIRED' as const,
-          responseChecksumValidation: 'WHEN_REQUIRED' as const,
-        }
-      : {}),
-  }),
-);
+export { s3 } from './s3-client';
 
 export { INCOMING_PREFIX } from './bucket-layout';
 

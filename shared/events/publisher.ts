@@ -9,7 +9,6 @@ import { config } from '../config';
 import { logger } from '../logger';
 import { currentRealm } from '../sandbox';
 import { EVENT_SOURCE, SANDBOX_EVENT_SOURCE } from './event-source';
-import { traced } from '../tracer';
 
 export interface DomainEvent {
   event_id: string;
@@ -18,7 +17,7 @@ export interface DomainEvent {
   detail: Record<string, unknown>;
 }
 
-export const eventBridge = traced(new EventBridgeClient({ region: config.region }));
+export const eventBridge = new EventBridgeClient({ region: config.region });
 
 export function toPutEventsEntry(event: DomainEvent): PutEventsRequestEntry {
   return {

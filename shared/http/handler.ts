@@ -12,7 +12,6 @@ import type { GenericSchema } from 'valibot';
 import { type RouteName, routes } from '../routes';
 import { authenticateApiKey, requireScopes } from './api-key';
 import { inRequestRealm } from '../sandbox';
-import { traceHandler } from '../tracer';
 import { auditReads } from './audit';
 import { composeHttpHandler, type HttpHandlerDefinition, type PublicRouteName } from './stack';
 
@@ -27,12 +26,7 @@ export function httpHandler<
   Q extends GenericSchema | undefined = undefined,
   B extends GenericSchema | undefined = undefined,
 >(definition: HttpHandlerDefinition<R, P, Q, B>) {
-  const handler = composeHttpHandler(definition, [
-    ...traceHandler(definition.route),
-    authenticateApiKey(),
-    requireScopes(routes[definition.route]),
-    auditReads(definition.route),
-  ]);
+  const handler = composeHttpHandler(definition, [authenticateApiKey(), requireScopes(routes[definition.route]), auditReads(definition.route)]);
   // The whole stack runs in the realm the key check enters (shared/sandbox.ts): its handler, and the
   // middlewares after the check that write (the read audit, the idempotency record).
   const inRealmOfKey: typeof handler = Object.assign(

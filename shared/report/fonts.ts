@@ -1,28 +1,14 @@
 /**
- * The text of the results report: which face draws which character, and the font files behind them.
- * Noto Sans draws Latin, Greek and Cyrillic, Noto Sans SC Chinese and Japanese, Noto Sans KR Hangul (all
- * OFL). The files are read at run time from the installed packages — in Lambda the deploy copies them
- * beside the bundle under node_modules/<package>/<path>, where Node's resolution from this module finds
- * them — and kept, parsed, for the life of the container: the CJK files are megabytes, and every report
- * needs the same faces.
+ * The text of the results report: which face draws which character. Noto Sans draws Latin, Greek and
+ * Cyrillic, Noto Sans SC Chinese and Japanese, Noto Sans KR Hangul (all OFL); shared/report/font-files.ts
+ * says where each file comes from. A face is read and parsed once per container, on the first report that
+ * needs it, and kept: the CJK files are megabytes, and every report needs the same faces.
  */
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import * as fontkit from '@cantoo/fontkit';
 import { StandardFonts, type Color, type PDFDocument, type PDFFont, type PDFPage } from '@cantoo/pdf-lib';
 import { Encodings } from '@cantoo/pdf-lib/standard-fonts';
-
-/** The font files the report draws with, as Node resolves them from here: the deploy ships these beside the bundle. */
-export const FONT_FILES = {
-  regular: '@expo-google-fonts/noto-sans/400Regular/NotoSans_400Regular.ttf',
-  bold: '@expo-google-fonts/noto-sans/700Bold/NotoSans_700Bold.ttf',
-  chinese: '@expo-google-fonts/noto-sans-sc/400Regular/NotoSansSC_400Regular.ttf',
-  korean: '@expo-google-fonts/noto-sans-kr/400Regular/NotoSansKR_400Regular.ttf',
-} as const;
-
-export type FontFace = keyof typeof FONT_FILES;
-
-const resolveFromHere = createRequire(import.meta.url).resolve;
+import { type FontFace, FONT_FILES } from './font-faces';
+import { readFontFile } from './font-files';
 
 /** A face read and parsed once per container, with the code points it draws. */
 interface LoadedFace {
@@ -30,22 +16,29 @@ interface LoadedFace {
   font: fontkit.Font;
   characters: ReadonlySet<number>;
 }
-const loadedFaces = new Map<FontFace, LoadedFace>();
+/** Promises, so that two reports rendering at once read a file once; a failed read is forgotten and tried again. */
+const loadedFaces = new Map<FontFace, Promise<LoadedFace>>();
+/** The faces loaded so far, for the fontkit below (synchronous). */
+const parsedFaces: LoadedFace[] = [];
 
-function loadFace(face: FontFace): LoadedFace {
-  let loaded = loadedFaces.get(face);
-  if (!loaded) {
-    const bytes = readFileSync(resolveFromHere(FONT_FILES[face]));
-    const font = fontkit.create(bytes);
-    if (!('characterSet' in font)) throw new Error(`${FONT_FILES[face]} is a font collection, not a font`);
-    loaded = { bytes, font, characters: new Set(font.characterSet) };
-    loadedFaces.set(face, loaded);
+function loadFace(face: FontFace): Promise<LoadedFace> {
+  let loading = loadedFaces.get(face);
+  if (!loading) {
+    loading = readFontFile(face).then((bytes) => {
+      const font = fontkit.create(bytes);
+      if (!('characterSet' in font)) throw new Error(`${FONT_FILES[face]} is a font collection, not a font`);
+      const loaded = { bytes, font, characters: new Set(font.characterSet) };
+      parsedFaces.push(loaded);
+      return loaded;
+    });
+    loading.catch(() => loadedFaces.delete(face));
+    loadedFaces.set(face, loading);
   }
-  return loaded;
+  return loading;
 }
 
-const characterSet = (face: FontFace) => loadFace(face).characters;
-const embedFace = (doc: PDFDocument, face: FontFace) => doc.embedFont(loadFace(face).bytes, { subset: true });
+const characterSet = async (face: FontFace) => (await loadFace(face)).characters;
+const embedFace = async (doc: PDFDocument, face: FontFace) => doc.embedFont((await loadFace(face)).bytes, { subset: true });
 
 /**
  * The fontkit pdf-lib embeds with, handed our parsed faces instead of parsing their bytes again: decoding
@@ -53,7 +46,7 @@ const embedFace = (doc: PDFDocument, face: FontFace) => doc.embedFont(loadFace(f
  * font between documents is safe: each embedding makes its own subset of it.
  */
 const parsedOnce: Parameters<PDFDocument['registerFontkit']>[0] = {
-  create: (bytes) => [...loadedFaces.values()].find((face) => face.bytes === bytes)?.font ?? fontkit.create(bytes),
+  create: (bytes) => parsedFaces.find((face) => face.bytes === bytes)?.font ?? fontkit.create(bytes),
 };
 
 export type Weight = 'regular' | 'bold';
@@ -71,7 +64,7 @@ export interface ReportText {
 }
 
 interface Fallback {
-  characters(): ReadonlySet<number>;
+  characters(): Promise<ReadonlySet<number>>;
   embed(doc: PDFDocument): Promise<PDFFont>;
 }
 
@@ -80,7 +73,7 @@ const SYMBOL_CHARACTERS: ReadonlySet<number> = new Set(Encodings.Symbol.supporte
 /** Where a character Noto Sans lacks is looked for, in this order. */
 const FALLBACKS: Fallback[] = [
   // Noto Sans has no ≤ or ≥ (results such as "≤ 0.5"); the PDF's built-in Symbol font has them, at no cost.
-  { characters: () => SYMBOL_CHARACTERS, embed: (doc) => doc.embedFont(StandardFonts.Symbol) },
+  { characters: async () => SYMBOL_CHARACTERS, embed: (doc) => doc.embedFont(StandardFonts.Symbol) },
   { characters: () => characterSet('chinese'), embed: (doc) => embedFace(doc, 'chinese') },
   { characters: () => characterSet('korean'), embed: (doc) => embedFace(doc, 'korean') },
 ];
@@ -92,20 +85,25 @@ const FALLBACKS: Fallback[] = [
  */
 export async function embedReportText(doc: PDFDocument, allText: string): Promise<ReportText> {
   doc.registerFontkit(parsedOnce);
-  const [regular, bold] = await Promise.all([embedFace(doc, 'regular'), embedFace(doc, 'bold')]);
+  const [regular, bold, regularCharacters, boldCharacters] = await Promise.all([
+    embedFace(doc, 'regular'),
+    embedFace(doc, 'bold'),
+    characterSet('regular'),
+    characterSet('bold'),
+  ]);
 
-  let missing = [...new Set(codePoints(allText))].filter((cp) => cp >= 0x20 && !characterSet('regular').has(cp));
+  let missing = [...new Set(codePoints(allText))].filter((cp) => cp >= 0x20 && !regularCharacters.has(cp));
   const fallbacks: Array<{ font: PDFFont; has: ReadonlySet<number> }> = [];
   for (const fallback of FALLBACKS) {
     if (missing.length === 0) break;
-    const has = fallback.characters();
+    const has = await fallback.characters();
     if (!missing.some((cp) => has.has(cp))) continue;
     fallbacks.push({ font: await fallback.embed(doc), has });
     missing = missing.filter((cp) => !has.has(cp));
   }
 
   const fontFor = (cp: number, weight: Weight): PDFFont => {
-    if (characterSet(weight).has(cp) || cp < 0x20) return weight === 'bold' ? bold : regular;
+    if ((weight === 'bold' ? boldCharacters : regularCharacters).has(cp) || cp < 0x20) return weight === 'bold' ? bold : regular;
     // No fallback has a bold weight: a bold run of them is drawn regular rather than as empty boxes.
     return fallbacks.find((fallback) => fallback.has.has(cp))?.font ?? (weight === 'bold' ? bold : regular);
   };

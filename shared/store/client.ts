@@ -6,18 +6,15 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config';
-import { traced } from '../tracer';
 import { expireSandboxItems } from './sandbox-expiry';
 
-// Traced (shared/tracer.ts), and sandbox items given their expiry (shared/store/sandbox-expiry.ts): the
-// document client below sends through this client's middleware.
-export const dynamoClient = traced(
-  expireSandboxItems(
-    new DynamoDBClient({
-      region: config.region,
-      ...(config.dynamodbEndpoint ? { endpoint: config.dynamodbEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
-    }),
-  ),
+// Sandbox items are given their expiry (shared/store/sandbox-expiry.ts): the document client below sends
+// through this client's middleware.
+export const dynamoClient = expireSandboxItems(
+  new DynamoDBClient({
+    region: config.region,
+    ...(config.dynamodbEndpoint ? { endpoint: config.dynamodbEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
+  }),
 );
 
 export const dynamo = DynamoDBDocumentClient.from(dynamoClient, { marshallOptions: { removeUndefinedValues: true } });

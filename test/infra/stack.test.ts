@@ -94,7 +94,7 @@ describe('the LabApi stack (prod): functions', () => {
     }
   });
 
-  it('configures every function through its environment: table, bucket, bus, Powertools and its metrics namespace, source maps (route functions their route class, the paged lists their cursor key, the reading routes the access-log retention, the critical results check its time allowed)', () => {
+  it('configures every function through its environment: table, bucket, bus, Powertools and its metrics namespace, source maps (route functions their route class, the paged lists their cursor key, the reading routes the access-log retention, the critical results check its time allowed, the report its fonts in S3)', () => {
     const [tableId] = prod.onlyOfType('AWS::DynamoDB::Table');
     const busId = prod.onlyOfType('AWS::Events::EventBus')[0];
     const bucketId = prod.logicalIdOf(prod.stack.node.findChild('Documents'));
@@ -111,13 +111,14 @@ describe('the LabApi stack (prod): functions', () => {
         ...(paged && { CURSOR_SECRET: expect.anything() }),
         ...(construct instanceof ApiFunction && AUDITED_ROUTES.has(construct.routeName) && { AUDIT_RETENTION_DAYS: '730' }),
         ...(construct.functionClass === 'critical-check' && { CRITICAL_ACK_MINUTES: String(STAGE_FILES.prod.criticalAckMinutes) }),
+        ...(construct.functionClass === 'report' && {
+          REPORT_FONT_CHINESE: { 'Fn::Sub': expect.stringMatching(ASSET_URL) },
+          REPORT_FONT_KOREAN: { 'Fn::Sub': expect.stringMatching(ASSET_URL) },
+        }),
       });
     }
     expect(POWERTOOLS_ENVIRONMENT).toMatchObject({
       POWERTOOLS_LOGGER_LOG_EVENT: 'false',
-      POWERTOOLS_TRACER_CAPTURE_RESPONSE: 'false',
-      POWERTOOLS_TRACER_CAPTURE_ERROR: 'false',
-      POWERTOOLS_TRACER_CAPTURE_HTTPS_REQUESTS: 'false',
     });
   });
 
@@ -232,6 +233,9 @@ describe('the LabApi stack (prod): functions', () => {
     prod.template.hasResourceProperties('AWS::Lambda::EventInvokeConfig', { FunctionName: { Ref: retries.fn }, MaximumRetryAttempts: 0 });
   });
 });
+
+/** Where `cdk deploy` uploads a file asset: the bootstrap's staging bucket, under the file's hash. */
+const ASSET_URL = /^s3:\/\/cdk-hnb659fds-assets-\$\{AWS::AccountId\}-\$\{AWS::Region\}\/[0-9a-f]{64}\.ttf$/;
 
 describe('the LabApi stack (prod): least privilege', () => {
   it('gives the static routes (health, the OpenAPI document, the docs page and its files) no right but their logs and X-Ray', () => {
@@ -366,9 +370,21 @@ describe('the LabApi stack (prod): least privilege', () => {
     }
   });
 
+  it('lets the results report read its two CJK font files in the asset bucket, those objects and nothing else there', () => {
+    const { role } = functionOf('getAppointmentResultsReport');
+    const fontReads = prod.statementsOf(role).filter((s) => str(s.Resource).includes('cdk-hnb659fds-assets'));
+    expect(fontReads).toHaveLength(1);
+    expect(fontReads[0]!.Action).toBe('s3:GetObject');
+    expect(str(fontReads[0]!.Resource).match(/\/[0-9a-f]{64}\.ttf/g)).toHaveLength(2);
+    for (const [name] of routeEntries.filter(([other]) => other !== 'getAppointmentResultsReport')) {
+      expect(str(prod.statementsOf(functionOf(name).role)), name).not.toContain('cdk-hnb659fds-assets');
+    }
+  });
+
   it("lets only the document route read filed reports, and results-ingest file the lab's uploads", () => {
     for (const { construct, role } of prod.functions) {
-      const touchesBucket = prod.allowedActions(role, 's3:').length > 0;
+      // The documents bucket: the report's fonts in the asset bucket are the test below this one.
+      const touchesBucket = prod.statementsOf(role).some((s) => str(s.Action).includes('s3:') && !str(s.Resource).includes('cdk-hnb659fds-assets'));
       const expected = construct.functionClass === 'document' || construct.functionClass === 'ingest';
       expect(touchesBucket, construct.node.path).toBe(expected);
     }

@@ -8,7 +8,7 @@
  * template gives each function. EventBridge itself is a receiver on loopback that records what is put.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -17,7 +17,7 @@ import { promisify } from 'node:util';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { PutObjectCommand } from '@aws-sdk/client-s3';
+import { CreateBucketCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { REPO_ROOT } from '../../infra/api-function';
 import { objectCreatedEvent, oruR01 } from '../../infra/cli/hl7-message';
 import { HL7_PREFIX } from '../../shared/documents/bucket-layout';
@@ -25,7 +25,7 @@ import { s3 } from '../../shared/documents/s3';
 import { LAB_RESULTS_AVAILABLE } from '../../shared/events/lab-results-available';
 import { LAB_PARTNER_SOURCE } from '../../shared/events/lab-results-reported';
 import { useApi } from '../support/api';
-import { type Assembly, type AssemblyFunction, readAssembly, synthesize } from '../support/cloud-assembly';
+import { type Assembly, type AssemblyFunction, fileAssets, readAssembly, synthesize, zippedSize } from '../support/cloud-assembly';
 import { eventBridgeEnvelope, mockEventBridge } from '../support/event-bridge';
 import { apiKey, seedDemoData } from '../support/fixtures';
 import { clinical, report } from '../support/lab';
@@ -40,6 +40,9 @@ const MAX_RESOURCES = 300;
 /** The routes the open issues add (about ten), each at most 8 resources (a function's 6, a new path segment). */
 const PLANNED_ROUTES = 10;
 const RESOURCES_PER_ROUTE = 8;
+
+/** Issue #33: the report's asset, zipped, once 11 MB with every font beside the bundle. */
+const REPORT_ASSET_LIMIT_MB = 3;
 
 /** The biomarkers of ESSENTIALS_PANEL. */
 const ESSENTIALS = [1, 2, 5, 6];
@@ -75,12 +78,36 @@ beforeAll(async () => {
   ]);
   dev = readAssembly(join(root, 'dev'));
   prod = readAssembly(join(root, 'prod'));
+  await publishFileAssets(dev);
 }, SYNTH_TIMEOUT_MS);
 
 afterAll(async () => {
   rmSync(root, { recursive: true, force: true });
   await new Promise((resolve) => eventBridge?.close(resolve));
 });
+
+/** CloudFormation's pseudo parameters in this test's "account". */
+const PSEUDO_PARAMETERS: Readonly<Record<string, string>> = { 'AWS::AccountId': '123456789012', 'AWS::Region': 'eu-central-1', 'AWS::Partition': 'aws' };
+
+/** `Fn::Sub` of pseudo parameters only, as CloudFormation resolves it (the asset bucket's name). */
+function substitute(text: string): string {
+  return text.replace(/\$\{([^}]+)\}/g, (_, name: string) => {
+    const value = PSEUDO_PARAMETERS[name];
+    if (value === undefined) throw new Error(`\${${name}} is no pseudo parameter this test resolves`);
+    return value;
+  });
+}
+
+/** Uploads the file assets (the report's CJK fonts) to the S3 emulator, where `cdk deploy` would put them. */
+async function publishFileAssets(assembly: Assembly): Promise<void> {
+  for (const asset of fileAssets(assembly)) {
+    const bucket = substitute(asset.bucketName);
+    await s3.send(new CreateBucketCommand({ Bucket: bucket })).catch((error: Error) => {
+      if (error.name !== 'BucketAlreadyOwnedByYou' && error.name !== 'BucketAlreadyExists') throw error;
+    });
+    await s3.send(new PutObjectCommand({ Bucket: bucket, Key: asset.objectKey, Body: readFileSync(asset.file) }));
+  }
+}
 
 /** Values CloudFormation resolves at deploy, for this test's table, bucket and bus. */
 const deployedValues = (): Record<string, string> => ({
@@ -97,6 +124,8 @@ function lambdaEnvironment(fn: AssemblyFunction): Record<string, string> {
     Object.entries(fn.environment).map(([name, value]) => {
       if (typeof value === 'string') return [name, value];
       if (name in deployed) return [name, deployed[name]];
+      const sub = (value as { 'Fn::Sub'?: unknown } | null)?.['Fn::Sub'];
+      if (typeof sub === 'string') return [name, substitute(sub)];
       throw new Error(`${fn.path}: ${name} is resolved at deploy and has no local value in this test`);
     }),
   );
@@ -201,6 +230,18 @@ describe('the cloud assembly of `npm run synth` and `npx cdk synth -c stage=prod
     expect(new Set([...dev.functions, ...prod.functions].map((fn) => fn.runtime))).toEqual(new Set(['nodejs24.x']));
   });
 
+  it(`zips the results report function's asset to at most ${REPORT_ASSET_LIMIT_MB} MB, its CJK fonts uploaded as file assets instead`, () => {
+    for (const assembly of [dev, prod]) {
+      const report = functionNamed(assembly, 'GetAppointmentResultsReport');
+      expect(zippedSize(report.assetDir)).toBeLessThanOrEqual(REPORT_ASSET_LIMIT_MB * 1024 * 1024);
+      const fonts = fileAssets(assembly).filter((asset) => asset.objectKey.endsWith('.ttf'));
+      expect(fonts).toHaveLength(2);
+      // Each font is named to the function as the object `cdk deploy` uploads it to.
+      const named = Object.values(report.environment).map((value) => JSON.stringify(value));
+      for (const font of fonts) expect(named.some((value) => value.includes(`${font.bucketName}/${font.objectKey}`))).toBe(true);
+    }
+  });
+
   it(
     'gives every function an asset that loads in Node.js 24, with its environment, and exports its handler',
     async () => {
@@ -290,6 +331,27 @@ describe('the bundled functions, invoked as API Gateway and EventBridge invoke t
       expect(answer).toMatchObject({ statusCode: 200, isBase64Encoded: true, headers: expect.objectContaining({ 'Content-Type': 'application/pdf' }) });
       expect(Buffer.from(answer.body, 'base64').subarray(0, 5).toString()).toBe('%PDF-');
     });
+  });
+
+  it('the bundled report draws a Chinese and a Korean name with the fonts it fetches from where `cdk deploy` uploads them', async () => {
+    const created = await api.post(
+      '/api/v1/profiles',
+      { profile_group_slug: 'demo-clinic', first_name: '小明', last_name: '김민준', date_of_birth: '1990-01-31' },
+      key,
+    );
+    const appointmentId = await scheduleAppointment(api, key, { profileId: created.body.id });
+    await api.post(`/api/v1/appointments/${appointmentId}/biomarkers`, { biomarker_ids: [2] }, key);
+    await confirmDraw(api, key, appointmentId);
+    const answer = await runAsset(
+      functionNamed(dev, 'GetAppointmentResultsReport'),
+      apiGatewayEvent('GET', '/api/v1/appointments/{id}/results/report', { id: appointmentId }, key),
+    );
+    expect(answer.statusCode).toBe(200);
+    const pdf = join(root, `${appointmentId}.pdf`);
+    writeFileSync(pdf, Buffer.from(answer.body, 'base64'));
+    const { stdout: text } = await run('pdftotext', ['-enc', 'UTF-8', pdf, '-']);
+    expect(text).toContain('小明');
+    expect(text).toContain('김민준');
   });
 
   it('the bundled API key authorizer allows a key the API issued on the whole API and denies an unknown one', async () => {

@@ -4,9 +4,10 @@
  * becomes its code. Nothing here synthesizes; the tests run the CLI as DevOps do.
  */
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
+import { deflateRawSync } from 'node:zlib';
 import { REPO_ROOT } from '../../infra/api-function';
 
 const run = promisify(execFile);
@@ -94,4 +95,41 @@ export function readAssembly(dir: string): Assembly {
     if (artifact.type === 'aws:cloudformation:stack') visit(name, artifact.properties!.templateFile, artifact.properties!.terminationProtection ?? false);
   }
   return { dir, stacks, functions };
+}
+
+/** A file asset as the assembly's `<stack>.assets.json` lists it: what `cdk deploy` uploads before the stack. */
+export interface FileAsset {
+  /** The file in the assembly folder. */
+  readonly file: string;
+  /** Its destination as CloudFormation would resolve it, `${AWS::AccountId}` and `${AWS::Region}` left in. */
+  readonly bucketName: string;
+  readonly objectKey: string;
+}
+
+/** The single files (not zipped folders: those are the functions' code) `cdk deploy` uploads to S3. */
+export function fileAssets(assembly: Assembly): FileAsset[] {
+  const manifests = readdirSync(assembly.dir).filter((name) => name.endsWith('.assets.json'));
+  return manifests.flatMap((name) => {
+    const { files } = readJson<{
+      files?: Record<string, { source: { path: string; packaging?: string }; destinations: Record<string, { bucketName: string; objectKey: string }> }>;
+    }>(join(assembly.dir, name));
+    return Object.values(files ?? {})
+      .filter(({ source }) => source.packaging === 'file')
+      .flatMap(({ source, destinations }) =>
+        Object.values(destinations).map(({ bucketName, objectKey }) => ({ file: join(assembly.dir, source.path), bucketName, objectKey })),
+      );
+  });
+}
+
+/**
+ * The size of a folder zipped as the CDK zips a function's code (deflate, level 9): each file deflated, plus
+ * the zip's headers. Lambda's deploy-size limits and a cold start's download are about this number.
+ */
+export function zippedSize(dir: string): number {
+  const files = readdirSync(dir, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile());
+  return files.reduce((sum, entry) => {
+    const path = relative(dir, join(entry.parentPath, entry.name));
+    // Local header (30) and central directory entry (46), each with the name; the archive's end record once.
+    return sum + deflateRawSync(readFileSync(join(entry.parentPath, entry.name)), { level: 9 }).length + 76 + 2 * Buffer.byteLength(path);
+  }, 22);
 }
