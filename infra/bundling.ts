@@ -30,7 +30,14 @@ export const LAMBDA_BUNDLE = {
   mainFields: ['module', 'main'],
   // CJS dependencies bundled into an ES module still call require() for Node built-ins.
   banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
+  // Packages replaced by a module of ours (relative to the repository root): fontkit's pure-JavaScript
+  // Brotli decoder, 475 KB with its dictionary, by Node's built-in one.
+  alias: { 'brotli/decompress.js': 'shared/report/brotli-decompress.ts' },
 } as const;
+
+/** LAMBDA_BUNDLE.alias as esbuild takes it: absolute paths, resolved the same wherever esbuild runs. */
+export const bundleAliases = (): Record<string, string> =>
+  Object.fromEntries(Object.entries(LAMBDA_BUNDLE.alias).map(([from, to]) => [from, join(REPO_ROOT, to)]));
 
 /** Files of installed packages, by package name, that a function reads at run time (PACKAGE_FILES). */
 export type PackageFiles = Readonly<Record<string, readonly string[]>>;

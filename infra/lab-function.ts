@@ -29,7 +29,7 @@ import {
   TABLE_ACTIONS,
 } from './route-classes';
 import type { StageName } from './settings';
-import { copyPackageFiles, LAMBDA_BUNDLE, type PackageFiles, REPO_ROOT } from './bundling';
+import { bundleAliases, copyPackageFiles, LAMBDA_BUNDLE, type PackageFiles, REPO_ROOT } from './bundling';
 import { hipaaAcknowledgements } from './function-acknowledgements';
 import { bucketArnAsNagSeesIt, s3Statements } from './function-s3-rights';
 
@@ -126,6 +126,7 @@ export class LabFunction extends Construct {
         format: OutputFormat.ESM,
         externalModules: [...LAMBDA_BUNDLE.externalModules],
         mainFields: [...LAMBDA_BUNDLE.mainFields],
+        esbuildArgs: Object.fromEntries(Object.entries(bundleAliases()).map(([from, to]) => [`--alias:${from}`, to])),
         // esbuild is a devDependency: bundling needs no Docker, offline or in CI.
         forceDockerBundling: false,
         ...(props.packageFiles && {

@@ -25,7 +25,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { App } from 'aws-cdk-lib';
 import { build, type Metafile } from 'esbuild';
-import { LAMBDA_BUNDLE, LabFunction, REPO_ROOT } from '../api-function';
+import { bundleAliases, LAMBDA_BUNDLE, LabFunction, REPO_ROOT } from '../api-function';
 import { LabApiStack } from '../lab-api-stack';
 
 const run = promisify(execFile);
@@ -140,6 +140,7 @@ export async function buildBundle(entry: string, outdir: string): Promise<{ outf
     external: [...LAMBDA_BUNDLE.externalModules],
     mainFields: [...LAMBDA_BUNDLE.mainFields],
     banner: { js: LAMBDA_BUNDLE.banner },
+    alias: bundleAliases(),
     metafile: true,
     logLevel: 'silent',
   });

@@ -41,6 +41,14 @@ describe('the bundle of a route', () => {
     expect(inputs).not.toContain('shared/auth/api-keys.ts');
   });
 
+  it("of the results report decodes Brotli with Node's own decoder, not the brotli package fontkit names", async () => {
+    const [name, route] = routeEntries.find(([routeName]) => routeName === 'getAppointmentResultsReport')!;
+    const inputs = await inputsOf(name, route.handler);
+    expect(inputs).toContain('@cantoo/fontkit');
+    expect(inputs).toContain('shared/report/brotli-decompress.ts');
+    expect(inputs).not.toContain('brotli');
+  });
+
   it('that needs a key carries the key lookup and its DynamoDB client (the check above can tell)', async () => {
     const [name, route] = keyedRoute;
     const inputs = await inputsOf(name, route.handler);
