@@ -2,7 +2,7 @@
  * The results report's CJK fonts as file assets (shared/report/font-files.ts): `cdk deploy` uploads each
  * to the CDK bootstrap's staging bucket, as it uploads every function's code, under a key that is the
  * file's hash. The report function gets each object's location and the right to read exactly those
- * objects; its own asset keeps Noto Sans only, 2 MB zipped instead of 11.
+ * objects; its own asset keeps Noto Sans only, under 2 MB zipped instead of 11.
  */
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
