@@ -35,9 +35,16 @@ export const LAMBDA_BUNDLE = {
   alias: { 'brotli/decompress.js': 'shared/report/brotli-decompress.ts' },
 } as const;
 
-/** LAMBDA_BUNDLE.alias as esbuild takes it: absolute paths, resolved the same wherever esbuild runs. */
+/**
+ * LAMBDA_BUNDLE.alias as esbuild takes it: absolute paths on this machine. The stack always bundles with
+ * the local esbuild (a devDependency; forceDockerBundling false in infra/lab-function.ts), never in Docker,
+ * where these paths would not exist.
+ */
 export const bundleAliases = (): Record<string, string> =>
   Object.fromEntries(Object.entries(LAMBDA_BUNDLE.alias).map(([from, to]) => [from, join(REPO_ROOT, to)]));
+
+/** Packages as installed in the repository, resolved as Node resolves them from its root. */
+export const resolveFromRepo = createRequire(join(REPO_ROOT, 'package.json'));
 
 /** Files of installed packages, by package name, that a function reads at run time (PACKAGE_FILES). */
 export type PackageFiles = Readonly<Record<string, readonly string[]>>;
@@ -50,7 +57,6 @@ const quote = (value: string) => `'${value.replaceAll("'", "'\\''")}'`;
  * file this installed version has. inputDir is the repository root as the bundler sees it (local or Docker).
  */
 export function copyPackageFiles(packages: PackageFiles, inputDir: string, outputDir: string): string[] {
-  const resolveFromRepo = createRequire(join(REPO_ROOT, 'package.json'));
   return Object.entries(packages).flatMap(([name, files]) => {
     const installed = dirname(resolveFromRepo.resolve(`${name}/package.json`));
     const source = posix.join(inputDir, relative(REPO_ROOT, installed).split(sep).join('/'));

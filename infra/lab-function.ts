@@ -72,6 +72,9 @@ export interface LabFunctionProps {
   readonly hipaa?: HipaaControls;
 }
 
+/** LAMBDA_BUNDLE as NodejsFunction takes it: its aliases go to esbuild as arguments (below). */
+const { alias: _aliases, ...bundleSettings } = LAMBDA_BUNDLE;
+
 export class LabFunction extends Construct {
   readonly function: NodejsFunction;
   readonly functionClass: FunctionClass;
@@ -122,7 +125,7 @@ export class LabFunction extends Construct {
         ...props.environment,
       },
       bundling: {
-        ...LAMBDA_BUNDLE,
+        ...bundleSettings,
         format: OutputFormat.ESM,
         externalModules: [...LAMBDA_BUNDLE.externalModules],
         mainFields: [...LAMBDA_BUNDLE.mainFields],

@@ -1,7 +1,7 @@
 /**
  * shared/documents owns the lab report files in S3: the lab uploads to `incoming/`, ingest moves each
  * file to its final key under `documents/`, and the API serves it (bytes, or a short-lived presigned URL
- * for large files). Nothing else talks to S3.
+ * for large files). The client is s3-client.ts, which the report's fonts (shared/report/font-files.ts) use too.
  */
 import {
   CopyObjectCommand,
@@ -14,12 +14,13 @@ import {
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { config, requireSetting } from '../config';
-import { s3 } from './s3-client';
 import { NotFound } from '../errors';
 
 const bucket = requireSetting(config.documentsBucket, 'DOCUMENTS_BUCKET');
 
-export { s3 } from './s3-client';
+import { s3 } from './s3-client';
+
+export { s3 };
 
 export { INCOMING_PREFIX } from './bucket-layout';
 

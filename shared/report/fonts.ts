@@ -64,18 +64,29 @@ export interface ReportText {
 }
 
 interface Fallback {
+  /**
+   * Whether the face may draw this character, known without loading it: a CJK face is fetched (megabytes,
+   * from S3 in Lambda) only for a character of its scripts or a shared one (punctuation, symbols, full-width
+   * forms), never for Arabic, Hebrew, Thai, Devanagari… that neither draws.
+   */
+  mayDraw(character: string): boolean;
   characters(): Promise<ReadonlySet<number>>;
   embed(doc: PDFDocument): Promise<PDFFont>;
 }
 
 const SYMBOL_CHARACTERS: ReadonlySet<number> = new Set(Encodings.Symbol.supportedCodePoints);
 
+/** Scripts every face may share: punctuation, symbols, digits and full-width Latin, Greek, Cyrillic. */
+const SHARED = String.raw`\p{Script=Common}\p{Script=Inherited}\p{Script=Latin}\p{Script=Greek}\p{Script=Cyrillic}`;
+const CHINESE_OR_JAPANESE = new RegExp(String.raw`^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Bopomofo}${SHARED}]$`, 'u');
+const KOREAN = new RegExp(String.raw`^[\p{Script=Hangul}\p{Script=Han}${SHARED}]$`, 'u');
+
 /** Where a character Noto Sans lacks is looked for, in this order. */
 const FALLBACKS: Fallback[] = [
   // Noto Sans has no ≤ or ≥ (results such as "≤ 0.5"); the PDF's built-in Symbol font has them, at no cost.
-  { characters: async () => SYMBOL_CHARACTERS, embed: (doc) => doc.embedFont(StandardFonts.Symbol) },
-  { characters: () => characterSet('chinese'), embed: (doc) => embedFace(doc, 'chinese') },
-  { characters: () => characterSet('korean'), embed: (doc) => embedFace(doc, 'korean') },
+  { mayDraw: () => true, characters: async () => SYMBOL_CHARACTERS, embed: (doc) => doc.embedFont(StandardFonts.Symbol) },
+  { mayDraw: (c) => CHINESE_OR_JAPANESE.test(c), characters: () => characterSet('chinese'), embed: (doc) => embedFace(doc, 'chinese') },
+  { mayDraw: (c) => KOREAN.test(c), characters: () => characterSet('korean'), embed: (doc) => embedFace(doc, 'korean') },
 ];
 
 /**
@@ -96,6 +107,7 @@ export async function embedReportText(doc: PDFDocument, allText: string): Promis
   const fallbacks: Array<{ font: PDFFont; has: ReadonlySet<number> }> = [];
   for (const fallback of FALLBACKS) {
     if (missing.length === 0) break;
+    if (!missing.some((cp) => fallback.mayDraw(String.fromCodePoint(cp)))) continue;
     const has = await fallback.characters();
     if (!missing.some((cp) => has.has(cp))) continue;
     fallbacks.push({ font: await fallback.embed(doc), has });

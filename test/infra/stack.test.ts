@@ -370,14 +370,18 @@ describe('the LabApi stack (prod): least privilege', () => {
     }
   });
 
-  it('lets the results report read its two CJK font files in the asset bucket, those objects and nothing else there', () => {
+  it('lets the results report read exactly its two CJK font objects in the asset bucket, in this account only; no other function reads there', () => {
     const { role } = functionOf('getAppointmentResultsReport');
     const fontReads = prod.statementsOf(role).filter((s) => str(s.Resource).includes('cdk-hnb659fds-assets'));
     expect(fontReads).toHaveLength(1);
-    expect(fontReads[0]!.Action).toBe('s3:GetObject');
-    expect(str(fontReads[0]!.Resource).match(/\/[0-9a-f]{64}\.ttf/g)).toHaveLength(2);
-    for (const [name] of routeEntries.filter(([other]) => other !== 'getAppointmentResultsReport')) {
-      expect(str(prod.statementsOf(functionOf(name).role)), name).not.toContain('cdk-hnb659fds-assets');
+    const [statement] = fontReads;
+    expect(statement!.Action).toBe('s3:GetObject');
+    expect(statement!.Condition).toEqual({ StringEquals: { 'aws:ResourceAccount': { Ref: 'AWS::AccountId' } } });
+    const objects = [statement!.Resource].flat().map((resource) => str(resource));
+    expect(objects).toHaveLength(2);
+    for (const object of objects) expect(object).toMatch(/cdk-hnb659fds-assets-\$\{AWS::AccountId\}-\$\{AWS::Region\}"\},"\/[0-9a-f]{64}\.ttf"\]\]\}$/);
+    for (const { construct, role: other } of prod.functions.filter(({ role: r }) => r !== role)) {
+      expect(str(prod.statementsOf(other)), construct.node.path).not.toContain('cdk-hnb659fds-assets');
     }
   });
 

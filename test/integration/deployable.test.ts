@@ -242,6 +242,15 @@ describe('the cloud assembly of `npm run synth` and `npx cdk synth -c stage=prod
     }
   });
 
+  it("bundles the results report with Node's Brotli decoder in place of fontkit's brotli package (infra/bundling.ts alias)", () => {
+    for (const assembly of [dev, prod]) {
+      const report = functionNamed(assembly, 'GetAppointmentResultsReport');
+      const { sources } = JSON.parse(readFileSync(join(report.assetDir, 'index.mjs.map'), 'utf8')) as { sources: string[] };
+      expect(sources.some((source) => source.endsWith('shared/report/brotli-decompress.ts'))).toBe(true);
+      expect(sources.filter((source) => source.includes('node_modules/brotli/'))).toEqual([]);
+    }
+  });
+
   it(
     'gives every function an asset that loads in Node.js 24, with its environment, and exports its handler',
     async () => {
