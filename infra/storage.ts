@@ -6,7 +6,7 @@
 import { Duration, RemovalPolicy, type Stack } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, ProjectionType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
 import { EventBus } from 'aws-cdk-lib/aws-events';
-import { BlockPublicAccess, Bucket, BucketEncryption, type CfnBucket, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
+import { BlockPublicAccess, Bucket, BucketEncryption, type BucketProps, type CfnBucket, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import type { IConstruct } from 'constructs';
 import { EVENT_SOURCE } from '../shared/events/event-source';
 import { LAB_PARTNER_SOURCE } from '../shared/events/lab-results-reported';
@@ -25,6 +25,19 @@ export interface PatientDataStoresProps {
   /** A HIPAA finding kept, with its reason (only where the HIPAA checks run). */
   readonly acknowledgeHipaa: (resource: IConstruct, ...acks: { id: `HIPAA.Security-${string}`; reason: string }[]) => void;
 }
+
+/**
+ * What both buckets are: private (no public access, owner-enforced objects, TLS 1.2 only), encrypted with
+ * SSE-S3, and retained, as S3 cannot delete a bucket that still holds objects.
+ */
+const PRIVATE_BUCKET = {
+  blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+  enforceSSL: true,
+  minimumTLSVersion: 1.2,
+  encryption: BucketEncryption.S3_MANAGED,
+  objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+  removalPolicy: RemovalPolicy.RETAIN,
+} as const satisfies BucketProps;
 
 export function patientDataStores(scope: Stack, props: PatientDataStoresProps): { table: Table; bucket: Bucket; bus: EventBus } {
   const { stage, removalPolicy, hipaa, acknowledgeHipaa } = props;
@@ -53,17 +66,11 @@ export function patientDataStores(scope: Stack, props: PatientDataStoresProps): 
   }
 
   // Server access logs of the documents bucket: who read or wrote which report file, kept a year.
-  // Buckets are always retained: S3 cannot delete a bucket that still holds objects.
   const accessLogs = new Bucket(scope, 'AccessLogs', {
-    blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
-    enforceSSL: true,
-    minimumTLSVersion: 1.2,
-    encryption: BucketEncryption.S3_MANAGED,
-    objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+    ...PRIVATE_BUCKET,
     // S3 writes each log file once and never overwrites it, so versions cost nothing until someone deletes
     // one: then the audit trail stays recoverable for 30 days.
     versioned: true,
-    removalPolicy: RemovalPolicy.RETAIN,
     lifecycleRules: [{ expiration: Duration.days(365), noncurrentVersionExpiration: Duration.days(30) }],
   });
   acknowledgeHipaa(
@@ -84,14 +91,9 @@ export function patientDataStores(scope: Stack, props: PatientDataStoresProps): 
   );
 
   const bucket = new Bucket(scope, 'Documents', {
-    blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
-    enforceSSL: true,
-    minimumTLSVersion: 1.2,
-    encryption: BucketEncryption.S3_MANAGED,
-    objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+    ...PRIVATE_BUCKET,
     // Lab reports are medical records: an overwrite or a delete must be recoverable.
     versioned: true,
-    removalPolicy: RemovalPolicy.RETAIN,
     serverAccessLogsBucket: accessLogs,
     serverAccessLogsPrefix: 'documents-bucket/',
     lifecycleRules: [

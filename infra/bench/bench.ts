@@ -18,7 +18,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { apiCaller, BERLIN_MITTE, ESSENTIALS_PANEL, idOf, labReport, nextWeekday } from './api-client';
-import { BUNDLE_RATIO_TARGET, type BundleRow, formatBundleTable, IMPORT_RATIO_TARGET, REPORT_FUNCTION, REPORT_IMPORT_RATIO_TARGET } from './bundles';
+import { BUNDLE_RATIO_TARGET, type BundleRow, formatBundleTable, IMPORT_RATIO_TARGET, REPORT_IMPORT_RATIO_TARGET, rendersReport } from './bundles';
 import { measureHandlerCpu } from './handler-cpu';
 import { measureLatency } from './latency';
 import { type Figure, previousRun, printFigures, writeResults } from './report';
@@ -233,8 +233,8 @@ async function bundleFigures(notes: Record<string, unknown>): Promise<Figure[]> 
   console.log(formatBundleTable(rows));
   notes.bundles = rows.map(({ topInputs, packages, ...row }) => ({ ...row, top_inputs: topInputs }));
   const section = 'per function: bundle size and cold import against the bare handler';
-  const measured = rows.filter((row) => !row.bare && row.name !== REPORT_FUNCTION);
-  const report = rows.find((row) => row.name === REPORT_FUNCTION);
+  const measured = rows.filter((row) => !row.bare && !rendersReport(row.name));
+  const report = rows.find((row) => rendersReport(row.name));
   const worst = (ratio: (row: BundleRow) => number) => measured.reduce((max, row) => Math.max(max, ratio(row)), 0);
   return [
     ...measured.flatMap((row): Figure[] => [

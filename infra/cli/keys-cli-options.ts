@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { DAY_MS, DEFAULT_KEY_LIFETIME_DAYS, DEFAULT_ROTATION_GRACE_HOURS, HOUR_MS } from '../../shared/auth/api-key-lifetime';
 import { type KeyLimits, MAX_BURST, MAX_DAILY_QUOTA, MAX_RATE_LIMIT } from '../../shared/domain/rate-limits';
 import { SANDBOX_RETENTION_DAYS } from '../../shared/sandbox';
+import { asUsage, UsageError } from './usage';
 
 export const MAX_LIFETIME_DAYS = 3650;
 export const MAX_GRACE_DAYS = 30;
@@ -31,8 +32,6 @@ requests per UTC day (default none). Over them, a request is answered 429 with R
 Without --table: the running npm start stack; --table: a deployed table, with your usual AWS credentials
 and region. create there also needs --usage-plan (the stack output KeyUsagePlanId): the gateway counts the
 key's requests in it, or in a plan of the key's own when it has --rate-limit.`;
-
-export class UsageError extends Error {}
 
 /** `--expires-in`: whole days, or never (a deliberate choice: --allow-no-expiry). Undefined: the default lifetime. */
 export function expiryOf(value: string | undefined, allowNoExpiry: boolean | undefined, now: Date): Date | null | undefined {
@@ -89,8 +88,8 @@ export const list = (value: string | undefined) =>
     .filter(Boolean);
 
 export function parse(argv: string[]) {
-  try {
-    return parseArgs({
+  return asUsage(() =>
+    parseArgs({
       args: argv,
       allowPositionals: true,
       options: {
@@ -111,8 +110,6 @@ export function parse(argv: string[]) {
         sandbox: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
-    });
-  } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
-  }
+    }),
+  );
 }

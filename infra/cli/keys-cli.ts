@@ -31,7 +31,8 @@ import { describeLimits } from '../../shared/domain/rate-limits';
 import { SANDBOX_RETENTION_DAYS } from '../../shared/sandbox';
 import { localFunctionEnvironment } from '../local/environment';
 import { runningStackSettings } from '../local/stack-file';
-import { describeExpiry, expiryOf, graceMsOf, limitsOf, list, parse, printNewKey, USAGE, UsageError } from './keys-cli-options';
+import { describeExpiry, expiryOf, graceMsOf, limitsOf, list, parse, printNewKey, USAGE } from './keys-cli-options';
+import { runCli, UsageError } from './usage';
 
 async function main(argv: string[]): Promise<void> {
   const { values, positionals } = parse(argv);
@@ -236,11 +237,4 @@ async function main(argv: string[]): Promise<void> {
   }
 }
 
-main(process.argv.slice(2)).catch((error: unknown) => {
-  if (error instanceof UsageError) {
-    console.error(`${error.message}\n${USAGE}`);
-    process.exit(2);
-  }
-  console.error(`keys: ${error instanceof Error ? error.message : String(error)}`);
-  process.exit(1);
-});
+runCli('keys', USAGE, () => main(process.argv.slice(2)));

@@ -26,8 +26,7 @@ import { rangeFlag, REJECTION_REASONS, type RejectionReason } from '../../shared
 import { localFunctionEnvironment } from '../local/environment';
 import { apoeResult, geneticFinding } from './lab-samples';
 import { runningStackSettings } from '../local/stack-file';
-
-class UsageError extends Error {}
+import { asUsage, runCli, UsageError } from './usage';
 
 const USAGE = `usage:
   npm run lab -- report <appointment-id> [--partial] [--genetic] [--preliminary] [--critical <biomarker_id>]
@@ -39,8 +38,8 @@ const USAGE = `usage:
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
 
 function parse(argv: string[]) {
-  try {
-    return parseArgs({
+  return asUsage(() =>
+    parseArgs({
       args: argv,
       allowPositionals: true,
       options: {
@@ -53,10 +52,8 @@ function parse(argv: string[]) {
         format: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
-    });
-  } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
-  }
+    }),
+  );
 }
 
 /**
@@ -256,11 +253,4 @@ async function main(argv: string[]): Promise<void> {
   console.log(`PDF report: ${pdf.length} bytes. Read them: GET /api/v1/appointments/${appointmentId}/results`);
 }
 
-main(process.argv.slice(2)).catch((error: unknown) => {
-  if (error instanceof UsageError) {
-    console.error(`${error.message}\n${USAGE}`);
-    process.exit(2);
-  }
-  console.error(`lab: ${error instanceof Error ? error.message : String(error)}`);
-  process.exit(1);
-});
+runCli('lab', USAGE, () => main(process.argv.slice(2)));

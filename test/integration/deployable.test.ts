@@ -17,9 +17,10 @@ import { promisify } from 'node:util';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { CreateBucketCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { REPO_ROOT } from '../../infra/api-function';
 import { objectCreatedEvent, oruR01 } from '../../infra/cli/hl7-message';
+import { ensureBucket } from '../../infra/local/bootstrap';
 import { HL7_PREFIX } from '../../shared/documents/bucket-layout';
 import { s3 } from '../../shared/documents/s3';
 import { LAB_RESULTS_AVAILABLE } from '../../shared/events/lab-results-available';
@@ -102,9 +103,7 @@ function substitute(text: string): string {
 async function publishFileAssets(assembly: Assembly): Promise<void> {
   for (const asset of fileAssets(assembly)) {
     const bucket = substitute(asset.bucketName);
-    await s3.send(new CreateBucketCommand({ Bucket: bucket })).catch((error: Error) => {
-      if (error.name !== 'BucketAlreadyOwnedByYou' && error.name !== 'BucketAlreadyExists') throw error;
-    });
+    await ensureBucket(process.env.S3_ENDPOINT!, bucket);
     await s3.send(new PutObjectCommand({ Bucket: bucket, Key: asset.objectKey, Body: readFileSync(asset.file) }));
   }
 }
