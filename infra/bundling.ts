@@ -31,8 +31,13 @@ export const LAMBDA_BUNDLE = {
   // CJS dependencies bundled into an ES module still call require() for Node built-ins.
   banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
   // Packages replaced by a module of ours (relative to the repository root): fontkit's pure-JavaScript
-  // Brotli decoder, 475 KB with its dictionary, by Node's built-in one.
-  alias: { 'brotli/decompress.js': 'shared/report/brotli-decompress.ts' },
+  // Brotli decoder, 475 KB with its dictionary, by Node's built-in one; the SDK's default credential
+  // chain, 135 KB with the STS and SSO clients, by the environment Lambda gives every function
+  // (shared/lambda-credentials.ts).
+  alias: {
+    'brotli/decompress.js': 'shared/report/brotli-decompress.ts',
+    '@aws-sdk/credential-provider-node': 'shared/lambda-credentials.ts',
+  },
 } as const;
 
 /**

@@ -49,6 +49,14 @@ describe('the bundle of a route', () => {
     expect(inputs).not.toContain('brotli');
   });
 
+  it("that calls AWS takes its credentials from Lambda's environment, without the SDK's default chain and its STS and SSO clients", async () => {
+    const [name, route] = keyedRoute;
+    const inputs = await inputsOf(name, route.handler);
+    expect(inputs).toContain('@aws-sdk/credential-provider-env');
+    expect(inputs).toContain('shared/lambda-credentials.ts');
+    expect(inputs.filter((input) => input === '@aws-sdk/credential-provider-node' || input === '@aws-sdk/nested-clients')).toEqual([]);
+  });
+
   it('that needs a key carries the key lookup and its DynamoDB client (the check above can tell)', async () => {
     const [name, route] = keyedRoute;
     const inputs = await inputsOf(name, route.handler);

@@ -58,7 +58,11 @@ mockEventBridge();
 const api = useApi();
 
 /** PutEvents requests the functions sent to "EventBridge" (a loopback receiver): the real request shape. */
-const putEvents: { target: string; body: { Entries: { Source: string; DetailType: string; Detail: string; EventBusName: string }[] } }[] = [];
+const putEvents: {
+  target: string;
+  authorization: string;
+  body: { Entries: { Source: string; DetailType: string; Detail: string; EventBusName: string }[] };
+}[] = [];
 let eventBridge: Server;
 
 beforeAll(async () => {
@@ -67,7 +71,7 @@ beforeAll(async () => {
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-      putEvents.push({ target: String(req.headers['x-amz-target']), body });
+      putEvents.push({ target: String(req.headers['x-amz-target']), authorization: String(req.headers.authorization), body });
       res.writeHead(200, { 'content-type': 'application/x-amz-json-1.1' });
       res.end(JSON.stringify({ FailedEntryCount: 0, Entries: body.Entries.map((_: unknown, i: number) => ({ EventId: `event-${i}` })) }));
     });
@@ -250,6 +254,22 @@ describe('the cloud assembly of `npm run synth` and `npx cdk synth -c stage=prod
     }
   });
 
+  it("bundles every function that calls AWS with Lambda's environment as its credentials, not the SDK's default chain (infra/bundling.ts alias)", () => {
+    const sourcesOf = (fn: AssemblyFunction) => (JSON.parse(readFileSync(join(fn.assetDir, 'index.mjs.map'), 'utf8')) as { sources: string[] }).sources;
+    for (const assembly of [dev, prod]) {
+      const callingAws = assembly.functions.filter((fn) => sourcesOf(fn).some((source) => source.includes('node_modules/@aws-sdk/')));
+      expect(callingAws.length).toBeGreaterThan(60);
+      const withChain = callingAws.filter((fn) =>
+        sourcesOf(fn).some((source) => /node_modules\/@aws-sdk\/(credential-provider-node|nested-clients)\//.test(source)),
+      );
+      expect(withChain.map((fn) => fn.path)).toEqual([]);
+      // shared/lambda-credentials.ts only re-exports: its code in the map is the package's.
+      expect(
+        callingAws.filter((fn) => !sourcesOf(fn).some((source) => source.includes('node_modules/@aws-sdk/credential-provider-env/'))).map((fn) => fn.path),
+      ).toEqual([]);
+    }
+  });
+
   it(
     'gives every function an asset that loads in Node.js 24, with its environment, and exports its handler',
     async () => {
@@ -329,6 +349,12 @@ describe('the bundled functions, invoked as API Gateway and EventBridge invoke t
       const entries = putEvents.filter(({ target }) => target === 'AWSEvents.PutEvents').flatMap(({ body }) => body.Entries);
       const available = entries.find((entry) => entry.DetailType === LAB_RESULTS_AVAILABLE && entry.Detail.includes(appointmentId));
       expect(available).toMatchObject({ Source: 'lab-api', EventBusName: process.env.EVENT_BUS_NAME });
+    });
+
+    it("the ingest signs its PutEvents with the credentials Lambda puts in the function's environment (shared/lambda-credentials.ts)", () => {
+      const signed = putEvents.filter(({ target }) => target === 'AWSEvents.PutEvents').map(({ authorization }) => authorization);
+      expect(signed.length).toBeGreaterThan(0);
+      expect(signed.filter((authorization) => !authorization.startsWith('AWS4-HMAC-SHA256 Credential=local/'))).toEqual([]);
     });
 
     it('GET …/results/report answers the PDF', async () => {
