@@ -262,10 +262,12 @@ async function bundleFigures(notes: Record<string, unknown>): Promise<Figure[]> 
     },
     { section, name: 'slowest cold import / bare', value: worst((row) => row.importRatio), unit: '×', target: { kind: 'max', limit: IMPORT_RATIO_TARGET } },
     // Absolute too, the trend beside the ratios: a lighter floor (infra/bundling.ts's credentials) raises every ratio.
-    ...Object.entries({ 'bare handler': rows.filter((row) => row.bare), 'functions but the report, median': measured }).flatMap(([what, of]): Figure[] => [
-      { section, name: `${what}: bundle`, value: median(of.map((row) => row.bytes)) / 1024, unit: 'KB' },
-      { section, name: `${what}: cold import CPU`, value: median(of.map((row) => row.importMs)), unit: 'ms' },
-    ]),
+    ...Object.entries({ 'bare handler': rows.filter((row) => row.bare), 'functions but the report, median': measured })
+      .filter(([, of]) => of.length > 0)
+      .flatMap(([what, of]): Figure[] => [
+        { section, name: `${what}: bundle`, value: median(of.map((row) => row.bytes)) / 1024, unit: 'KB' },
+        { section, name: `${what}: cold import CPU`, value: median(of.map((row) => row.importMs)), unit: 'ms' },
+      ]),
   ];
 }
 
