@@ -6,7 +6,7 @@
  * client where the HTTP handler would be called (below retries, signing and the deserializer) that returns a
  * canned HTTP response, so the SDK's serializing, signing and parsing are measured and the network is not.
  * The key cache is warmed against the real DynamoDB Local first; the stub then answers GetItem with the
- * real profile item and PutItem with `{}`.
+ * real profile item (the key's lookup with the key's item) and PutItem with `{}`.
  */
 import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
@@ -34,6 +34,7 @@ const { handler } = (await import('../../functions/profiles/get')) as {
 const { dynamo, tableName } = await import('../../shared/store/client');
 const { keys } = await import('../../shared/store/keys');
 const { config } = await import('../../shared/config');
+const { hashApiKey } = await import('../../shared/auth/api-keys');
 
 const itemKey = keys.profile(input.profileId);
 const context = {
@@ -117,19 +118,24 @@ const lowLevel = new DynamoDBClient({
   region: config.region,
   credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
 });
-const { Item: profileItem } = await lowLevel.send(
-  new GetItemCommand({ TableName: tableName, Key: { PK: { S: itemKey.PK }, SK: { S: itemKey.SK } }, ConsistentRead: true }),
-);
+const stored = async ({ PK, SK }: { PK: string; SK: string }) =>
+  (await lowLevel.send(new GetItemCommand({ TableName: tableName, Key: { PK: { S: PK }, SK: { S: SK } }, ConsistentRead: true }))).Item;
+const keyItemKey = keys.apiKey(hashApiKey(input.key));
+const [profileItem, keyItem] = [await stored(itemKey), await stored(keyItemKey)];
 lowLevel.destroy();
-if (!profileItem) throw new Error('the profile item is missing');
+if (!profileItem || !keyItem) throw new Error('the profile or API key item is missing');
 
 const answers: Record<string, Uint8Array> = {
   GetItemCommand: Buffer.from(JSON.stringify({ Item: profileItem })),
   PutItemCommand: Buffer.from('{}'),
 };
+// The key's item too, for the lookup that follows when the key cache expires (60 s) in a long run: the
+// profile in its place would answer 403.
+const keyAnswer = Buffer.from(JSON.stringify({ Item: keyItem }));
 dynamo.middlewareStack.add(
-  (_next, handlerContext) => async () => {
-    const body = answers[handlerContext.commandName ?? ''];
+  (_next, handlerContext) => async (args) => {
+    const asksForKey = handlerContext.commandName === 'GetItemCommand' && String((args.request as { body?: unknown }).body).includes(keyItemKey.PK);
+    const body = asksForKey ? keyAnswer : answers[handlerContext.commandName ?? ''];
     if (!body) throw new Error(`the bench's DynamoDB stub has no answer for ${handlerContext.commandName}`);
     return { response: { statusCode: 200, headers: { 'content-type': 'application/x-amz-json-1.0' }, body }, output: undefined as never };
   },
