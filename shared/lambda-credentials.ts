@@ -12,8 +12,7 @@
  * container endpoint, not offered for Node.js) would need the chain back. The local stack, the tests and the
  * operator CLIs are not bundled: they keep the full chain, so an operator's SSO profile still works.
  */
-import type { FromEnvInit } from '@aws-sdk/credential-provider-env';
-import { fromEnv } from '@aws-sdk/credential-provider-env';
+import { type FromEnvInit, fromEnv } from '@aws-sdk/credential-provider-env';
 import { memoize } from '@smithy/core/config';
 
 /** Called once per client with its configuration; a failed read is not kept (the next request reads again). */

@@ -171,6 +171,10 @@ async function runAsset(fn: AssemblyFunction, event?: unknown): Promise<any> {
   return JSON.parse(last.slice('RESULT '.length));
 }
 
+/** The files a function's deployed bundle was built from, as its source map names them. */
+const bundledSources = (fn: AssemblyFunction): string[] =>
+  (JSON.parse(readFileSync(join(fn.assetDir, 'index.mjs.map'), 'utf8')) as { sources: string[] }).sources;
+
 /** The one function whose construct path holds this segment (e.g. `GetProfile`, `ResultsIngest`). */
 function functionNamed(assembly: Assembly, segment: string): AssemblyFunction {
   const found = assembly.functions.filter((fn) => fn.path.split('/').includes(segment));
@@ -256,25 +260,28 @@ describe('the cloud assembly of `npm run synth` and `npx cdk synth -c stage=prod
   it("bundles the results report with Node's Brotli decoder in place of fontkit's brotli package (infra/bundling.ts alias)", () => {
     for (const assembly of [dev, prod]) {
       const report = functionNamed(assembly, 'GetAppointmentResultsReport');
-      const { sources } = JSON.parse(readFileSync(join(report.assetDir, 'index.mjs.map'), 'utf8')) as { sources: string[] };
+      const sources = bundledSources(report);
       expect(sources.some((source) => source.endsWith('shared/report/brotli-decompress.ts'))).toBe(true);
       expect(sources.filter((source) => source.includes('node_modules/brotli/'))).toEqual([]);
     }
   });
 
   it("bundles every function that calls AWS with Lambda's environment as its credentials, not the SDK's default chain (infra/bundling.ts alias)", () => {
-    const sourcesOf = (fn: AssemblyFunction) => (JSON.parse(readFileSync(join(fn.assetDir, 'index.mjs.map'), 'utf8')) as { sources: string[] }).sources;
     for (const assembly of [dev, prod]) {
-      const callingAws = assembly.functions.filter((fn) => sourcesOf(fn).some((source) => source.includes('node_modules/@aws-sdk/')));
+      const callingAws = assembly.functions
+        .map((fn) => ({ path: fn.path, sources: bundledSources(fn) }))
+        .filter(({ sources }) => sources.some((source) => source.includes('node_modules/@aws-sdk/')));
       // Every route with a key calls DynamoDB: the filter above cannot come out empty by mistake.
       expect(callingAws.length).toBeGreaterThanOrEqual(routeEntries.filter(([, route]) => route.scopes.length > 0).length);
-      const withChain = callingAws.filter((fn) =>
-        sourcesOf(fn).some((source) => /node_modules\/@aws-sdk\/(credential-provider-node|nested-clients)\//.test(source)),
+      const withChain = callingAws.filter(({ sources }) =>
+        sources.some((source) => /node_modules\/@aws-sdk\/(credential-provider-node|nested-clients)\//.test(source)),
       );
-      expect(withChain.map((fn) => fn.path)).toEqual([]);
+      expect(withChain.map(({ path }) => path)).toEqual([]);
       // shared/lambda-credentials.ts only re-exports: its code in the map is the package's.
       expect(
-        callingAws.filter((fn) => !sourcesOf(fn).some((source) => source.includes('node_modules/@aws-sdk/credential-provider-env/'))).map((fn) => fn.path),
+        callingAws
+          .filter(({ sources }) => !sources.some((source) => source.includes('node_modules/@aws-sdk/credential-provider-env/')))
+          .map(({ path }) => path),
       ).toEqual([]);
     }
   });
