@@ -36,6 +36,8 @@ import { confirmDraw, createProfile, ESSENTIALS_PANEL, scheduleAppointment } fro
 const run = promisify(execFile);
 const NODE = join(REPO_ROOT, 'node_modules/.bin/node');
 const RUNTIME = join(REPO_ROOT, 'test/support/lambda-runtime.mjs');
+/** Node's own copy of undici, as process.moduleLoadList names it: 60 ms of CPU to load. */
+const UNDICI = 'NativeModule internal/deps/undici/undici';
 
 /** CloudFormation's limit is 500 resources per stack; issue #27 keeps every stack at 60 % of it. */
 const MAX_RESOURCES = 300;
@@ -160,15 +162,18 @@ function lambdaEnvironment(fn: AssemblyFunction): Record<string, string> {
   };
 }
 
-/** Runs the function's asset in a fresh Node.js 24 process; with an event, invokes it once and returns its answer. */
+/**
+ * Runs the function's asset in a fresh Node.js 24 process; with an event, invokes it once and returns its
+ * answer; without, returns the libraries of Node's own (`internal/deps/…`) that loading it made Node load.
+ */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- whatever the handler answered
 async function runAsset(fn: AssemblyFunction, event?: unknown): Promise<any> {
   const args = [RUNTIME, fn.assetDir, fn.handler, ...(event === undefined ? [] : [JSON.stringify(event)])];
   const { stdout } = await run(NODE, args, { cwd: fn.assetDir, env: lambdaEnvironment(fn), maxBuffer: 64 * 1024 * 1024 });
-  if (event === undefined) return undefined;
   const last = stdout.trimEnd().split('\n').at(-1) ?? '';
-  expect(last.startsWith('RESULT ')).toBe(true);
-  return JSON.parse(last.slice('RESULT '.length));
+  const prefix = event === undefined ? 'LOADED ' : 'RESULT ';
+  expect(last.startsWith(prefix)).toBe(true);
+  return JSON.parse(last.slice(prefix.length));
 }
 
 /** The files a function's deployed bundle was built from, as its source map names them. */
@@ -284,6 +289,17 @@ describe('the cloud assembly of `npm run synth` and `npx cdk synth -c stage=prod
           .map(({ path }) => path),
       ).toEqual([]);
     }
+  });
+
+  it("loads a route's asset without Node's undici, which an ES import of node:http would load at every cold start (infra/bundling.ts alias)", async () => {
+    for (const assembly of [dev, prod]) {
+      expect(await runAsset(functionNamed(assembly, 'GetProfile'))).not.toContain(UNDICI);
+    }
+  });
+
+  it('sees undici loaded when a module imports node:http as an ES module (the check above can tell)', async () => {
+    const { stdout } = await run(NODE, ['--input-type=module', '-e', "import 'node:http'; console.log(JSON.stringify(process.moduleLoadList))"]);
+    expect(JSON.parse(stdout)).toContain(UNDICI);
   });
 
   it(

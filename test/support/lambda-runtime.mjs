@@ -3,7 +3,8 @@
  * working directory (Lambda's /var/task), it imports the module the function's Handler names
  * (`index.handler` → index.mjs, index.js or index.cjs, as the runtime looks for them) and checks the export
  * is a function. Given an event, it invokes the handler once with a Lambda-shaped context and prints
- * `RESULT <json>` as its last line (the function's own log lines come before it).
+ * `RESULT <json>` as its last line (the function's own log lines come before it). Given none, it prints
+ * `LOADED <json>`: the libraries Node bundles (undici, acorn, …) that loading the function made it load.
  *
  *   node lambda-runtime.mjs <asset dir> <Handler> [<event as JSON>]
  */
@@ -25,7 +26,10 @@ if (typeof handler !== 'function') {
   console.error(`${file} exports no function ${exportName}`);
   process.exit(3);
 }
-if (eventJson !== undefined) {
+if (eventJson === undefined) {
+  const nodeLibraries = process.moduleLoadList.filter((name) => name.startsWith('NativeModule internal/deps/'));
+  process.stdout.write(`\nLOADED ${JSON.stringify(nodeLibraries)}\n`);
+} else {
   const deadline = Date.now() + Number(process.env.LAMBDA_TIMEOUT_SECONDS ?? 30) * 1000;
   const name = process.env.AWS_LAMBDA_FUNCTION_NAME ?? 'function';
   const context = {
