@@ -3,7 +3,7 @@
  * machine (absolute times vary by machine and load), printed as one table and written to the git-ignored
  * bench/results.json with the machine, date, commit and each figure's target (docs/proofs-and-performance.md "Performance"):
  *   1. throughput of GET /profiles/{id} through the local server against the raw DynamoDB calls (bench/throughput.ts);
- *   2. handler CPU per request, DynamoDB stubbed, against a bare handler (bench/handler-cpu.ts);
+ *   2. handler CPU per request, to DynamoDB Local, against bare handlers (bench/handler-cpu.ts);
  *   3. per function: bundle size and cold import time against a bare handler (bench/bundles.ts, when present);
  *   4. DynamoDB round trips and items read per request of every route, items read / returned on lists (bench/round-trips.ts);
  *   5. latency of the main routes (bench/latency.ts) and the cost of refusing pathological bodies.

@@ -2,13 +2,16 @@
  * Handler CPU per request, in a process of its own (forked by bench/handler-cpu.ts) so that nothing else
  * runs on its thread: the real GET /api/v1/profiles/{id} handler invoked with an API Gateway event, beside
  * a bare handler that only does the GetItem through the same client and answers its JSON (and a bare one
- * with the GetItem + PutItem the route makes). DynamoDB is answered by a stub, an SDK middleware on the app's
- * client where the HTTP handler would be called (below retries, signing and the deserializer) that returns a
- * canned HTTP response, so the SDK's serializing, signing and parsing are measured and the network is not.
- * The key cache is warmed against the real DynamoDB Local first; the stub then answers GetItem with the
- * real profile item (the key's lookup with the key's item) and PutItem with `{}`.
+ * with the GetItem + PutItem the route makes). Every call goes to DynamoDB Local over loopback, through the
+ * SDK's own HTTP handler, as a deployed function's calls go to DynamoDB: this process's CPU is what it
+ * spends building, signing, sending, receiving and parsing them; DynamoDB Local's is its own process's.
+ *
+ * Not a stub inside the SDK, as until issue #33's last round: a floor that sends nothing makes none of the
+ * system calls every real call makes, and on a machine with page-table isolation and no PCID (this one:
+ * `pti=on`, no `pcid` flag) each system call flushes the TLB: the first line our handler wrote cost 35–50 µs
+ * of CPU against a floor that paid nothing of the kind, while every real request pays that flush on each
+ * call it sends (docs/proofs-and-performance.md "Handler CPU").
  */
-import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { accessLogPut } from './api-client';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
@@ -33,10 +36,7 @@ const { handler } = (await import('../../functions/profiles/get')) as {
 };
 const { dynamo, tableName } = await import('../../shared/store/client');
 const { keys } = await import('../../shared/store/keys');
-const { config } = await import('../../shared/config');
-const { hashApiKey } = await import('../../shared/auth/api-keys');
 
-const itemKey = keys.profile(input.profileId);
 const context = {
   callbackWaitsForEmptyEventLoop: false,
   functionName: 'lab-api-bench-getProfile',
@@ -105,45 +105,12 @@ const bareGetPut = async (event: APIGatewayProxyEvent): Promise<APIGatewayProxyR
   return answer;
 };
 
-// Warm the key cache (and the handler) against the real DynamoDB Local, then read the item the stub answers with.
 let n = 0;
 const invoke = async (fn: (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>) => {
   n += 1;
   const result = await fn(apiGatewayEvent(n), { ...context, awsRequestId: `bench-${n}` });
   if (result.statusCode !== 200) throw new Error(`the handler answered ${result.statusCode}`);
 };
-await invoke(handler);
-const lowLevel = new DynamoDBClient({
-  endpoint: config.dynamodbEndpoint,
-  region: config.region,
-  credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-});
-const stored = async ({ PK, SK }: { PK: string; SK: string }) =>
-  (await lowLevel.send(new GetItemCommand({ TableName: tableName, Key: { PK: { S: PK }, SK: { S: SK } }, ConsistentRead: true }))).Item;
-const keyItemKey = keys.apiKey(hashApiKey(input.key));
-const [profileItem, keyItem] = [await stored(itemKey), await stored(keyItemKey)];
-lowLevel.destroy();
-if (!profileItem || !keyItem) throw new Error('the profile or API key item is missing');
-
-const answers: Record<string, Uint8Array> = {
-  GetItemCommand: Buffer.from(JSON.stringify({ Item: profileItem })),
-  PutItemCommand: Buffer.from('{}'),
-};
-// The key's item too, for the lookup that follows when the key cache expires (60 s) in a long run: the
-// profile in its place would answer 403.
-const keyAnswer = Buffer.from(JSON.stringify({ Item: keyItem }));
-dynamo.middlewareStack.add(
-  (_next, handlerContext) => async (args) => {
-    const asksForKey = handlerContext.commandName === 'GetItemCommand' && String((args.request as { body?: unknown }).body).includes(keyItemKey.PK);
-    const body = asksForKey ? keyAnswer : answers[handlerContext.commandName ?? ''];
-    if (!body) throw new Error(`the bench's DynamoDB stub has no answer for ${handlerContext.commandName}`);
-    return { response: { statusCode: 200, headers: { 'content-type': 'application/x-amz-json-1.0' }, body }, output: undefined as never };
-  },
-  // Innermost (the deserialize step, below the SDK's own deserializer): everything up to the wire runs,
-  // retries and signing included, and the canned bytes are parsed as DynamoDB's would be. At the
-  // finalizeRequest step the stub would also skip that parsing, which every real call pays.
-  { step: 'deserialize', priority: 'low', name: 'benchDynamoStub' },
-);
 
 /** CPU microseconds per request over `iterations` sequential requests. */
 async function cpuPerRequest(fn: (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>): Promise<number> {
