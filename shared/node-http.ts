@@ -10,9 +10,11 @@
  * through the default export. A bundle importing anything else fails to build, rather than load undefined.
  */
 import type * as NodeHttp from 'node:http';
-import { createRequire } from 'node:module';
+// Not named createRequire: the bundle's banner (infra/bundling.ts) declares that name, which esbuild does
+// not see, and an unminified bundle would keep ours as it is and fail to load.
+import { createRequire as requireFrom } from 'node:module';
 
-const http = createRequire(import.meta.url)('node:http') as typeof NodeHttp;
+const http = requireFrom(import.meta.url)('node:http') as typeof NodeHttp;
 
 export default http;
 export const { STATUS_CODES, Agent, request } = http;
