@@ -34,7 +34,7 @@ export const LAMBDA_BUNDLE = {
   // Brotli decoder, 475 KB with its dictionary, by Node's built-in one; the SDK's default credential
   // chain, 135 KB with the STS and SSO clients, by the environment Lambda gives every function
   // (shared/lambda-credentials.ts); and node:http, which @middy/util imports for STATUS_CODES, by the same
-  // module taken with require(), since its ES import loads Node's undici, 20–60 ms of every cold start
+  // module taken with require(), since its ES import loads Node's undici, 20–30 ms of every cold start
   // (shared/node-http.ts).
   alias: {
     'brotli/decompress.js': 'shared/report/brotli-decompress.ts',

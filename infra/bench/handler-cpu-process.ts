@@ -6,11 +6,8 @@
  * SDK's own HTTP handler, as a deployed function's calls go to DynamoDB: this process's CPU is what it
  * spends building, signing, sending, receiving and parsing them; DynamoDB Local's is its own process's.
  *
- * Not a stub inside the SDK, as until issue #33's last round: a floor that sends nothing makes none of the
- * system calls every real call makes, and on a machine with page-table isolation and no PCID (this one:
- * `pti=on`, no `pcid` flag) each system call flushes the TLB: the first line our handler wrote cost 35–50 µs
- * of CPU against a floor that paid nothing of the kind, while every real request pays that flush on each
- * call it sends (docs/proofs-and-performance.md "Handler CPU").
+ * Not a stub: a floor that sends nothing skips the system calls every real call makes, which on some
+ * machines cost more than our code does (docs/proofs-and-performance.md "Handler CPU").
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { accessLogPut } from './api-client';
