@@ -1,7 +1,14 @@
 /**
- * The one Powertools Metrics of a container: CloudWatch metrics written as log lines in the embedded
- * metric format (EMF), which CloudWatch Logs turns into metrics. No PutMetricData call, no SDK client, no
- * time spent on a request's path beyond writing one line.
+ * The service's CloudWatch metrics, written as log lines in the embedded metric format (EMF), which
+ * CloudWatch Logs turns into metrics. No PutMetricData call, no SDK client, no time spent on a request's
+ * path beyond writing one line.
+ *
+ * Written here, not with Powertools Metrics: we write two fixed shapes of line (a request's, a business
+ * fact's), and the library's store, validation and console cost a read about 39 µs of CPU and every bundle
+ * 12 KB (docs/proofs-and-performance.md "Handler CPU"), for two JSON.stringify calls. The format is
+ * AWS's (https://docs.aws.amazon.com/AmazonCloudWatch/latest/monitoring/CloudWatch_Embedded_Metric_Format_Specification.html);
+ * test/integration/metrics.test.ts pins every line we write to it. The variables are those Powertools
+ * reads (the Logger still does), so one set configures both.
  *
  * The namespace is the stack's (`LabApi/LabApi-prod`: POWERTOOLS_METRICS_NAMESPACE, set by
  * infra/api-function.ts), so two stages in one account never mix, and the log-derived metrics of
@@ -11,53 +18,79 @@
  * distinct value is a metric of its own, billed, and a key id in a metric is an identifier in a place
  * nobody reviews for privacy.
  *
- * The route class comes from the function's environment (LAB_ROUTE_CLASS, set by infra/api-function.ts),
- * like Powertools' own settings; the local stack turns metrics off
- * (POWERTOOLS_METRICS_DISABLED): there they would only be a JSON line per request on the terminal.
+ * The route class comes from the function's environment (LAB_ROUTE_CLASS, set by infra/api-function.ts);
+ * the local stack turns metrics off (POWERTOOLS_METRICS_DISABLED): there they would only be a JSON line
+ * per request on the terminal.
  */
-import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import { type BusinessMetric, REQUEST_METRICS } from './metric-names';
 import { currentRealm } from './sandbox';
 
-/** Outside Lambda (the local stack, a test) there is no stack: its metrics, when on, are the local ones. */
-export const metrics = new Metrics({
-  namespace: process.env.POWERTOOLS_METRICS_NAMESPACE ?? 'LabApi/local',
-  serviceName: process.env.POWERTOOLS_SERVICE_NAME ?? 'lab-api',
-});
-
+/** EMF's units, as CloudWatch names them; only those we write. */
+export const MetricUnit = { Count: 'Count', Milliseconds: 'Milliseconds', Seconds: 'Seconds' } as const;
 type Unit = (typeof MetricUnit)[keyof typeof MetricUnit];
 
+/** Outside Lambda (the local stack, a test) there is no stack: its metrics, when on, are the local ones. */
+const namespace = process.env.POWERTOOLS_METRICS_NAMESPACE || 'LabApi/local';
+const service = process.env.POWERTOOLS_SERVICE_NAME || 'lab-api';
+/** As Powertools reads a boolean variable: 1, true, yes or on, in any case. */
+const disabled = ['1', 'true', 'yes', 'on'].includes((process.env.POWERTOOLS_METRICS_DISABLED ?? '').trim().toLowerCase());
+
+/** The route class of this function (infra/route-classes.ts sloClassOf), for the class dimension. */
+const routeClass = process.env.LAB_ROUTE_CLASS;
+
 /**
- * One business fact, written at once as its own EMF line with only the default dimensions: a request's
- * route dimensions never leak onto it, and a function that fails afterwards has still counted what it did.
+ * One EMF document on its own line: CloudWatch reads a log event as one document, so a line is never
+ * shared with anything else. `values` are the dimensions' values and the metrics' own, by name.
+ */
+function writeMetrics(dimensions: string[][], metrics: { Name: string; Unit: Unit }[], values: Record<string, string | number>): void {
+  if (disabled) return;
+  const document = {
+    _aws: { Timestamp: Date.now(), CloudWatchMetrics: [{ Namespace: namespace, Dimensions: dimensions, Metrics: metrics }] },
+    service,
+    ...values,
+  };
+  process.stdout.write(`${JSON.stringify(document)}\n`);
+}
+
+/**
+ * One business fact, written at once as its own line with only the service as dimension: a request's
+ * route dimensions never reach it, and a function that fails afterwards has still counted what it did.
  */
 export function countBusiness(name: BusinessMetric, value = 1, unit: Unit = MetricUnit.Count): void {
   if (value === 0 && unit === MetricUnit.Count) return;
   // Sandbox data is a partner's test (docs/sandbox.md): its bookings and instant simulated results would
   // skew what the business figures and the turnaround tell. Its requests still count as load and errors.
   if (currentRealm() === 'sandbox') return;
-  const single = metrics.singleMetric();
-  single.addMetric(name, unit, value);
+  writeMetrics([['service']], [{ Name: name, Unit: unit }], { [name]: value });
 }
 
-/** The route class of this function (infra/route-classes.ts sloClassOf), for the class dimension. */
-const routeClass = process.env.LAB_ROUTE_CLASS;
+const REQUEST_METRIC_DEFINITIONS = [
+  { Name: REQUEST_METRICS.requests, Unit: MetricUnit.Count },
+  { Name: REQUEST_METRICS.clientErrors, Unit: MetricUnit.Count },
+  { Name: REQUEST_METRICS.serverErrors, Unit: MetricUnit.Count },
+  { Name: REQUEST_METRICS.latency, Unit: MetricUnit.Milliseconds },
+];
+const REQUEST_DIMENSIONS = routeClass
+  ? [
+      ['service', 'route'],
+      ['service', 'class'],
+    ]
+  : [['service', 'route']];
 
 /**
  * One API request as metrics: counted, its errors by status class (0 or 1, so that the average is a
- * rate) and its duration in the handler. Written as one EMF line with two dimension sets: by route and
- * by route class.
+ * rate) and its duration in the handler. One line with two dimension sets: by route and by route class.
  */
 export function countRequest(route: string, status: number | undefined, durationMs: number): void {
   const statusCode = status ?? 500;
-  metrics.addDimension('route', route);
-  if (routeClass) metrics.addDimensions({ class: routeClass });
-  metrics.addMetric(REQUEST_METRICS.requests, MetricUnit.Count, 1);
-  metrics.addMetric(REQUEST_METRICS.clientErrors, MetricUnit.Count, statusCode >= 400 && statusCode < 500 ? 1 : 0);
-  metrics.addMetric(REQUEST_METRICS.serverErrors, MetricUnit.Count, statusCode >= 500 ? 1 : 0);
-  metrics.addMetric(REQUEST_METRICS.latency, MetricUnit.Milliseconds, durationMs);
-  metrics.publishStoredMetrics();
+  writeMetrics(REQUEST_DIMENSIONS, REQUEST_METRIC_DEFINITIONS, {
+    route,
+    ...(routeClass ? { class: routeClass } : {}),
+    [REQUEST_METRICS.requests]: 1,
+    [REQUEST_METRICS.clientErrors]: statusCode >= 400 && statusCode < 500 ? 1 : 0,
+    [REQUEST_METRICS.serverErrors]: statusCode >= 500 ? 1 : 0,
+    [REQUEST_METRICS.latency]: durationMs,
+  });
 }
 
-export { MetricUnit };
 export { BUSINESS_METRICS } from './metric-names';

@@ -2,16 +2,18 @@
  * The local server as `npm start` runs it, alone in a process of its own (forked by bench/throughput.ts):
  * its CPU is then its own, not shared with the load generator's. The environment comes from the bench;
  * logs at INFO, as deployed (infra/api-function.ts), to wherever the parent sent stdout. Tells the parent
- * its URL over IPC and stops when the parent disconnects.
+ * its URL over IPC and stops when the parent disconnects. Beside the routes table it serves the route's
+ * floor (bench/floor-handlers.ts), which throughput.ts loads through the same server.
  */
 import { CONCURRENT_INVOCATIONS, runInvocation } from '../local/invocations';
+import { FLOOR_ROUTE } from './floor-route';
 
 Object.assign(process.env, CONCURRENT_INVOCATIONS);
 // As `npm start` (infra/local/start.ts): the startup runs in an invocation context of its own, which also
-// makes the runtime's InvokeStore exist before a handler module loads (Powertools Metrics needs it at import).
+// makes the runtime's InvokeStore exist before a handler module loads (Powertools Logger keeps each invocation's context in it).
 await runInvocation('startup', async () => {
   const { startLocalApi } = await import('../local/server');
-  const api = await startLocalApi(0);
+  const api = await startLocalApi(0, undefined, undefined, undefined, undefined, [FLOOR_ROUTE]);
   process.send?.({ url: api.url });
   process.on('disconnect', () => void api.close().then(() => process.exit(0)));
 });

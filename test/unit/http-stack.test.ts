@@ -7,6 +7,7 @@ import { describe, expect, it, vi } from 'vitest';
 
 vi.stubEnv('TABLE_NAME', 'unit-test-table');
 vi.stubEnv('POWERTOOLS_LOG_LEVEL', 'SILENT');
+vi.stubEnv('POWERTOOLS_METRICS_DISABLED', 'true');
 
 const { composeHttpHandler } = await import('../../shared/http/stack');
 const { ok } = await import('../../shared/http/responses');
