@@ -2,15 +2,13 @@
  * Handler CPU per request, in a process of its own (forked by bench/handler-cpu.ts) so that nothing else
  * runs on its thread: the real GET /api/v1/profiles/{id} handler invoked with an API Gateway event, beside
  * a bare handler that only does the GetItem through the same client and answers its JSON (and a bare one
- * with the GetItem + PutItem the route makes). Every call goes to DynamoDB Local over loopback, through the
+ * with the GetItem + PutItem the route makes: bench/floor-handlers.ts). Every call goes to DynamoDB Local over loopback, through the
  * SDK's own HTTP handler, as a deployed function's calls go to DynamoDB: this process's CPU is what it
  * spends building, signing, sending, receiving and parsing them; DynamoDB Local's is its own process's.
  *
  * Not a stub: a floor that sends nothing skips the system calls every real call makes, which on some
  * machines cost more than our code does (docs/proofs-and-performance.md "Handler CPU").
  */
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { accessLogPut } from './api-client';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 
 export interface CpuInput {
@@ -31,8 +29,7 @@ const input = await new Promise<CpuInput>((resolveInput) => process.once('messag
 const { handler } = (await import('../../functions/profiles/get')) as {
   handler: (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 };
-const { dynamo, tableName } = await import('../../shared/store/client');
-const { keys } = await import('../../shared/store/keys');
+const { bareGet, bareGetPut } = await import('./floor-handlers');
 
 const context = {
   callbackWaitsForEmptyEventLoop: false,
@@ -91,17 +88,6 @@ function apiGatewayEvent(n: number): APIGatewayProxyEvent {
   };
 }
 
-const bareGet = async (event: APIGatewayProxyEvent): Promise<APIGatewayProxyResult> => {
-  const { Item } = await dynamo.send(new GetCommand({ TableName: tableName, Key: keys.profile(event.pathParameters?.id ?? ''), ConsistentRead: true }));
-  return { statusCode: 200, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(Item) };
-};
-
-const bareGetPut = async (event: APIGatewayProxyEvent): Promise<APIGatewayProxyResult> => {
-  const answer = await bareGet(event);
-  await dynamo.send(accessLogPut(tableName, input.profileId, event.requestContext.requestId));
-  return answer;
-};
-
 let n = 0;
 const invoke = async (fn: (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>) => {
   n += 1;
@@ -109,18 +95,33 @@ const invoke = async (fn: (event: APIGatewayProxyEvent, context: Context) => Pro
   if (result.statusCode !== 200) throw new Error(`the handler answered ${result.statusCode}`);
 };
 
-/** CPU microseconds per request over `iterations` sequential requests. */
-async function cpuPerRequest(fn: (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>): Promise<number> {
+/** CPU microseconds used by `count` sequential requests. */
+async function cpuOf(fn: (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>, count: number): Promise<number> {
   const before = process.cpuUsage();
-  for (let i = 0; i < input.iterations; i++) await invoke(fn);
+  for (let i = 0; i < count; i++) await invoke(fn);
   const used = process.cpuUsage(before);
-  return (used.user + used.system) / input.iterations;
+  return used.user + used.system;
 }
 
+/**
+ * A round interleaves the three in blocks (BLOCKS of each, the order turning every block), so that a
+ * drift of the machine or of DynamoDB Local within the round hits all three alike: the round's ratio is
+ * then a paired comparison, not two measures taken seconds apart.
+ */
+const BLOCKS = 10;
 const subjects = { handler, bareGet, bareGetPut };
-for (const fn of Object.values(subjects)) await cpuPerRequest(fn); // warm-up: every path JIT-compiled
+const entries = Object.entries(subjects) as [keyof CpuResult, (typeof subjects)[keyof typeof subjects]][];
+for (const [, fn] of entries) await cpuOf(fn, input.iterations); // warm-up: every path JIT-compiled
 const result: CpuResult = { handler: [], bareGet: [], bareGetPut: [] };
+const perBlock = Math.max(1, Math.round(input.iterations / BLOCKS));
 for (let round = 0; round < input.rounds; round++) {
-  for (const [name, fn] of Object.entries(subjects)) result[name as keyof CpuResult].push(await cpuPerRequest(fn));
+  const used: Record<keyof CpuResult, number> = { handler: 0, bareGet: 0, bareGetPut: 0 };
+  for (let block = 0; block < BLOCKS; block++) {
+    for (let i = 0; i < entries.length; i++) {
+      const [name, fn] = entries[(i + block + round) % entries.length]!;
+      used[name] += await cpuOf(fn, perBlock);
+    }
+  }
+  for (const [name] of entries) result[name].push(used[name] / (perBlock * BLOCKS));
 }
 process.send?.(result, () => process.exit(0));

@@ -19,7 +19,7 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import * as v from 'valibot';
 import { allowedOrigin, AllowedOrigins, answerCorsHeaders, preflightHeaders } from '../../shared/http/cors-policy';
 import { API_KEY_HEADER, type GatewayAnswer, gatewayCorsHeaders, missingKey, unknownPath, wrongMethod } from '../../shared/http/gateway-responses';
-import { type Route, type RouteName, routeEntries } from '../../shared/routes';
+import { type Route, routeEntries } from '../../shared/routes';
 import type { KeyLimits } from '../../shared/domain/rate-limits';
 import { runInvocation } from './invocations';
 import { LocalKeyLimits } from './key-limits';
@@ -30,13 +30,14 @@ const MAX_BODY_BYTES = 10 * 1024 * 1024; // API Gateway's payload limit
 type LambdaHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 
 interface CompiledRoute {
-  name: RouteName;
+  /** A name of the routes table, or of a route the caller added (the bench's floor). */
+  name: string;
   route: Route;
   pattern: RegExp;
   paramNames: string[];
 }
 
-function compile(name: RouteName, route: Route): CompiledRoute {
+function compile(name: string, route: Route): CompiledRoute {
   const paramNames: string[] = [];
   const source = route.path.replace(/\{(\w+)\}/g, (_, param: string) => {
     paramNames.push(param);
@@ -153,7 +154,7 @@ function toEvent(
   };
 }
 
-function toContext(name: RouteName): Context {
+function toContext(name: string): Context {
   const awsRequestId = randomUUID();
   return {
     callbackWaitsForEmptyEventLoop: false,
@@ -190,9 +191,15 @@ function requestUrl(req: IncomingMessage): { pathname: string; searchParams: URL
   return { pathname, searchParams: new URL(`http://localhost/?${query}`).searchParams };
 }
 
-async function handle(req: IncomingMessage, res: ServerResponse, cors: GatewayCors, limits: LocalKeyLimits | undefined): Promise<void> {
+async function handle(
+  req: IncomingMessage,
+  res: ServerResponse,
+  cors: GatewayCors,
+  limits: LocalKeyLimits | undefined,
+  served: readonly CompiledRoute[],
+): Promise<void> {
   const url = requestUrl(req);
-  const matching = compiledRoutes.map((compiled) => ({ compiled, params: compiled.pattern.exec(url.pathname) })).filter((c) => c.params !== null);
+  const matching = served.map((compiled) => ({ compiled, params: compiled.pattern.exec(url.pathname) })).filter((c) => c.params !== null);
   if (matching.length === 0) return answer(res, unknownPath, cors.fixed);
   // As API Gateway: a literal segment wins over a {param} (POST /appointments/pickup is not /appointments/{id}).
   const fewestParams = Math.min(...matching.map((c) => c.compiled.paramNames.length));
@@ -243,18 +250,24 @@ export async function startLocalApi(
   keyLimits?: { stageDefault: KeyLimits | null },
   /** One short line per answered request (`npm start` without --verbose), e.g. `200 GET /api/v1/locations 12 ms`. */
   requestLine?: (line: string) => void,
+  /**
+   * Routes served beside the table's, the same way (event, invocation context, answer): the bench's floor
+   * handler (infra/bench/floor-handlers.ts), so that it crosses the same local hop as the route it is the floor of.
+   */
+  extraRoutes: readonly { name: string; route: Route }[] = [],
 ): Promise<LocalApi> {
   const parsed = v.safeParse(AllowedOrigins, corsAllowOrigins ?? '');
   if (!parsed.success) throw new Error(`CORS_ALLOW_ORIGINS: ${parsed.issues[0].message}`);
   const cors: GatewayCors = { origins: parsed.output, fixed: gatewayCorsHeaders(parsed.output) };
   const limits = keyLimits && new LocalKeyLimits(keyLimits.stageDefault);
+  const served = [...compiledRoutes, ...extraRoutes.map(({ name, route }) => compile(name, route))];
   const server = createServer((req, res) => {
     if (requestLine) {
       const started = performance.now();
       // The path without its query (a cursor is long, and a query can carry a search term).
       res.once('finish', () => requestLine(`${res.statusCode} ${req.method} ${(req.url ?? '/').split('?')[0]} ${Math.round(performance.now() - started)} ms`));
     }
-    handle(req, res, cors, limits).catch(() => {
+    handle(req, res, cors, limits, served).catch(() => {
       // The handlers shape their own errors; reaching this means the server itself failed.
       if (!res.headersSent) send(res, 500, { error: 'Internal server error' }, cors.fixed);
       else res.end();
