@@ -1,8 +1,8 @@
 /**
  * `npm run bench`: what a request costs, as ratios against the floor measured in the same run on this
- * machine (absolute times vary by machine and load), printed as one table and written to the git-ignored
- * bench/results.json with the machine, date, commit and each figure's target (docs/proofs-and-performance.md "Performance"):
- *   1. throughput of GET /profiles/{id} through the local server against the raw DynamoDB calls (bench/throughput.ts);
+ * machine (absolute times vary by machine and load), printed as one table and written to
+ * bench/results.json (committed with the change it measured) with the machine, date, commit and each figure's target (docs/proofs-and-performance.md "Performance"):
+ *   1. throughput of GET /profiles/{id} through the local server against a bare handler there (bench/throughput.ts);
  *   2. handler CPU per request, to DynamoDB Local, against bare handlers (bench/handler-cpu.ts);
  *   3. per function: bundle size and cold import time against a bare handler (bench/bundles.ts, when present);
  *   4. DynamoDB round trips and items read per request of every route, items read / returned on lists (bench/round-trips.ts);
@@ -38,7 +38,6 @@ import { measureThroughput } from './throughput';
 import { ensureBucket, ensureTable } from '../local/bootstrap';
 import { startDynamoDbLocal, startS3Emulator } from '../local/emulators';
 import { freePort } from '../local/free-port';
-
 /** The environment before the bench sets the local stack's: the bundle builds get this one. */
 const startEnvironment = { ...process.env };
 
@@ -81,8 +80,9 @@ async function main(): Promise<void> {
       DOCUMENTS_BUCKET: 'bench-documents',
       EVENT_BUS_NAME: 'bench',
       WEBHOOKS_ALLOW_LOOPBACK: 'true',
-      // This process's own log lines would fill the table; the measured server and handler log at INFO.
+      // This process's own log and metrics lines would fill the table; the measured server and handler write both, as deployed.
       POWERTOOLS_LOG_LEVEL: 'ERROR',
+      POWERTOOLS_METRICS_DISABLED: 'true',
       CURSOR_SECRET: randomBytes(32).toString('base64url'),
     });
     await Promise.all([ensureTable(dynamodb.endpoint, 'bench'), ensureBucket(s3.endpoint, 'bench-documents')]);

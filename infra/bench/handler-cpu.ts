@@ -18,7 +18,12 @@ export async function measureHandlerCpu(input: CpuInput, profile: boolean): Prom
     execArgv: ['--import', 'tsx', ...(profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])],
     // INFO, as deployed: the request's log line is part of its cost; the lines themselves go nowhere.
     // BENCH_CPU_LOG_LEVEL=ERROR shows what the INFO line costs.
-    env: { ...process.env, POWERTOOLS_LOG_LEVEL: process.env.BENCH_CPU_LOG_LEVEL ?? 'INFO', POWERTOOLS_SERVICE_NAME: 'lab-api' },
+    env: {
+      ...process.env,
+      POWERTOOLS_LOG_LEVEL: process.env.BENCH_CPU_LOG_LEVEL ?? 'INFO',
+      POWERTOOLS_METRICS_DISABLED: 'false',
+      POWERTOOLS_SERVICE_NAME: 'lab-api',
+    },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
   const result = await new Promise<CpuResult>((resolveResult, reject) => {

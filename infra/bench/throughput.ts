@@ -60,7 +60,7 @@ async function startServerProcess(profile: boolean): Promise<{ url: string; stop
   const profileDir = resolve(here, '../../bench/profiles');
   const child = fork(join(here, 'server-process.ts'), [], {
     execArgv: ['--import', 'tsx', ...(profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])],
-    env: { ...process.env, POWERTOOLS_LOG_LEVEL: 'INFO', POWERTOOLS_SERVICE_NAME: 'lab-api' },
+    env: { ...process.env, POWERTOOLS_LOG_LEVEL: 'INFO', POWERTOOLS_METRICS_DISABLED: 'false', POWERTOOLS_SERVICE_NAME: 'lab-api' },
     // Its log lines go nowhere, as a Lambda's go to CloudWatch: their cost is in the figure, not on the screen.
     stdio: ['ignore', process.env.BENCH_SERVER_LOG ? 'inherit' : 'ignore', 'inherit', 'ipc'],
   });
