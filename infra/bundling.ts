@@ -35,9 +35,12 @@ export const LAMBDA_BUNDLE = {
   // chain, 135 KB with the STS and SSO clients, by the environment Lambda gives every function
   // (shared/lambda-credentials.ts); and node:http, which @middy/util imports for STATUS_CODES, by the same
   // module taken with require(), since its ES import loads Node's undici, 20–30 ms of every cold start
-  // (shared/node-http.ts).
+  // (shared/node-http.ts); and the HTML parser and entity tables pdf-lib imports for SVG, XFA and PDF/A,
+  // which the report never uses (shared/report/no-html.ts).
   alias: {
     'brotli/decompress.js': 'shared/report/brotli-decompress.ts',
+    'html-entities': 'shared/report/no-html.ts',
+    'node-html-better-parser': 'shared/report/no-html.ts',
     '@aws-sdk/credential-provider-node': 'shared/lambda-credentials.ts',
     'node:http': 'shared/node-http.ts',
   },

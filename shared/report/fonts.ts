@@ -5,8 +5,7 @@
  * needs it, and kept: the CJK files are megabytes, and every report needs the same faces.
  */
 import * as fontkit from '@cantoo/fontkit';
-import { StandardFonts, type Color, type PDFDocument, type PDFFont, type PDFPage } from '@cantoo/pdf-lib';
-import { Encodings } from '@cantoo/pdf-lib/standard-fonts';
+import { StandardFontEmbedder, StandardFonts, type Color, type PDFDocument, type PDFFont, type PDFPage } from '@cantoo/pdf-lib';
 import { type FontFace, FONT_FILES } from './font-faces';
 import { readFontFile } from './font-files';
 
@@ -74,7 +73,15 @@ interface Fallback {
   embed(doc: PDFDocument): Promise<PDFFont>;
 }
 
-const SYMBOL_CHARACTERS: ReadonlySet<number> = new Set(Encodings.Symbol.supportedCodePoints);
+/**
+ * The characters of the PDF's built-in Symbol font, read from the copy of the standard fonts pdf-lib embeds
+ * with: its `@cantoo/pdf-lib/standard-fonts` export is a second build of them, 130 KB more in the bundle,
+ * decoded at load. Read when first needed: only a report with a character Noto Sans lacks asks.
+ */
+let symbolCharacters: ReadonlySet<number> | undefined;
+// pdf-lib's two enums of the fonts' names hold the same strings; `for` is typed with the other one.
+const SYMBOL = StandardFonts.Symbol as unknown as Parameters<typeof StandardFontEmbedder.for>[0];
+const symbolCharactersOnce = () => (symbolCharacters ??= new Set(StandardFontEmbedder.for(SYMBOL).encoding.supportedCodePoints));
 
 /** Scripts every face may share: punctuation, symbols, digits and full-width Latin, Greek, Cyrillic. */
 const SHARED = String.raw`\p{Script=Common}\p{Script=Inherited}\p{Script=Latin}\p{Script=Greek}\p{Script=Cyrillic}`;
@@ -84,7 +91,7 @@ const KOREAN = new RegExp(String.raw`^[\p{Script=Hangul}\p{Script=Han}${SHARED}]
 /** Where a character Noto Sans lacks is looked for, in this order. */
 const FALLBACKS: Fallback[] = [
   // Noto Sans has no ≤ or ≥ (results such as "≤ 0.5"); the PDF's built-in Symbol font has them, at no cost.
-  { mayDraw: () => true, characters: async () => SYMBOL_CHARACTERS, embed: (doc) => doc.embedFont(StandardFonts.Symbol) },
+  { mayDraw: () => true, characters: async () => symbolCharactersOnce(), embed: (doc) => doc.embedFont(StandardFonts.Symbol) },
   { mayDraw: (c) => CHINESE_OR_JAPANESE.test(c), characters: () => characterSet('chinese'), embed: (doc) => embedFace(doc, 'chinese') },
   { mayDraw: (c) => KOREAN.test(c), characters: () => characterSet('korean'), embed: (doc) => embedFace(doc, 'korean') },
 ];

@@ -295,6 +295,14 @@ describe('the cloud assembly of `npm run synth` and `npx cdk synth -c stage=prod
     }
   });
 
+  it('bundles the results report without the HTML parser and entity tables pdf-lib imports for SVG, XFA and PDF/A (infra/bundling.ts alias)', () => {
+    for (const assembly of [dev, prod]) {
+      const sources = bundledSources(functionNamed(assembly, 'GetAppointmentResultsReport'));
+      expect(sources.some((source) => source.endsWith('shared/report/no-html.ts'))).toBe(true);
+      expect(sources.filter((source) => /node_modules\/(html-entities|node-html-better-parser)\//.test(source))).toEqual([]);
+    }
+  });
+
   it("bundles every function that calls AWS with Lambda's environment as its credentials, not the SDK's default chain (infra/bundling.ts alias)", () => {
     for (const assembly of [dev, prod]) {
       const callingAws = assembly.functions
