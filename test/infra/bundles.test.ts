@@ -28,6 +28,14 @@ async function inputsOf(name: string, handler: string): Promise<string[]> {
   return inputsByPackage(metafile).map(({ input }) => input);
 }
 
+let reportBuild: Promise<string[]> | undefined;
+/** Every file the results report's bundle is built from, built once for the tests that read them. */
+function reportFiles(): Promise<string[]> {
+  const [name, route] = routeEntries.find(([routeName]) => routeName === 'getAppointmentResultsReport')!;
+  reportBuild ??= buildBundle(join(REPO_ROOT, route.handler), join(workdir, `${name}-files`)).then(({ metafile }) => Object.keys(metafile.inputs));
+  return reportBuild;
+}
+
 const awsSdk = (input: string) => input.startsWith('@aws-sdk/') || input.startsWith('@smithy/');
 
 describe('the bundle of a route', () => {
@@ -47,6 +55,18 @@ describe('the bundle of a route', () => {
     expect(inputs).toContain('@cantoo/fontkit');
     expect(inputs).toContain('shared/report/brotli-decompress.ts');
     expect(inputs).not.toContain('brotli');
+  });
+
+  it("of the results report carries pdf-lib's standard fonts once, from the build pdf-lib embeds with", async () => {
+    // The package's ES build holds them (es/packages/standard-fonts); its `standard-fonts` export is another build (dist/).
+    const builds = new Set((await reportFiles()).map((file) => /@cantoo\/pdf-lib\/([^/]+)\//.exec(file)?.[1]).filter(Boolean));
+    expect([...builds]).toEqual(['es']);
+  });
+
+  it('of the results report carries none of the HTML parser and entity tables pdf-lib imports for SVG, XFA and PDF/A', async () => {
+    const files = await reportFiles();
+    expect(files.filter((file) => /node_modules\/(html-entities|node-html-better-parser)\//.test(file))).toEqual([]);
+    expect(files.some((file) => file.endsWith('shared/report/no-html.ts'))).toBe(true);
   });
 
   it("that calls AWS takes its credentials from Lambda's environment, without the SDK's default chain and its STS and SSO clients", async () => {
