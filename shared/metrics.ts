@@ -12,14 +12,14 @@
  * reads (the Logger still does), so one set configures both.
  *
  * The namespace is the stack's (`LabApi/LabApi-prod`: POWERTOOLS_METRICS_NAMESPACE, set by
- * infra/api-function.ts), so two stages in one account never mix, and the log-derived metrics of
+ * infra/lab-function.ts), so two stages in one account never mix, and the log-derived metrics of
  * infra/monitoring.ts sit beside them. Dimensions are low-cardinality on purpose: the service, and either
  * the route (a name of the routes table) or its route class (`read`, `write`, `render`: what an SLO is
  * written for, docs/operations.md "Service levels"). Never a key id, a profile id, a tenant or anything else a client chooses: each
  * distinct value is a metric of its own, billed, and a key id in a metric is an identifier in a place
  * nobody reviews for privacy.
  *
- * The route class comes from the function's environment (LAB_ROUTE_CLASS, set by infra/api-function.ts);
+ * The route class comes from the function's environment (LAB_ROUTE_CLASS, set by infra/lab-function.ts);
  * the local stack turns metrics off (POWERTOOLS_METRICS_DISABLED): there they would only be a JSON line
  * per request on the terminal.
  */
@@ -33,8 +33,11 @@ type Unit = (typeof MetricUnit)[keyof typeof MetricUnit];
 /** Outside Lambda (the local stack, a test) there is no stack: its metrics, when on, are the local ones. */
 const namespace = process.env.POWERTOOLS_METRICS_NAMESPACE || 'LabApi/local';
 const service = process.env.POWERTOOLS_SERVICE_NAME || 'lab-api';
-/** As Powertools reads a boolean variable: 1, true, yes or on, in any case. */
-const disabled = ['1', 'true', 'yes', 'on'].includes((process.env.POWERTOOLS_METRICS_DISABLED ?? '').trim().toLowerCase());
+/**
+ * The values Powertools' extended boolean parsing reads as yes, in any case. Unlike Powertools, any other
+ * value (and POWERTOOLS_DEV, which nothing here sets) leaves metrics on: a typo never silences them.
+ */
+const disabled = ['1', 'y', 'yes', 't', 'true', 'on'].includes((process.env.POWERTOOLS_METRICS_DISABLED ?? '').trim().toLowerCase());
 
 /** The route class of this function (infra/route-classes.ts sloClassOf), for the class dimension. */
 const routeClass = process.env.LAB_ROUTE_CLASS;
@@ -45,6 +48,7 @@ const routeClass = process.env.LAB_ROUTE_CLASS;
  */
 function writeMetrics(dimensions: string[][], metrics: { Name: string; Unit: Unit }[], values: Record<string, string | number>): void {
   if (disabled) return;
+  // A write to stdout, as Powertools' Console made: Lambda's runtime reads each line as a log event.
   const document = {
     _aws: { Timestamp: Date.now(), CloudWatchMetrics: [{ Namespace: namespace, Dimensions: dimensions, Metrics: metrics }] },
     service,
