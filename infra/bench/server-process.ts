@@ -13,7 +13,7 @@ Object.assign(process.env, CONCURRENT_INVOCATIONS);
 // makes the runtime's InvokeStore exist before a handler module loads (Powertools Logger keeps each invocation's context in it).
 await runInvocation('startup', async () => {
   const { startLocalApi } = await import('../local/server');
-  const api = await startLocalApi(0, undefined, undefined, undefined, undefined, [FLOOR_ROUTE]);
+  const api = await startLocalApi(0, { extraRoutes: [FLOOR_ROUTE] });
   process.send?.({ url: api.url });
   process.on('disconnect', () => void api.close().then(() => process.exit(0)));
 });

@@ -238,24 +238,27 @@ export interface LocalApi {
  * `corsAllowOrigins`: the list the handlers read too (CORS_ALLOW_ORIGINS, docs/deploy.md "CORS"), so the gateway's
  * answers and the functions' agree.
  */
-export async function startLocalApi(
-  port: number,
-  host = '127.0.0.1',
-  corsAllowOrigins = process.env.CORS_ALLOW_ORIGINS,
+export interface LocalApiOptions {
+  host?: string;
+  /** Default: CORS_ALLOW_ORIGINS. */
+  corsAllowOrigins?: string;
   /**
    * Per-key limits at the gateway, `stageDefault` for keys without their own (null: those are not limited).
    * Unset: none, and no key lookup before the handler's — the test harness and the bench, whose DynamoDB
    * faults and call counts are the handlers' own.
    */
-  keyLimits?: { stageDefault: KeyLimits | null },
+  keyLimits?: { stageDefault: KeyLimits | null };
   /** One short line per answered request (`npm start` without --verbose), e.g. `200 GET /api/v1/locations 12 ms`. */
-  requestLine?: (line: string) => void,
+  requestLine?: (line: string) => void;
   /**
    * Routes served beside the table's, the same way (event, invocation context, answer): the bench's floor
    * handler (infra/bench/floor-handlers.ts), so that it crosses the same local hop as the route it is the floor of.
    */
-  extraRoutes: readonly { name: string; route: Route }[] = [],
-): Promise<LocalApi> {
+  extraRoutes?: readonly { name: string; route: Route }[];
+}
+
+export async function startLocalApi(port: number, options: LocalApiOptions = {}): Promise<LocalApi> {
+  const { host = '127.0.0.1', corsAllowOrigins = process.env.CORS_ALLOW_ORIGINS, keyLimits, requestLine, extraRoutes = [] } = options;
   const parsed = v.safeParse(AllowedOrigins, corsAllowOrigins ?? '');
   if (!parsed.success) throw new Error(`CORS_ALLOW_ORIGINS: ${parsed.issues[0].message}`);
   const cors: GatewayCors = { origins: parsed.output, fixed: gatewayCorsHeaders(parsed.output) };

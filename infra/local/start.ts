@@ -80,13 +80,10 @@ async function main(): Promise<void> {
 
   // Keys without limits of their own are held to the dev stage's default, as a deployed dev stage holds them.
   const { rateLimit, burstLimit, dailyQuota } = dev.keyLimits;
-  const api = await server.startLocalApi(
-    settings.port,
-    undefined,
-    undefined,
-    { stageDefault: { rate_limit: rateLimit, burst: burstLimit, daily_quota: dailyQuota } },
-    verbose ? undefined : (line) => console.log(line),
-  );
+  const api = await server.startLocalApi(settings.port, {
+    keyLimits: { stageDefault: { rate_limit: rateLimit, burst: burstLimit, daily_quota: dailyQuota } },
+    requestLine: verbose ? undefined : (line) => console.log(line),
+  });
   track({ stop: api.close });
 
   // The outbox relay runs every minute in AWS (an EventBridge schedule); here, a timer.

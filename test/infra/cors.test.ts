@@ -28,7 +28,7 @@ let server: LocalApi;
 beforeAll(async () => {
   off = new Synthesized(labApiStack(testApp(), 'prod'));
   on = new Synthesized(labApiStack(testApp({ corsAllowOrigins: ORIGINS }), 'dev'));
-  server = await startLocalApi(0, '127.0.0.1', ORIGINS);
+  server = await startLocalApi(0, { corsAllowOrigins: ORIGINS });
 });
 
 afterAll(async () => {

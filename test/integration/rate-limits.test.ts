@@ -18,8 +18,8 @@ const STAGE_DEFAULT: KeyLimits = { rate_limit: 1000, burst: 1000, daily_quota: n
 
 beforeAll(async () => {
   await seedDemoData();
-  server = await startLocalApi(0, undefined, undefined, { stageDefault: STAGE_DEFAULT });
-  unlimited = await startLocalApi(0, undefined, undefined, { stageDefault: null });
+  server = await startLocalApi(0, { keyLimits: { stageDefault: STAGE_DEFAULT } });
+  unlimited = await startLocalApi(0, { keyLimits: { stageDefault: null } });
 });
 afterAll(() => Promise.all([server.close(), unlimited.close()]));
 
@@ -97,7 +97,7 @@ describe('a key with its own limits (--rate-limit 2)', () => {
 
 describe('the stage default', () => {
   it('limits a key without limits of its own', async () => {
-    const tight = await startLocalApi(0, undefined, undefined, { stageDefault: { rate_limit: 1, burst: 1, daily_quota: null } });
+    const tight = await startLocalApi(0, { keyLimits: { stageDefault: { rate_limit: 1, burst: 1, daily_quota: null } } });
     try {
       const key = await keyWith(null);
       const statuses = await Promise.all([1, 2, 3].map(() => fetch(`${tight.url}/api/v1/locations`, { headers: { 'x-api-key': key } }).then((r) => r.status)));
