@@ -4,24 +4,23 @@
  * bench/results.json (committed with the change it measured) with the machine, date, commit and each figure's target (docs/proofs-and-performance.md "Performance"):
  *   1. throughput of GET /profiles/{id} through the local server against a bare handler there (bench/throughput.ts);
  *   2. handler CPU per request, to DynamoDB Local, against bare handlers (bench/handler-cpu.ts);
- *   3. per function: bundle size and cold import time against a bare handler (bench/bundles.ts, when present);
+ *   3. per function: bundle size and cold import time against a bare handler (bench/bundle-figures.ts, bundles.ts);
  *   4. DynamoDB round trips and items read per request of every route, items read / returned on lists (bench/round-trips.ts);
  *   5. latency of the main routes (bench/latency.ts) and the cost of refusing pathological bodies.
  *
  *   BENCH_REQUESTS=200 BENCH_CONCURRENCY=8 BENCH_THROUGHPUT_REQUESTS=400 BENCH_ROUNDS=5 BENCH_CPU_ITERATIONS=2000 npm run bench
  *   BENCH_ONLY=throughput,cpu,bundles,routes,latency,input   a subset;   BENCH_PROFILE=1   CPU profiles in bench/profiles/
  */
-import { fork } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { apiCaller, BERLIN_MITTE, ESSENTIALS_PANEL, idOf, labReport, nextWeekday } from './api-client';
-import { BUNDLE_RATIO_TARGET, type BundleRow, formatBundleTable, IMPORT_RATIO_TARGET, REPORT_IMPORT_RATIO_TARGET, rendersReport } from './bundles';
+import { bundleFigures } from './bundle-figures';
 import { measureHandlerCpu } from './handler-cpu';
 import { measureLatency } from './latency';
-import { type Figure, median, previousRun, printFigures, writeResults } from './report';
+import { type Figure, previousRun, printFigures, writeResults } from './report';
 import {
   ADDRESS,
   countAtSdkEdge,
@@ -38,6 +37,7 @@ import { measureThroughput } from './throughput';
 import { ensureBucket, ensureTable } from '../local/bootstrap';
 import { startDynamoDbLocal, startS3Emulator } from '../local/emulators';
 import { freePort } from '../local/free-port';
+
 /** The environment before the bench sets the local stack's: the bundle builds get this one. */
 const startEnvironment = { ...process.env };
 
@@ -121,7 +121,7 @@ async function main(): Promise<void> {
       Object.assign(notes, measured.notes);
     }
     if (only.has('bundles')) progress('bundles');
-    if (only.has('bundles')) figures.push(...(await bundleFigures(notes)));
+    if (only.has('bundles')) figures.push(...(await bundleFigures(notes, startEnvironment, number('BENCH_BUNDLES_TIMEOUT_S', 900))));
     if (only.has('routes')) progress('routes');
     if (only.has('routes')) {
       const world = await arrangeWorld(call, settings.listSize);
@@ -208,67 +208,6 @@ async function main(): Promise<void> {
     console.log(`\narranged: a profile with ${listSize} appointments, kit orders and reads; ${listSize} shipments; lists also asked with limit=${LIST_LIMIT}`);
     return { call, listedProfile, reported: { appointmentId, documentId }, fresh, barcode: newBarcode };
   }
-}
-
-/** Bundle size and cold import of every deployed function against the bare handler (bench/bundles.ts). */
-async function bundleFigures(notes: Record<string, unknown>): Promise<Figure[]> {
-  const child = fork(join(import.meta.dirname, 'bundles-process.ts'), [], {
-    execArgv: ['--import', 'tsx'],
-    env: startEnvironment,
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  const limitSeconds = number('BENCH_BUNDLES_TIMEOUT_S', 900);
-  const rows = await new Promise<BundleRow[] | undefined>((resolveRows) => {
-    const timer = setTimeout(() => child.kill(), limitSeconds * 1000);
-    child.once('message', (message: BundleRow[]) => (clearTimeout(timer), resolveRows(message)));
-    child.once('exit', () => (clearTimeout(timer), resolveRows(undefined)));
-  });
-  if (!rows) {
-    // Not a reason to lose every other figure: said in the output and in results.json.
-    console.error(`bundles: no rows within ${limitSeconds} s (BENCH_BUNDLES_TIMEOUT_S); not measured in this run`);
-    notes.bundles = `not measured: no rows within ${limitSeconds} s`;
-    return [];
-  }
-  console.log('\nper function: minified bundle and cold import (median of fresh processes), against the bare GetItem handler');
-  console.log(formatBundleTable(rows));
-  notes.bundles = rows.map(({ topInputs, packages, ...row }) => ({ ...row, top_inputs: topInputs }));
-  const section = 'per function: bundle size and cold import against the bare handler';
-  const measured = rows.filter((row) => !row.bare && !rendersReport(row.name));
-  const report = rows.find((row) => rendersReport(row.name));
-  const worst = (ratio: (row: BundleRow) => number) => measured.reduce((max, row) => Math.max(max, ratio(row)), 0);
-  return [
-    ...measured.flatMap((row): Figure[] => [
-      { section, name: `${row.name} bundle`, value: row.bytesRatio, unit: '×', target: { kind: 'max', limit: BUNDLE_RATIO_TARGET }, hidden: true },
-      { section, name: `${row.name} cold import`, value: row.importRatio, unit: '×', target: { kind: 'max', limit: IMPORT_RATIO_TARGET }, hidden: true },
-    ]),
-    ...(report
-      ? [
-          { section, name: 'results report bundle / bare (its own target: the zipped asset, see note)', value: report.bytesRatio, unit: '×' },
-          {
-            section,
-            name: 'results report cold import / bare',
-            value: report.importRatio,
-            unit: '×',
-            target: { kind: 'max' as const, limit: REPORT_IMPORT_RATIO_TARGET },
-          },
-        ]
-      : []),
-    {
-      section,
-      name: `largest bundle / bare (${measured.length} functions but the report)`,
-      value: worst((row) => row.bytesRatio),
-      unit: '×',
-      target: { kind: 'max', limit: BUNDLE_RATIO_TARGET },
-    },
-    { section, name: 'slowest cold import / bare', value: worst((row) => row.importRatio), unit: '×', target: { kind: 'max', limit: IMPORT_RATIO_TARGET } },
-    // Absolute too, the trend beside the ratios: a lighter floor (infra/bundling.ts's credentials) raises every ratio.
-    ...Object.entries({ 'bare handler': rows.filter((row) => row.bare), 'functions but the report, median': measured })
-      .filter(([, of]) => of.length > 0)
-      .flatMap(([what, of]): Figure[] => [
-        { section, name: `${what}: bundle`, value: median(of.map((row) => row.bytes)) / 1024, unit: 'KB' },
-        { section, name: `${what}: cold import CPU`, value: median(of.map((row) => row.importMs)), unit: 'ms' },
-      ]),
-  ];
 }
 
 /** The bodies that cost the most to refuse, each refused by its handler in process: median of 5 runs. */
