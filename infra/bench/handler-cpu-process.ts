@@ -1,10 +1,11 @@
 /**
  * Handler CPU per request, in a process of its own (forked by bench/handler-cpu.ts) so that nothing else
  * runs on its thread: the real GET /api/v1/profiles/{id} handler invoked with an API Gateway event, beside
- * a bare handler that only does the GetItem through the same client and answers its JSON (and a bare one
- * with the GetItem + PutItem the route makes: bench/floor-handlers.ts). Every call goes to DynamoDB Local over loopback, through the
- * SDK's own HTTP handler, as a deployed function's calls go to DynamoDB: this process's CPU is what it
- * spends building, signing, sending, receiving and parsing them; DynamoDB Local's is its own process's.
+ * a bare handler that only does the GetItem through the same client and answers its JSON, and a bare one
+ * with the GetItem + PutItem the route makes (bench/floor-handlers.ts). Every call goes to DynamoDB Local
+ * over loopback, through the SDK's own HTTP handler, as a deployed function's calls go to DynamoDB: this
+ * process's CPU is what it spends building, signing, sending, receiving and parsing them; DynamoDB Local's
+ * is its own process's.
  *
  * Not a stub: a floor that sends nothing skips the system calls every real call makes, which on some
  * machines cost more than our code does (docs/proofs-and-performance.md "Handler CPU").
