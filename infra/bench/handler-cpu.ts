@@ -17,11 +17,11 @@ export async function measureHandlerCpu(input: CpuInput, profile: boolean): Prom
   const child = fork(join(here, 'handler-cpu-process.ts'), [], {
     execArgv: ['--import', 'tsx', ...(profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])],
     // INFO, as deployed: the request's log line is part of its cost; the lines themselves go nowhere.
-    // BENCH_CPU_LOG_LEVEL=ERROR shows what the INFO line costs.
+    // BENCH_CPU_LOG_LEVEL=ERROR shows what the INFO line costs, BENCH_CPU_METRICS_DISABLED=true the metrics line.
     env: {
       ...process.env,
       POWERTOOLS_LOG_LEVEL: process.env.BENCH_CPU_LOG_LEVEL ?? 'INFO',
-      POWERTOOLS_METRICS_DISABLED: 'false',
+      POWERTOOLS_METRICS_DISABLED: process.env.BENCH_CPU_METRICS_DISABLED ?? 'false',
       POWERTOOLS_SERVICE_NAME: 'lab-api',
     },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
