@@ -20,7 +20,7 @@ export default tseslint.config(
   },
   {
     // shared/ is the code every Lambda runs: no `any`, no console (Powertools Logger instead).
-    files: ['shared/**/*.ts', 'functions/**/*.ts'],
+    files: ['shared/**/*.{ts,mts}', 'functions/**/*.ts'],
     rules: {
       '@typescript-eslint/no-explicit-any': 'error',
       'no-console': 'error',

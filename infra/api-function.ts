@@ -16,7 +16,7 @@ import { operations, type ResponseDoc } from '../shared/contract/operations';
 import { AUDITED_ROUTES } from '../shared/http/audited-routes';
 import type { Route, RouteName } from '../shared/routes';
 import type { HipaaControls } from './hipaa-controls';
-import { PACKAGE_FILES, REPORT_RENDERERS, routeClassOf } from './route-classes';
+import { PACKAGE_FILES, REPORT_RENDERERS, routeClassOf, SIDE_MODULES } from './route-classes';
 import { ReportFonts } from './report-fonts';
 import type { StageName } from './settings';
 import { LabFunction } from './lab-function';
@@ -88,6 +88,7 @@ export class ApiFunction extends LabFunction {
       description: `${route.method} ${route.path} (${routeName})`,
       functionClass: routeClassOf(routeName, route),
       packageFiles: PACKAGE_FILES[routeName],
+      sideModules: SIDE_MODULES[routeName],
       environment: { ...(servesPages(routeName) && cursorEnvironment(props.cursorSecret)), ...props.environment },
       recordsReads: AUDITED_ROUTES.has(routeName),
     });

@@ -79,3 +79,38 @@ export function copyPackageFiles(packages: PackageFiles, inputDir: string, outpu
     return [`mkdir -p ${folders.map(quote).join(' ')}`, ...present.map((file) => `cp ${quote(`${source}/${file}`)} ${quote(`${target}/${file}`)}`)];
   });
 }
+
+/**
+ * Modules a function imports from beside its bundle (SIDE_MODULES): the name it imports (`./<name>`, left
+ * external in its bundle) and the source, relative to the repository root, bundled on its own.
+ */
+export type SideModules = Readonly<Record<string, string>>;
+
+/** How a function's bundle imports a side module, as esbuild's `external` takes it. */
+export const sideModuleImports = (modules: SideModules): string[] => Object.keys(modules).map((name) => `./${name}`);
+
+/**
+ * The shell commands (NodejsFunction's afterBundling hook) that bundle each side module beside the function's
+ * bundle, with the same esbuild and settings (LAMBDA_BUNDLE), into `<outputDir>/<name>` with its source map.
+ * The stack bundles locally only (infra/lab-function.ts), so the aliases' paths are this machine's.
+ */
+export function sideModuleCommands(modules: SideModules, inputDir: string, outputDir: string): string[] {
+  const esbuild = join(dirname(resolveFromRepo.resolve('esbuild/package.json')), 'bin', 'esbuild');
+  const settings = [
+    '--bundle',
+    '--platform=node',
+    `--format=${LAMBDA_BUNDLE.format}`,
+    `--target=${LAMBDA_BUNDLE.target}`,
+    ...(LAMBDA_BUNDLE.minify ? ['--minify'] : []),
+    ...(LAMBDA_BUNDLE.sourceMap ? ['--sourcemap'] : []),
+    `--sources-content=${LAMBDA_BUNDLE.sourcesContent}`,
+    `--main-fields=${LAMBDA_BUNDLE.mainFields.join(',')}`,
+    `--banner:js=${LAMBDA_BUNDLE.banner}`,
+    ...LAMBDA_BUNDLE.externalModules.map((name) => `--external:${name}`),
+    ...Object.entries(bundleAliases()).map(([from, to]) => `--alias:${from}=${to}`),
+    '--log-level=warning',
+  ];
+  return Object.entries(modules).map(([name, source]) =>
+    [esbuild, posix.join(inputDir, source), ...settings, `--outfile=${outputDir}/${name}`].map(quote).join(' '),
+  );
+}

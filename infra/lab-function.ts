@@ -29,7 +29,16 @@ import {
   TABLE_ACTIONS,
 } from './route-classes';
 import type { StageName } from './settings';
-import { bundleAliases, copyPackageFiles, LAMBDA_BUNDLE, type PackageFiles, REPO_ROOT } from './bundling';
+import {
+  bundleAliases,
+  copyPackageFiles,
+  LAMBDA_BUNDLE,
+  type PackageFiles,
+  REPO_ROOT,
+  sideModuleCommands,
+  sideModuleImports,
+  type SideModules,
+} from './bundling';
 import { hipaaAcknowledgements } from './function-acknowledgements';
 import { bucketArnAsNagSeesIt, s3Statements } from './function-s3-rights';
 
@@ -62,6 +71,8 @@ export interface LabFunctionProps {
   readonly bus: IEventBus;
   /** Package files the function reads at run time, copied beside its bundle. */
   readonly packageFiles?: PackageFiles;
+  /** Modules it imports at run time from beside its bundle, each bundled on its own (SIDE_MODULES). */
+  readonly sideModules?: SideModules;
   /** Variables of this function only, beside the ones every function gets. */
   readonly environment?: Readonly<Record<string, string>>;
   /** It records reads in the access log (AUDITED_ROUTES): it may put entries into the access-log partitions. */
@@ -81,12 +92,16 @@ export class LabFunction extends Construct {
   readonly logGroup: LogGroup;
   /** The module it bundles, relative to the repository root: the bundle benchmark lists the stack's functions by it. */
   readonly handlerFile: string;
+  /** What it bundles beside: the bundle benchmark builds the function as the stack does. */
+  readonly sideModules: SideModules;
 
   constructor(scope: Construct, id: string, props: LabFunctionProps) {
     super(scope, id);
     const { functionClass, stage, table, bucket, bus } = props;
     this.functionClass = functionClass;
     this.handlerFile = props.handlerFile;
+    const { packageFiles = {}, sideModules = {} } = props;
+    this.sideModules = sideModules;
     // Created here rather than by Lambda on first invocation, so that retention applies from the start.
     this.logGroup = new LogGroup(this, 'Logs', {
       retention: stage === 'prod' ? RetentionDays.ONE_YEAR : RetentionDays.ONE_MONTH,
@@ -127,16 +142,19 @@ export class LabFunction extends Construct {
       bundling: {
         ...bundleSettings,
         format: OutputFormat.ESM,
-        externalModules: [...LAMBDA_BUNDLE.externalModules],
+        externalModules: [...LAMBDA_BUNDLE.externalModules, ...sideModuleImports(sideModules)],
         mainFields: [...LAMBDA_BUNDLE.mainFields],
         esbuildArgs: Object.fromEntries(Object.entries(bundleAliases()).map(([from, to]) => [`--alias:${from}`, to])),
         // esbuild is a devDependency: bundling needs no Docker, offline or in CI.
         forceDockerBundling: false,
-        ...(props.packageFiles && {
+        ...((props.packageFiles || props.sideModules) && {
           commandHooks: {
             beforeBundling: () => [],
             beforeInstall: () => [],
-            afterBundling: (inputDir: string, outputDir: string) => copyPackageFiles(props.packageFiles!, inputDir, outputDir),
+            afterBundling: (inputDir: string, outputDir: string) => [
+              ...copyPackageFiles(packageFiles, inputDir, outputDir),
+              ...sideModuleCommands(sideModules, inputDir, outputDir),
+            ],
           },
         }),
       },

@@ -5,6 +5,7 @@
  */
 import { Duration } from 'aws-cdk-lib';
 import type { Route, RouteName } from '../shared/routes';
+import type { SideModules } from './bundling';
 
 export type FunctionClass =
   | 'static'
@@ -227,4 +228,14 @@ export const PACKAGE_FILES: Partial<Record<RouteName, Readonly<Record<string, re
   getAppointmentResultsReport: {
     '@expo-google-fonts/noto-sans': ['400Regular/NotoSans_400Regular.ttf', '700Bold/NotoSans_700Bold.ttf', 'package.json'],
   },
+};
+
+/**
+ * Modules a route imports at run time from beside its bundle, bundled on their own (infra/bundling.ts
+ * sideModuleCommands), by route: the file name the code imports (`./<name>`, which the route's bundle leaves
+ * external) and the source it is built from. Code a cold start should not parse: the S3 client the report
+ * needs only to fetch a CJK font (shared/report/font-object.mts).
+ */
+export const SIDE_MODULES: Partial<Record<RouteName, SideModules>> = {
+  getAppointmentResultsReport: { 'font-object.mjs': 'shared/report/font-object.mts' },
 };

@@ -26,6 +26,7 @@ import { promisify } from 'node:util';
 import { App } from 'aws-cdk-lib';
 import { build, type Metafile } from 'esbuild';
 import { bundleAliases, LAMBDA_BUNDLE, LabFunction, REPO_ROOT } from '../api-function';
+import { sideModuleImports, type SideModules } from '../bundling';
 import { LabApiStack } from '../lab-api-stack';
 import { REPORT_RENDERERS } from '../route-classes';
 
@@ -73,6 +74,8 @@ export interface DeployedFunction {
   readonly name: string;
   /** Relative to the repository root. */
   readonly handlerFile: string;
+  /** What its bundle imports from beside it (SIDE_MODULES), left out of the bundle as the stack leaves it. */
+  readonly sideModules: SideModules;
 }
 
 export interface BundleInput {
@@ -122,11 +125,18 @@ export async function deployedFunctions(): Promise<DeployedFunction[]> {
   return stack.node
     .findAll()
     .filter((c): c is LabFunction => c instanceof LabFunction)
-    .map((fn) => ({ name: 'routeName' in fn ? String(fn.routeName) : fn.node.path.split('/').slice(1).join('/'), handlerFile: fn.handlerFile }));
+    .map((fn) => ({
+      name: 'routeName' in fn ? String(fn.routeName) : fn.node.path.split('/').slice(1).join('/'),
+      handlerFile: fn.handlerFile,
+      sideModules: fn.sideModules,
+    }));
 }
 
-/** One bundle as the construct builds it: `outdir/index.mjs` and its map, with the metafile. */
-export async function buildBundle(entry: string, outdir: string): Promise<{ outfile: string; metafile: Metafile }> {
+/**
+ * One bundle as the construct builds it: `outdir/index.mjs` and its map, with the metafile. Its side modules
+ * stay out of it, imported at run time (the stack bundles them on their own, beside it).
+ */
+export async function buildBundle(entry: string, outdir: string, sideModules: SideModules = {}): Promise<{ outfile: string; metafile: Metafile }> {
   const outfile = join(outdir, 'index.mjs');
   const { metafile } = await build({
     entryPoints: [entry],
@@ -138,7 +148,7 @@ export async function buildBundle(entry: string, outdir: string): Promise<{ outf
     minify: LAMBDA_BUNDLE.minify,
     sourcemap: LAMBDA_BUNDLE.sourceMap,
     sourcesContent: LAMBDA_BUNDLE.sourcesContent,
-    external: [...LAMBDA_BUNDLE.externalModules],
+    external: [...LAMBDA_BUNDLE.externalModules, ...sideModuleImports(sideModules)],
     mainFields: [...LAMBDA_BUNDLE.mainFields],
     banner: { js: LAMBDA_BUNDLE.banner },
     alias: bundleAliases(),
@@ -209,13 +219,13 @@ export async function measureBundles(options: BundleOptions = {}): Promise<Bundl
     const bareEntry = join(workdir, 'bare-handler.mjs');
     await writeFile(bareEntry, BARE_HANDLER);
     const entries = [
-      { name: BARE_NAME, handlerFile: relative(REPO_ROOT, bareEntry), entry: bareEntry, bare: true },
+      { name: BARE_NAME, handlerFile: relative(REPO_ROOT, bareEntry), sideModules: {}, entry: bareEntry, bare: true },
       ...functions.map((fn) => ({ ...fn, entry: join(REPO_ROOT, fn.handlerFile), bare: false })),
     ];
     log(`bundles: building ${entries.length} bundles`);
     const built = await Promise.all(
       entries.map(async (e, i) => {
-        const { outfile, metafile } = await buildBundle(e.entry, join(workdir, String(i)));
+        const { outfile, metafile } = await buildBundle(e.entry, join(workdir, String(i)), e.sideModules);
         return { ...e, outfile, bytes: (await stat(outfile)).size, inputs: inputsByPackage(metafile) };
       }),
     );

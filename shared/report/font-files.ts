@@ -45,9 +45,8 @@ const resolveFromHere = createRequire(import.meta.url).resolve;
 export async function readFontFile(face: FontFace): Promise<Uint8Array> {
   const object = isFetched(face) ? fetchedObjects[face] : undefined;
   if (!object) return readFile(resolveFromHere(FONT_FILES[face]));
-  // Loaded on first need: a Latin-only report never initializes the S3 client.
-  const [{ GetObjectCommand }, { s3 }] = await Promise.all([import('@aws-sdk/client-s3'), import('../documents/s3-client')]);
-  const { Body } = await s3.send(new GetObjectCommand({ Bucket: object.bucket, Key: object.key }));
-  if (!Body) throw new Error(`The ${face} font object has no body`);
-  return Body.transformToByteArray();
+  // Loaded on first need, deployed from a bundle beside the report's (font-object.mts): a Latin-only report
+  // never loads the S3 client.
+  const { readFontObject } = await import('./font-object.mjs');
+  return readFontObject(object.bucket, object.key);
 }

@@ -4,11 +4,12 @@
  * SDK client at all (issue #17: GET /health should not pay for DynamoDB). Sizes and times are for
  * `npm run bench`; these are facts about the inputs only.
  */
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../infra/api-function';
 import { buildBundle, inputsByPackage } from '../../infra/bench/bundles';
+import { SIDE_MODULES } from '../../infra/route-classes';
 import { routeEntries } from '../../shared/routes';
 
 const publicRoutes = routeEntries.filter(([, route]) => route.scopes.length === 0);
@@ -32,7 +33,7 @@ let reportBuild: ReturnType<typeof buildBundle> | undefined;
 /** The results report's bundle, built once for the tests that read it (the largest build here). */
 function buildReport(): ReturnType<typeof buildBundle> {
   const [name, route] = routeEntries.find(([routeName]) => routeName === 'getAppointmentResultsReport')!;
-  reportBuild ??= buildBundle(join(REPO_ROOT, route.handler), join(workdir, name));
+  reportBuild ??= buildBundle(join(REPO_ROOT, route.handler), join(workdir, name), SIDE_MODULES[name]);
   return reportBuild;
 }
 /** Every file the results report's bundle is built from. */
@@ -68,6 +69,14 @@ describe('the bundle of a route', () => {
     const files = await reportFiles();
     expect(files.filter((file) => /node_modules\/(html-entities|node-html-better-parser)\//.test(file))).toEqual([]);
     expect(files.some((file) => file.endsWith('shared/report/no-html.ts'))).toBe(true);
+  });
+
+  it('of the results report leaves the S3 client to its side module, which it imports only to fetch a CJK font', async () => {
+    const { outfile } = await buildReport();
+    const files = await reportFiles();
+    expect(files.filter((file) => /node_modules\/@aws-sdk\/client-s3\//.test(file))).toEqual([]);
+    expect(files.some((file) => file.endsWith('shared/report/font-object.mts'))).toBe(false);
+    expect(await readFile(outfile, 'utf8')).toContain('import("./font-object.mjs")');
   });
 
   it("that calls AWS takes its credentials from Lambda's environment, without the SDK's default chain and its STS and SSO clients", async () => {

@@ -200,9 +200,9 @@ function loadEveryAsset(): Promise<Map<string, string[] | string>> {
   return everyAsset;
 }
 
-/** The files a function's deployed bundle was built from, as its source map names them. */
-const bundledSources = (fn: AssemblyFunction): string[] =>
-  (JSON.parse(readFileSync(join(fn.assetDir, 'index.mjs.map'), 'utf8')) as { sources: string[] }).sources;
+/** The files a function's deployed bundle (or a side module beside it) was built from, as its source map names them. */
+const bundledSources = (fn: AssemblyFunction, file = 'index.mjs'): string[] =>
+  (JSON.parse(readFileSync(join(fn.assetDir, `${file}.map`), 'utf8')) as { sources: string[] }).sources;
 
 /** The one function whose construct path holds this segment (e.g. `GetProfile`, `ResultsIngest`). */
 function functionNamed(assembly: Assembly, segment: string): AssemblyFunction {
@@ -300,6 +300,15 @@ describe('the cloud assembly of `npm run synth` and `npx cdk synth -c stage=prod
       const sources = bundledSources(functionNamed(assembly, 'GetAppointmentResultsReport'));
       expect(sources.some((source) => source.endsWith('shared/report/no-html.ts'))).toBe(true);
       expect(sources.filter((source) => /node_modules\/(html-entities|node-html-better-parser)\//.test(source))).toEqual([]);
+    }
+  });
+
+  it('bundles the S3 client the results report fetches its CJK fonts with beside its bundle, not in it (SIDE_MODULES)', () => {
+    const s3Client = (source: string) => source.includes('node_modules/@aws-sdk/client-s3/');
+    for (const assembly of [dev, prod]) {
+      const report = functionNamed(assembly, 'GetAppointmentResultsReport');
+      expect(bundledSources(report).filter(s3Client)).toEqual([]);
+      expect(bundledSources(report, 'font-object.mjs').some(s3Client)).toBe(true);
     }
   });
 
