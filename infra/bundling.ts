@@ -1,11 +1,13 @@
 /**
  * How every function is bundled (infra/lab-function.ts): the repository root, the esbuild settings the
- * bundle benchmark builds with too, and the package files copied beside a bundle that reads them at run time.
+ * bundle benchmark builds with too, the package files copied beside a bundle that reads them at run time, and
+ * the side modules bundled beside one that imports them at run time (SIDE_MODULES).
  */
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, posix, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { BuildOptions } from 'esbuild';
 
 /** Route handler paths are relative to the repository root, whatever directory cdk runs in. */
 export const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -90,26 +92,46 @@ export type SideModules = Readonly<Record<string, string>>;
 export const sideModuleImports = (modules: SideModules): string[] => Object.keys(modules).map((name) => `./${name}`);
 
 /**
+ * LAMBDA_BUNDLE as esbuild's build API takes it, as NodejsFunction passes it to esbuild: for the bundles
+ * the benchmark and the tests build (infra/bench/bundle-build.ts). Every setting is mapped, so a new one
+ * fails the type check here until it is.
+ */
+export function esbuildOptions(): BuildOptions {
+  const mapped: { [Setting in keyof typeof LAMBDA_BUNDLE]: BuildOptions } = {
+    format: { format: LAMBDA_BUNDLE.format },
+    target: { target: LAMBDA_BUNDLE.target },
+    minify: { minify: LAMBDA_BUNDLE.minify },
+    sourceMap: { sourcemap: LAMBDA_BUNDLE.sourceMap },
+    sourcesContent: { sourcesContent: LAMBDA_BUNDLE.sourcesContent },
+    externalModules: { external: [...LAMBDA_BUNDLE.externalModules] },
+    mainFields: { mainFields: [...LAMBDA_BUNDLE.mainFields] },
+    banner: { banner: { js: LAMBDA_BUNDLE.banner } },
+    alias: { alias: bundleAliases() },
+  };
+  return Object.assign({ bundle: true, platform: 'node' }, ...Object.values(mapped)) as BuildOptions;
+}
+
+/**
  * The shell commands (NodejsFunction's afterBundling hook) that bundle each side module beside the function's
- * bundle, with the same esbuild and settings (LAMBDA_BUNDLE), into `<outputDir>/<name>` with its source map.
- * The stack bundles locally only (infra/lab-function.ts), so the aliases' paths are this machine's.
+ * bundle, with the same esbuild and settings (LAMBDA_BUNDLE, every one mapped to its flag), into
+ * `<outputDir>/<name>` with its source map. The stack bundles locally only (infra/lab-function.ts), so the
+ * aliases' paths are this machine's.
  */
 export function sideModuleCommands(modules: SideModules, inputDir: string, outputDir: string): string[] {
+  if (Object.keys(modules).length === 0) return [];
   const esbuild = join(dirname(resolveFromRepo.resolve('esbuild/package.json')), 'bin', 'esbuild');
-  const settings = [
-    '--bundle',
-    '--platform=node',
-    `--format=${LAMBDA_BUNDLE.format}`,
-    `--target=${LAMBDA_BUNDLE.target}`,
-    ...(LAMBDA_BUNDLE.minify ? ['--minify'] : []),
-    ...(LAMBDA_BUNDLE.sourceMap ? ['--sourcemap'] : []),
-    `--sources-content=${LAMBDA_BUNDLE.sourcesContent}`,
-    `--main-fields=${LAMBDA_BUNDLE.mainFields.join(',')}`,
-    `--banner:js=${LAMBDA_BUNDLE.banner}`,
-    ...LAMBDA_BUNDLE.externalModules.map((name) => `--external:${name}`),
-    ...Object.entries(bundleAliases()).map(([from, to]) => `--alias:${from}=${to}`),
-    '--log-level=warning',
-  ];
+  const flags: { [Setting in keyof typeof LAMBDA_BUNDLE]: string[] } = {
+    format: [`--format=${LAMBDA_BUNDLE.format}`],
+    target: [`--target=${LAMBDA_BUNDLE.target}`],
+    minify: LAMBDA_BUNDLE.minify ? ['--minify'] : [],
+    sourceMap: LAMBDA_BUNDLE.sourceMap ? ['--sourcemap'] : [],
+    sourcesContent: [`--sources-content=${LAMBDA_BUNDLE.sourcesContent}`],
+    externalModules: LAMBDA_BUNDLE.externalModules.map((name) => `--external:${name}`),
+    mainFields: [`--main-fields=${LAMBDA_BUNDLE.mainFields.join(',')}`],
+    banner: [`--banner:js=${LAMBDA_BUNDLE.banner}`],
+    alias: Object.entries(bundleAliases()).map(([from, to]) => `--alias:${from}=${to}`),
+  };
+  const settings = ['--bundle', '--platform=node', ...Object.values(flags).flat(), '--log-level=warning'];
   return Object.entries(modules).map(([name, source]) =>
     [esbuild, posix.join(inputDir, source), ...settings, `--outfile=${outputDir}/${name}`].map(quote).join(' '),
   );

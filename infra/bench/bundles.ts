@@ -2,10 +2,11 @@
  * Bundle size and cold import time of every function the stack deploys, beside a bare handler (one
  * DynamoDBDocumentClient, one GetItem, JSON back: the floor any handler of ours pays), as ratios.
  *
- * Each bundle is built with the construct's own esbuild settings (LAMBDA_BUNDLE, plus what NodejsFunction
- * adds: platform node, the banner, one `index.mjs` with its source map), with a metafile for the heaviest
- * inputs. The list of functions comes from the synthesized stack (bundling skipped), not from a list of
- * our own, so a new route or event function is measured with no edit here.
+ * Each bundle is built with the construct's own esbuild settings (bench/bundle-build.ts: LAMBDA_BUNDLE as
+ * NodejsFunction passes it, one `index.mjs` with its source map), with a metafile for the heaviest inputs. A
+ * function's side modules (SIDE_MODULES), which it loads only when it needs them, are neither built nor
+ * counted: the figures are what a cold start loads. The list of functions comes from the synthesized stack
+ * (bundling skipped), not from a list of our own, so a new route or event function is measured with no edit here.
  *
  * Cold import: a fresh `node` (the project's Node 24, as Lambda runs) per sample, which times `import()`
  * of the bundle in the process, in the deployed environment (`--enable-source-maps` included): the CPU time
@@ -24,9 +25,9 @@ import { join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { App } from 'aws-cdk-lib';
-import { build, type Metafile } from 'esbuild';
-import { bundleAliases, LAMBDA_BUNDLE, LabFunction, REPO_ROOT } from '../api-function';
-import { sideModuleImports, type SideModules } from '../bundling';
+import { LabFunction, REPO_ROOT } from '../api-function';
+import type { SideModules } from '../bundling';
+import { type BundleInput, buildBundle, inputsByPackage } from './bundle-build';
 import { LabApiStack } from '../lab-api-stack';
 import { REPORT_RENDERERS } from '../route-classes';
 
@@ -78,12 +79,6 @@ export interface DeployedFunction {
   readonly sideModules: SideModules;
 }
 
-export interface BundleInput {
-  /** A package (`@aws-sdk/client-dynamodb`) or a file of ours (`shared/http/handler.ts`). */
-  readonly input: string;
-  readonly bytes: number;
-}
-
 export interface BundleRow {
   readonly name: string;
   readonly handlerFile: string;
@@ -130,51 +125,6 @@ export async function deployedFunctions(): Promise<DeployedFunction[]> {
       handlerFile: fn.handlerFile,
       sideModules: fn.sideModules,
     }));
-}
-
-/**
- * One bundle as the construct builds it: `outdir/index.mjs` and its map, with the metafile. Its side modules
- * stay out of it, imported at run time (the stack bundles them on their own, beside it).
- */
-export async function buildBundle(entry: string, outdir: string, sideModules: SideModules = {}): Promise<{ outfile: string; metafile: Metafile }> {
-  const outfile = join(outdir, 'index.mjs');
-  const { metafile } = await build({
-    entryPoints: [entry],
-    outfile,
-    bundle: true,
-    platform: 'node',
-    format: LAMBDA_BUNDLE.format,
-    target: LAMBDA_BUNDLE.target,
-    minify: LAMBDA_BUNDLE.minify,
-    sourcemap: LAMBDA_BUNDLE.sourceMap,
-    sourcesContent: LAMBDA_BUNDLE.sourcesContent,
-    external: [...LAMBDA_BUNDLE.externalModules, ...sideModuleImports(sideModules)],
-    mainFields: [...LAMBDA_BUNDLE.mainFields],
-    banner: { js: LAMBDA_BUNDLE.banner },
-    alias: bundleAliases(),
-    metafile: true,
-    logLevel: 'silent',
-  });
-  return { outfile, metafile };
-}
-
-/** `node_modules/@aws-sdk/client-dynamodb/dist-es/…` → `@aws-sdk/client-dynamodb`; our files stay files. */
-export function packageOf(input: string): string {
-  const at = input.lastIndexOf('node_modules/');
-  if (at < 0) return input;
-  const [scope, name] = input.slice(at + 'node_modules/'.length).split('/');
-  return scope!.startsWith('@') ? `${scope}/${name}` : scope!;
-}
-
-/** Bytes in the output per package (or file of ours), heaviest first. */
-export function inputsByPackage(metafile: Metafile): BundleInput[] {
-  const output = Object.entries(metafile.outputs).find(([file]) => file.endsWith('.mjs'))![1];
-  const sums = new Map<string, number>();
-  for (const [input, { bytesInOutput }] of Object.entries(output.inputs)) {
-    const key = packageOf(input);
-    sums.set(key, (sums.get(key) ?? 0) + bytesInOutput);
-  }
-  return [...sums].map(([input, bytes]) => ({ input, bytes })).sort((a, b) => b.bytes - a.bytes);
 }
 
 const median = (values: number[]) => {

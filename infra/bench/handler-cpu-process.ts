@@ -24,6 +24,8 @@ export interface CpuResult {
   handler: number[];
   bareGet: number[];
   bareGetPut: number[];
+  /** The harness alone (an invocation that answers at once): taken off the others before a ratio. */
+  empty: number[];
 }
 
 const input = await new Promise<CpuInput>((resolveInput) => process.once('message', (message: CpuInput) => resolveInput(message)));
@@ -96,32 +98,50 @@ const invoke = async (fn: (event: APIGatewayProxyEvent, context: Context) => Pro
   if (result.statusCode !== 200) throw new Error(`the handler answered ${result.statusCode}`);
 };
 
-/** CPU microseconds used by `count` sequential requests. */
+/** Lets what a request leaves behind (its sockets' callbacks, promises resolved after its answer) run in its window. */
+const settle = () => new Promise<void>((resolveTurn) => setImmediate(resolveTurn));
+
+/** CPU microseconds used by `count` sequential requests, and what they left behind. */
 async function cpuOf(fn: (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>, count: number): Promise<number> {
   const before = process.cpuUsage();
   for (let i = 0; i < count; i++) await invoke(fn);
+  await settle();
   const used = process.cpuUsage(before);
   return used.user + used.system;
 }
 
 /**
- * A round interleaves the three request by request (the order turning with every request), each timed
- * alone: a drift of the machine or of DynamoDB Local hits all three alike, down to the millisecond, so the
- * round's ratio is a paired comparison. In blocks of 200 requests (until 99c2a52) runs gave 1.07–1.23×;
- * request by request, they agree to a hundredth. The two `process.cpuUsage()` reads around each request
- * cost every subject the same few microseconds.
+ * The harness alone: an invocation that answers at once. What it costs per request (the event built, the
+ * two `process.cpuUsage()` system calls, the turn of the event loop) is in every subject's figure alike, and
+ * is taken off each before a ratio (bench/handler-cpu.ts): a constant added to both sides would pull the
+ * ratio toward 1.
  */
-const subjects = { handler, bareGet, bareGetPut };
+const empty = async (): Promise<APIGatewayProxyResult> => ({ statusCode: 200, headers: {}, body: '' });
+
+/** The subjects in a random order: none always runs right after the same other one. */
+function shuffled<T>(items: readonly T[]): T[] {
+  const order = [...items];
+  for (let i = order.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [order[i], order[j]] = [order[j]!, order[i]!];
+  }
+  return order;
+}
+
+/**
+ * A round interleaves the subjects request by request, in a new random order for every request, each timed
+ * alone: a drift of the machine or of DynamoDB Local hits all alike, down to the millisecond, so the round's
+ * ratio is a paired comparison. In blocks of 200 requests (until 99c2a52) runs gave 1.07–1.23×; request by
+ * request, they agree within 0.02.
+ */
+const subjects = { handler, bareGet, bareGetPut, empty };
 const entries = Object.entries(subjects) as [keyof CpuResult, (typeof subjects)[keyof typeof subjects]][];
 for (const [, fn] of entries) await cpuOf(fn, input.iterations); // warm-up: every path JIT-compiled
-const result: CpuResult = { handler: [], bareGet: [], bareGetPut: [] };
+const result: CpuResult = { handler: [], bareGet: [], bareGetPut: [], empty: [] };
 for (let round = 0; round < input.rounds; round++) {
-  const used: Record<keyof CpuResult, number> = { handler: 0, bareGet: 0, bareGetPut: 0 };
+  const used: Record<keyof CpuResult, number> = { handler: 0, bareGet: 0, bareGetPut: 0, empty: 0 };
   for (let i = 0; i < input.iterations; i++) {
-    for (let j = 0; j < entries.length; j++) {
-      const [name, fn] = entries[(i + j + round) % entries.length]!;
-      used[name] += await cpuOf(fn, 1);
-    }
+    for (const [name, fn] of shuffled(entries)) used[name] += await cpuOf(fn, 1);
   }
   for (const [name] of entries) result[name].push(used[name] / input.iterations);
 }

@@ -5,8 +5,8 @@
  * entry in the request), served by the same local server (bench/floor-handlers.ts): both cross the same
  * HTTP hop, which API Gateway makes in AWS, so the ratio is what our code costs. Beside it, without a
  * target, the same calls made raw by this process (GetItem alone, and GetItem + PutItem): those charge the
- * local hop to the route too. Rounds turn the order of the four after a warm-up, so a change in the
- * machine's load hits all alike; each ratio is the median of the rounds' ratios.
+ * local hop to the route too. After a warm-up, each round interleaves the four in blocks (BLOCKS, below), so
+ * a change in the machine's load hits all alike; each ratio is the median of the rounds' ratios.
  *
  * The server runs in a process of its own (bench/server-process.ts), as `npm start` does, logging at INFO
  * as deployed; BENCH_PROFILE=1 runs it under `node --cpu-prof` and leaves the profile in bench/profiles/.
@@ -41,8 +41,8 @@ export interface ThroughputInput {
   itemKey: ItemKey;
 }
 
-/** `requests` calls of `call`, `concurrency` at a time: calls per second. */
-async function rate(requests: number, concurrency: number, call: () => Promise<void>): Promise<number> {
+/** `requests` calls of `call`, `concurrency` at a time: the seconds they took. */
+async function secondsFor(requests: number, concurrency: number, call: () => Promise<void>): Promise<number> {
   let next = 0;
   const started = performance.now();
   await Promise.all(
@@ -53,8 +53,15 @@ async function rate(requests: number, concurrency: number, call: () => Promise<v
       }
     }),
   );
-  return requests / ((performance.now() - started) / 1000);
+  return (performance.now() - started) / 1000;
 }
+
+/**
+ * A round runs each side's requests in BLOCKS blocks, the four sides taking turns block by block (the
+ * order turning with every block), so that a change in the machine's load within the round hits all four
+ * alike; a side's rate is its requests over the time of its blocks.
+ */
+const BLOCKS = 4;
 
 async function startServerProcess(profile: boolean): Promise<{ url: string; stop(): Promise<void> }> {
   const profileDir = resolve(here, '../../bench/profiles');
@@ -112,22 +119,26 @@ export async function measureThroughput(input: ThroughputInput, settings: Throug
   try {
     const { requests, concurrency } = settings;
     // Warm-up: the handler module, the key cache, the JITs of both processes and of DynamoDB Local.
-    for (const call of [getProfile, floorGetProfile, rawGet, rawGetPut]) await rate(requests, concurrency, call);
+    for (const call of [getProfile, floorGetProfile, rawGet, rawGetPut]) await secondsFor(requests, concurrency, call);
     const rounds: { api: number; floor: number; get: number; getPut: number }[] = [];
+    const order = [
+      ['api', getProfile],
+      ['floor', floorGetProfile],
+      ['get', rawGet],
+      ['getPut', rawGetPut],
+    ] as const;
+    const perBlock = Math.max(concurrency, Math.round(requests / BLOCKS));
     for (let round = 0; round < settings.rounds; round++) {
-      // The order turns each round, so no side always runs right after the same other one.
-      const order = [
-        ['api', getProfile],
-        ['floor', floorGetProfile],
-        ['get', rawGet],
-        ['getPut', rawGetPut],
-      ] as const;
-      const measured: Record<string, number> = {};
-      for (let i = 0; i < order.length; i++) {
-        const [name, call] = order[(i + round) % order.length] as (typeof order)[number];
-        measured[name] = await rate(requests, concurrency, call);
+      const seconds = { api: 0, floor: 0, get: 0, getPut: 0 };
+      for (let block = 0; block < BLOCKS; block++) {
+        // The order turns every block, so no side always runs right after the same other one.
+        for (let i = 0; i < order.length; i++) {
+          const [name, call] = order[(i + block + round) % order.length] as (typeof order)[number];
+          seconds[name] += await secondsFor(perBlock, concurrency, call);
+        }
       }
-      rounds.push({ api: measured.api ?? 0, floor: measured.floor ?? 0, get: measured.get ?? 0, getPut: measured.getPut ?? 0 });
+      const rateOf = (name: keyof typeof seconds) => (perBlock * BLOCKS) / seconds[name];
+      rounds.push({ api: rateOf('api'), floor: rateOf('floor'), get: rateOf('get'), getPut: rateOf('getPut') });
     }
     const section = `throughput: GET /api/v1/profiles/{id} through the local server, ${concurrency} at a time, ${settings.rounds} rounds × ${requests}`;
     return {

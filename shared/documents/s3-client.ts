@@ -1,6 +1,6 @@
 /**
  * The S3 client of a container, configured once: S3 in Lambda, the local emulator when S3_ENDPOINT is set.
- * Its own module so that a function reading one object (the report's fonts, shared/report/font-files.ts)
+ * Its own module so that a function reading one object (the report's CJK fonts, shared/report/font-object.mts)
  * bundles the client without the documents' presigner and bucket setting.
  */
 import { S3Client } from '@aws-sdk/client-s3';

@@ -1,7 +1,7 @@
 /**
  * shared/documents owns the lab report files in S3: the lab uploads to `incoming/`, ingest moves each
  * file to its final key under `documents/`, and the API serves it (bytes, or a short-lived presigned URL
- * for large files). The client is s3-client.ts, which the report's fonts (shared/report/font-files.ts) use too.
+ * for large files). The client is s3-client.ts, which the report's CJK fonts (shared/report/font-object.mts) use too.
  */
 import {
   CopyObjectCommand,

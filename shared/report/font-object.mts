@@ -1,8 +1,8 @@
 /**
  * Reads a fetched font file (shared/report/font-files.ts) from S3. A module of its own so that, deployed, it
  * is a bundle of its own beside the report's (`font-object.mjs`, SIDE_MODULES in infra/route-classes.ts): the
- * S3 client is 240 KB of minified code, which every cold start of the report would parse (50 ms) for the
- * Chinese and Korean fonts few reports need. The report imports it by that bundle's name, which esbuild
+ * S3 client is 235 KB of the report's minified bundle, which every cold start would parse (about 50 ms) for
+ * the Chinese and Korean fonts few reports need. The report imports it by that bundle's name, which esbuild
  * leaves to run time there, and which tsx, vitest and TypeScript resolve to this `.mts` source elsewhere.
  */
 import { GetObjectCommand } from '@aws-sdk/client-s3';

@@ -1,5 +1,5 @@
 /**
- * What a bundle carries, built as the stack builds it (infra/bench/bundles.ts buildBundle, the
+ * What a bundle carries, built as the stack builds it (infra/bench/bundle-build.ts buildBundle, the
  * construct's LAMBDA_BUNDLE): a route that needs no key must not pay for the key lookup, and so for no AWS
  * SDK client at all (issue #17: GET /health should not pay for DynamoDB). Sizes and times are for
  * `npm run bench`; these are facts about the inputs only.
@@ -8,7 +8,7 @@ import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../infra/api-function';
-import { buildBundle, inputsByPackage } from '../../infra/bench/bundles';
+import { buildBundle, inputsByPackage } from '../../infra/bench/bundle-build';
 import { SIDE_MODULES } from '../../infra/route-classes';
 import { routeEntries } from '../../shared/routes';
 

@@ -14,7 +14,7 @@ import { pathToFileURL } from 'node:url';
 import { Match } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ApiFunction, copyPackageFiles, POWERTOOLS_ENVIRONMENT, REPO_ROOT, servesPages } from '../../infra/api-function';
-import { buildBundle } from '../../infra/bench/bundles';
+import { buildBundle } from '../../infra/bench/bundle-build';
 import { ACCESS_LOG_FIELDS, API_KEY_HEADER, KEY_AUTHORIZER_CACHE_SECONDS, MISSING_KEY_MESSAGE } from '../../infra/lab-api-stack';
 import { CRITICAL_UNACKNOWLEDGED_METRIC, METRICS_PER_ALARM, OUTBOX_RELAYED_LOG, OUTBOX_RELAYED_METRIC, WEBHOOKS_DISABLED_METRIC } from '../../infra/monitoring';
 import { FUNCTION_SIZES, type FunctionClass, INVOKED_BY, PACKAGE_FILES, routeClassOf, SERVICE_LEVEL_CLASSES, WEBHOOK_SENDERS } from '../../infra/route-classes';

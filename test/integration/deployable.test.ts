@@ -312,6 +312,14 @@ describe('the cloud assembly of `npm run synth` and `npx cdk synth -c stage=prod
     }
   });
 
+  it("bundles the results report's side module with the bundles' aliases: Lambda's environment as its credentials, not the SDK's default chain", () => {
+    for (const assembly of [dev, prod]) {
+      const sources = bundledSources(functionNamed(assembly, 'GetAppointmentResultsReport'), 'font-object.mjs');
+      expect(sources.some((source) => source.includes('node_modules/@aws-sdk/credential-provider-env/'))).toBe(true);
+      expect(sources.filter((source) => /node_modules\/@aws-sdk\/(credential-provider-node|nested-clients)\//.test(source))).toEqual([]);
+    }
+  });
+
   it("bundles every function that calls AWS with Lambda's environment as its credentials, not the SDK's default chain (infra/bundling.ts alias)", () => {
     for (const assembly of [dev, prod]) {
       const callingAws = assembly.functions
