@@ -28,6 +28,7 @@ import { App } from 'aws-cdk-lib';
 import { LabFunction, REPO_ROOT } from '../api-function';
 import type { SideModules } from '../bundling';
 import { type BundleInput, buildBundle, inputsByPackage } from './bundle-build';
+import { median } from './report';
 import { LabApiStack } from '../lab-api-stack';
 import { REPORT_RENDERERS } from '../route-classes';
 
@@ -126,12 +127,6 @@ export async function deployedFunctions(): Promise<DeployedFunction[]> {
       sideModules: fn.sideModules,
     }));
 }
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
 
 interface ImportSample {
   readonly cpuMs: number;

@@ -10,6 +10,7 @@
  * Not a stub: a floor that sends nothing skips the system calls every real call makes, which on some
  * machines cost more than our code does (docs/proofs-and-performance.md "Handler CPU").
  */
+import { setImmediate } from 'node:timers/promises';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 
 export interface CpuInput {
@@ -98,14 +99,13 @@ const invoke = async (fn: (event: APIGatewayProxyEvent, context: Context) => Pro
   if (result.statusCode !== 200) throw new Error(`the handler answered ${result.statusCode}`);
 };
 
-/** Lets what a request leaves behind (its sockets' callbacks, promises resolved after its answer) run in its window. */
-const settle = () => new Promise<void>((resolveTurn) => setImmediate(resolveTurn));
-
 /** CPU microseconds used by `count` sequential requests, and what they left behind. */
 async function cpuOf(fn: (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>, count: number): Promise<number> {
   const before = process.cpuUsage();
   for (let i = 0; i < count; i++) await invoke(fn);
-  await settle();
+  // A turn of the event loop: what the requests left behind (their sockets' callbacks, promises resolved
+  // after the answer) runs in this window.
+  await setImmediate();
   const used = process.cpuUsage(before);
   return used.user + used.system;
 }
@@ -131,8 +131,8 @@ function shuffled<T>(items: readonly T[]): T[] {
 /**
  * A round interleaves the subjects request by request, in a new random order for every request, each timed
  * alone: a drift of the machine or of DynamoDB Local hits all alike, down to the millisecond, so the round's
- * ratio is a paired comparison. In blocks of 200 requests (until 99c2a52) runs gave 1.07–1.23×; request by
- * request, they agree within 0.02.
+ * ratio is a paired comparison. In blocks of 200 requests (until 99c2a52) nine runs gave 1.07–1.23×; request
+ * by request, with the harness taken off, three gave 1.14–1.20× (docs/proofs-and-performance.md "Handler CPU").
  */
 const subjects = { handler, bareGet, bareGetPut, empty };
 const entries = Object.entries(subjects) as [keyof CpuResult, (typeof subjects)[keyof typeof subjects]][];
