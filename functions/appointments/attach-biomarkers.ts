@@ -8,9 +8,10 @@ import { IdParams } from '../../shared/schemas/fields';
 import { getAppointmentAggregateOrThrow } from '../../shared/store/appointments/reads';
 import { attachTests } from '../../shared/store/appointments/writes';
 import { assertBiomarkersExist } from '../../shared/store/catalog';
+import * as routes from '../../shared/routes/appointments';
 
 export const handler = httpHandler({
-  route: 'attachAppointmentBiomarkers',
+  route: routes.attachAppointmentBiomarkers,
   params: IdParams,
   body: AttachBiomarkersBody,
   async run({ params, body, access, now }) {

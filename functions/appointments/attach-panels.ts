@@ -8,9 +8,10 @@ import { IdParams } from '../../shared/schemas/fields';
 import { getAppointmentAggregateOrThrow } from '../../shared/store/appointments/reads';
 import { attachTests } from '../../shared/store/appointments/writes';
 import { assertPanelsExist } from '../../shared/store/catalog';
+import * as routes from '../../shared/routes/appointments';
 
 export const handler = httpHandler({
-  route: 'attachAppointmentPanels',
+  route: routes.attachAppointmentPanels,
   params: IdParams,
   body: AttachPanelsBody,
   async run({ params, body, access, now }) {

@@ -4,9 +4,10 @@ import { ok } from '../../shared/http/responses';
 import { CancelBody, toAppointment } from '../../shared/schemas/appointments';
 import { IdParams } from '../../shared/schemas/fields';
 import { cancelAppointment } from '../../shared/usecases/cancel-appointment';
+import * as routes from '../../shared/routes/appointments';
 
 export const handler = httpHandler({
-  route: 'cancelAppointment',
+  route: routes.cancelAppointment,
   params: IdParams,
   body: CancelBody,
   async run({ params, body, access, now }) {

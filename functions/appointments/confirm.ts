@@ -4,9 +4,10 @@ import { ok } from '../../shared/http/responses';
 import { ConfirmBody } from '../../shared/schemas/appointments';
 import { IdParams } from '../../shared/schemas/fields';
 import { confirmAppointment } from '../../shared/usecases/confirm-appointment';
+import * as routes from '../../shared/routes/appointments';
 
 export const handler = httpHandler({
-  route: 'confirmAppointment',
+  route: routes.confirmAppointment,
   params: IdParams,
   body: ConfirmBody,
   async run({ params, body, access, now }) {

@@ -4,9 +4,10 @@ import { idempotentCreate } from '../../shared/http/idempotency';
 import { created } from '../../shared/http/responses';
 import { CreateAppointmentBody, toCreatedAppointment } from '../../shared/schemas/appointments';
 import { createAppointment } from '../../shared/usecases/create-appointment';
+import * as routes from '../../shared/routes/appointments';
 
 export const handler = httpHandler({
-  route: 'createAppointment',
+  route: routes.createAppointment,
   idempotency: idempotentCreate(),
   body: CreateAppointmentBody,
   async run({ body, access, now }) {

@@ -6,9 +6,10 @@ import { toAppointment } from '../../shared/schemas/appointments';
 import { IdParams } from '../../shared/schemas/fields';
 import { getAppointmentAggregateOrThrow } from '../../shared/store/appointments/reads';
 import { getExistingProfile } from '../../shared/store/profiles';
+import * as routes from '../../shared/routes/appointments';
 
 export const handler = httpHandler({
-  route: 'getAppointment',
+  route: routes.getAppointment,
   params: IdParams,
   async run({ params, access }) {
     const aggregate = await getAppointmentAggregateOrThrow(params.id);

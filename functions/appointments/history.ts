@@ -12,9 +12,10 @@ import { APPOINTMENT_NOT_FOUND } from '../../shared/store/appointments/records';
 import { pageHistory } from '../../shared/store/history';
 import { keys } from '../../shared/store/keys';
 import { pageFor } from '../../shared/usecases/paging';
+import * as routes from '../../shared/routes/appointments';
 
 export const handler = httpHandler({
-  route: 'listAppointmentHistory',
+  route: routes.listAppointmentHistory,
   params: IdParams,
   query: PageQuery,
   async run({ params, query, access }) {

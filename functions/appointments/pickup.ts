@@ -4,9 +4,10 @@ import { httpHandler } from '../../shared/http/handler';
 import { ok } from '../../shared/http/responses';
 import { PickupBody } from '../../shared/schemas/appointments';
 import { pickupAppointments } from '../../shared/usecases/pickup-appointments';
+import * as routes from '../../shared/routes/appointments';
 
 export const handler = httpHandler({
-  route: 'pickupAppointments',
+  route: routes.pickupAppointments,
   body: PickupBody,
   async run({ body, access, now }) {
     await pickupAppointments(body, { access, now });

@@ -4,9 +4,10 @@ import { ok } from '../../shared/http/responses';
 import { toAppointment, UpdateAppointmentBody } from '../../shared/schemas/appointments';
 import { IdParams } from '../../shared/schemas/fields';
 import { rescheduleAppointment } from '../../shared/usecases/reschedule-appointment';
+import * as routes from '../../shared/routes/appointments';
 
 export const handler = httpHandler({
-  route: 'updateAppointment',
+  route: routes.updateAppointment,
   params: IdParams,
   body: UpdateAppointmentBody,
   async run({ params, body, access, now }) {

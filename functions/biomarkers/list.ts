@@ -3,9 +3,10 @@ import { httpHandler } from '../../shared/http/handler';
 import { ok } from '../../shared/http/responses';
 import { toBiomarker } from '../../shared/schemas/catalog';
 import { listBiomarkers } from '../../shared/store/catalog';
+import * as routes from '../../shared/routes/locations';
 
 export const handler = httpHandler({
-  route: 'listBiomarkers',
+  route: routes.listBiomarkers,
   async run() {
     return ok((await listBiomarkers()).map(toBiomarker));
   },

@@ -19,6 +19,7 @@ import labResultsReported from '../../docs/events/lab-results-reported.schema.js
 import labResultsUpdated from '../../docs/events/lab-results-updated.schema.json' with { type: 'json' };
 import shipmentStatusChanged from '../../docs/events/shipment-status-changed.schema.json' with { type: 'json' };
 import specimenRejected from '../../docs/events/specimen-rejected.schema.json' with { type: 'json' };
+import * as routes from '../../shared/routes/service';
 
 /**
  * The files of swagger-ui-dist this route serves, read from the installed package: node_modules locally,
@@ -79,7 +80,7 @@ const NO_SUCH_ASSET = `No such file; the docs page uses ${[...ASSETS.keys()].fil
 const replies = new Map<string, Reply<200, BinaryBody>>();
 
 export const handler = publicHttpHandler({
-  route: 'getDocsAsset',
+  route: routes.getDocsAsset,
   params: v.object({ file: v.string() }),
   async run({ params }) {
     const asset = ASSETS.get(params.file);

@@ -1,6 +1,7 @@
 // GET /docs — no key: the docs page, Swagger UI rendering /api/v1/openapi.json; every file comes from this API.
 import { publicHttpHandler } from '../../shared/http/stack';
 import { htmlPage } from '../../shared/http/static-responses';
+import * as routes from '../../shared/routes/service';
 
 /**
  * Relative URLs only: the page is /docs locally and /<stage>/docs in AWS, and a relative URL resolves
@@ -44,7 +45,7 @@ export const CONTENT_SECURITY_POLICY = [
 const FIVE_MINUTES = 300;
 
 export const handler = publicHttpHandler({
-  route: 'getDocsPage',
+  route: routes.getDocsPage,
   async run() {
     return htmlPage(PAGE, CONTENT_SECURITY_POLICY, FIVE_MINUTES);
   },

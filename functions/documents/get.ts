@@ -6,6 +6,7 @@ import { httpHandler } from '../../shared/http/handler';
 import { binary, seeOther } from '../../shared/http/responses';
 import { IdParams } from '../../shared/schemas/fields';
 import { DOCUMENT_NOT_FOUND, getDocument } from '../../shared/store/documents';
+import * as routes from '../../shared/routes/results';
 
 /**
  * Lambda answers at most 6 MB and base64 adds a third, so 4 MiB (5.6 MB encoded) is the largest file the
@@ -15,7 +16,7 @@ const INLINE_LIMIT_BYTES = 4 * 1024 * 1024;
 const PRESIGNED_URL_SECONDS = 60;
 
 export const handler = httpHandler({
-  route: 'getDocument',
+  route: routes.getDocument,
   params: IdParams,
   async run({ params, access }) {
     const document = await getDocument(params.id);

@@ -4,9 +4,10 @@ import { ok } from '../../shared/http/responses';
 import { toEventLogEntry } from '../../shared/schemas/event-log';
 import { IdParams } from '../../shared/schemas/fields';
 import { getEvent } from '../../shared/usecases/event-log';
+import * as routes from '../../shared/routes/webhooks';
 
 export const handler = httpHandler({
-  route: 'getEvent',
+  route: routes.getEvent,
   params: IdParams,
   async run({ params, access }) {
     return ok(toEventLogEntry(await getEvent(params.id, access)));

@@ -4,9 +4,10 @@ import { okPage } from '../../shared/http/responses';
 import { EventLogQuery, toEventLogEntry } from '../../shared/schemas/event-log';
 import { listEvents } from '../../shared/usecases/event-log';
 import { pageFor } from '../../shared/usecases/paging';
+import * as routes from '../../shared/routes/webhooks';
 
 export const handler = httpHandler({
-  route: 'listEvents',
+  route: routes.listEvents,
   query: EventLogQuery,
   async run({ query, access }) {
     const page = await listEvents(query, access, pageFor(query, access));

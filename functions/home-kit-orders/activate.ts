@@ -6,9 +6,10 @@ import { ConfirmBody } from '../../shared/schemas/appointments';
 import { IdParams } from '../../shared/schemas/fields';
 import { toHomeKitOrder } from '../../shared/schemas/home-kit-orders';
 import { activateHomeKitOrder } from '../../shared/usecases/activate-home-kit-order';
+import * as routes from '../../shared/routes/home-kit-orders';
 
 export const handler = httpHandler({
-  route: 'activateHomeKitOrder',
+  route: routes.activateHomeKitOrder,
   params: IdParams,
   body: ConfirmBody,
   async run({ params, body, access, now }) {

@@ -9,9 +9,10 @@ import { toHomeKitOrder } from '../../shared/schemas/home-kit-orders';
 import { assertBiomarkersExist } from '../../shared/store/catalog';
 import { attachKitTests, getHomeKitOrderOrThrow } from '../../shared/store/home-kit-orders';
 import { getExistingProfile } from '../../shared/store/profiles';
+import * as routes from '../../shared/routes/home-kit-orders';
 
 export const handler = httpHandler({
-  route: 'attachHomeKitOrderBiomarkers',
+  route: routes.attachHomeKitOrderBiomarkers,
   params: IdParams,
   body: AttachBiomarkersBody,
   async run({ params, body, access, now }) {

@@ -9,9 +9,10 @@ import { toHomeKitOrder } from '../../shared/schemas/home-kit-orders';
 import { assertPanelsExist } from '../../shared/store/catalog';
 import { attachKitTests, getHomeKitOrderOrThrow } from '../../shared/store/home-kit-orders';
 import { getExistingProfile } from '../../shared/store/profiles';
+import * as routes from '../../shared/routes/home-kit-orders';
 
 export const handler = httpHandler({
-  route: 'attachHomeKitOrderPanels',
+  route: routes.attachHomeKitOrderPanels,
   params: IdParams,
   body: AttachPanelsBody,
   async run({ params, body, access, now }) {

@@ -4,9 +4,10 @@ import { ok } from '../../shared/http/responses';
 import { IdParams } from '../../shared/schemas/fields';
 import { toHomeKitOrder } from '../../shared/schemas/home-kit-orders';
 import { cancelHomeKitOrder } from '../../shared/usecases/cancel-home-kit-order';
+import * as routes from '../../shared/routes/home-kit-orders';
 
 export const handler = httpHandler({
-  route: 'cancelHomeKitOrder',
+  route: routes.cancelHomeKitOrder,
   params: IdParams,
   async run({ params, access, now }) {
     const { order, profile } = await cancelHomeKitOrder(params.id, { access, now });

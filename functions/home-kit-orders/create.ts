@@ -4,9 +4,10 @@ import { idempotentCreate } from '../../shared/http/idempotency';
 import { created } from '../../shared/http/responses';
 import { CreateHomeKitOrderBody, toHomeKitOrder } from '../../shared/schemas/home-kit-orders';
 import { createHomeKitOrder } from '../../shared/usecases/create-home-kit-order';
+import * as routes from '../../shared/routes/home-kit-orders';
 
 export const handler = httpHandler({
-  route: 'createHomeKitOrder',
+  route: routes.createHomeKitOrder,
   idempotency: idempotentCreate(),
   body: CreateHomeKitOrderBody,
   async run({ body, access, now }) {

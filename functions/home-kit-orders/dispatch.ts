@@ -4,9 +4,10 @@ import { ok } from '../../shared/http/responses';
 import { IdParams } from '../../shared/schemas/fields';
 import { DispatchBody, toHomeKitOrder } from '../../shared/schemas/home-kit-orders';
 import { dispatchHomeKitOrder } from '../../shared/usecases/dispatch-home-kit-order';
+import * as routes from '../../shared/routes/home-kit-orders';
 
 export const handler = httpHandler({
-  route: 'dispatchHomeKitOrder',
+  route: routes.dispatchHomeKitOrder,
   params: IdParams,
   body: DispatchBody,
   async run({ params, body, access, now }) {

@@ -6,9 +6,10 @@ import { IdParams } from '../../shared/schemas/fields';
 import { toHomeKitOrder } from '../../shared/schemas/home-kit-orders';
 import { getHomeKitOrderOrThrow } from '../../shared/store/home-kit-orders';
 import { getExistingProfile } from '../../shared/store/profiles';
+import * as routes from '../../shared/routes/home-kit-orders';
 
 export const handler = httpHandler({
-  route: 'getHomeKitOrder',
+  route: routes.getHomeKitOrder,
   params: IdParams,
   async run({ params, access }) {
     const order = await getHomeKitOrderOrThrow(params.id);

@@ -11,9 +11,10 @@ import { pageHistory } from '../../shared/store/history';
 import { getHomeKitOrder, HOME_KIT_ORDER_NOT_FOUND } from '../../shared/store/home-kit-orders';
 import { keys } from '../../shared/store/keys';
 import { pageFor } from '../../shared/usecases/paging';
+import * as routes from '../../shared/routes/home-kit-orders';
 
 export const handler = httpHandler({
-  route: 'listHomeKitOrderHistory',
+  route: routes.listHomeKitOrderHistory,
   params: IdParams,
   query: PageQuery,
   async run({ params, query, access }) {

@@ -4,9 +4,10 @@ import { ok } from '../../shared/http/responses';
 import { IdParams } from '../../shared/schemas/fields';
 import { AvailabilityQuery } from '../../shared/schemas/locations';
 import { locationAvailability } from '../../shared/usecases/location-availability';
+import * as routes from '../../shared/routes/locations';
 
 export const handler = httpHandler({
-  route: 'getLocationAvailability',
+  route: routes.getLocationAvailability,
   params: IdParams,
   query: AvailabilityQuery,
   async run({ params, query, access, now }) {

@@ -6,9 +6,10 @@ import { ok } from '../../shared/http/responses';
 import { IdParams } from '../../shared/schemas/fields';
 import { toLocation } from '../../shared/schemas/locations';
 import { getLocation, LOCATION_NOT_FOUND } from '../../shared/store/locations';
+import * as routes from '../../shared/routes/locations';
 
 export const handler = httpHandler({
-  route: 'getLocation',
+  route: routes.getLocation,
   params: IdParams,
   async run({ params, access, now }) {
     const location = await getLocation(params.id);

@@ -4,9 +4,10 @@ import { ok } from '../../shared/http/responses';
 import { IdParams } from '../../shared/schemas/fields';
 import { UpdateLocationBody } from '../../shared/schemas/locations';
 import { updateLocationSchedule } from '../../shared/usecases/update-location-schedule';
+import * as routes from '../../shared/routes/locations';
 
 export const handler = httpHandler({
-  route: 'updateLocation',
+  route: routes.updateLocation,
   params: IdParams,
   body: UpdateLocationBody,
   async run({ params, body, access, now }) {

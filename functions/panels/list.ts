@@ -3,9 +3,10 @@ import { httpHandler } from '../../shared/http/handler';
 import { ok } from '../../shared/http/responses';
 import { toPanel } from '../../shared/schemas/catalog';
 import { listPanels } from '../../shared/store/catalog';
+import * as routes from '../../shared/routes/locations';
 
 export const handler = httpHandler({
-  route: 'listPanels',
+  route: routes.listPanels,
   async run() {
     return ok((await listPanels()).map(toPanel));
   },

@@ -6,9 +6,10 @@ import { IdParams } from '../../shared/schemas/fields';
 import { PageQuery } from '../../shared/schemas/pagination';
 import { readAccessLog } from '../../shared/usecases/read-access-log';
 import { pageFor } from '../../shared/usecases/paging';
+import * as routes from '../../shared/routes/profiles';
 
 export const handler = httpHandler({
-  route: 'listProfileAccessLog',
+  route: routes.listProfileAccessLog,
   params: IdParams,
   query: PageQuery,
   async run({ params, query, access }) {

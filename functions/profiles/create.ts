@@ -4,9 +4,10 @@ import { idempotentCreate } from '../../shared/http/idempotency';
 import { created } from '../../shared/http/responses';
 import { CreateProfileBody, toCreatedProfile } from '../../shared/schemas/profiles';
 import { createProfile } from '../../shared/usecases/create-profile';
+import * as routes from '../../shared/routes/profiles';
 
 export const handler = httpHandler({
-  route: 'createProfile',
+  route: routes.createProfile,
   idempotency: idempotentCreate(),
   body: CreateProfileBody,
   async run({ body, access, now }) {

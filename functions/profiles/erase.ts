@@ -4,9 +4,10 @@ import { ok } from '../../shared/http/responses';
 import { IdParams } from '../../shared/schemas/fields';
 import { toFullProfile } from '../../shared/schemas/profiles';
 import { eraseProfile } from '../../shared/usecases/erase-profile';
+import * as routes from '../../shared/routes/profiles';
 
 export const handler = httpHandler({
-  route: 'eraseProfile',
+  route: routes.eraseProfile,
   params: IdParams,
   async run({ params, access, now }) {
     const erasure = await eraseProfile(params.id, { access, now });

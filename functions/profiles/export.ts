@@ -4,6 +4,7 @@ import { httpHandler } from '../../shared/http/handler';
 import { ok } from '../../shared/http/responses';
 import { IdParams } from '../../shared/schemas/fields';
 import { exportProfile } from '../../shared/usecases/export-profile';
+import * as routes from '../../shared/routes/profiles';
 
 /**
  * Lambda answers at most 6 MB (6,291,456 bytes), counted on the whole result: the body as an escaped JSON
@@ -15,7 +16,7 @@ const TOO_LARGE =
   "/home-kit-orders and each appointment's results instead";
 
 export const handler = httpHandler({
-  route: 'exportProfile',
+  route: routes.exportProfile,
   params: IdParams,
   async run({ params, access, now, baseUrl }) {
     const reply = ok(await exportProfile(params.id, { access, now }, baseUrl));

@@ -6,9 +6,10 @@ import { ok } from '../../shared/http/responses';
 import { IdParams } from '../../shared/schemas/fields';
 import { toFullProfile } from '../../shared/schemas/profiles';
 import { getProfile, PROFILE_NOT_FOUND } from '../../shared/store/profiles';
+import * as routes from '../../shared/routes/profiles';
 
 export const handler = httpHandler({
-  route: 'getProfile',
+  route: routes.getProfile,
   params: IdParams,
   async run({ params, access }) {
     const profile = await getProfile(params.id);

@@ -9,9 +9,10 @@ import { IdParams } from '../../shared/schemas/fields';
 import { listAppointmentsOfProfile } from '../../shared/store/appointments/reads';
 import { getProfile, PROFILE_NOT_FOUND } from '../../shared/store/profiles';
 import { pageFor } from '../../shared/usecases/paging';
+import * as routes from '../../shared/routes/appointments';
 
 export const handler = httpHandler({
-  route: 'listProfileAppointments',
+  route: routes.listProfileAppointments,
   params: IdParams,
   query: PageQuery,
   async run({ params, query, access }) {

@@ -9,9 +9,10 @@ import { toHomeKitOrder } from '../../shared/schemas/home-kit-orders';
 import { listHomeKitOrdersOfProfile } from '../../shared/store/home-kit-orders';
 import { getProfile, PROFILE_NOT_FOUND } from '../../shared/store/profiles';
 import { pageFor } from '../../shared/usecases/paging';
+import * as routes from '../../shared/routes/home-kit-orders';
 
 export const handler = httpHandler({
-  route: 'listProfileHomeKitOrders',
+  route: routes.listProfileHomeKitOrders,
   params: IdParams,
   query: PageQuery,
   async run({ params, query, access }) {

@@ -5,9 +5,10 @@ import { ok } from '../../shared/http/responses';
 import { IdParams } from '../../shared/schemas/fields';
 import { toEmbeddedProfile, UpdateProfileBody } from '../../shared/schemas/profiles';
 import { updateProfile } from '../../shared/store/profiles';
+import * as routes from '../../shared/routes/profiles';
 
 export const handler = httpHandler({
-  route: 'updateProfile',
+  route: routes.updateProfile,
   params: IdParams,
   body: UpdateProfileBody,
   async run({ params, body, access, now }) {

@@ -4,9 +4,10 @@ import { ok } from '../../shared/http/responses';
 import { IdParams } from '../../shared/schemas/fields';
 import { toAppointmentResults } from '../../shared/schemas/results';
 import { acknowledgeCriticalResults } from '../../shared/usecases/acknowledge-critical-results';
+import * as routes from '../../shared/routes/results';
 
 export const handler = httpHandler({
-  route: 'acknowledgeAppointmentResults',
+  route: routes.acknowledgeAppointmentResults,
   params: IdParams,
   async run({ params, access, now }) {
     return ok(toAppointmentResults(await acknowledgeCriticalResults(params.id, { access, now })));

@@ -4,9 +4,10 @@ import { ok } from '../../shared/http/responses';
 import { IdParams } from '../../shared/schemas/fields';
 import { toAppointmentResults } from '../../shared/schemas/results';
 import { readResults } from '../../shared/usecases/read-results';
+import * as routes from '../../shared/routes/results';
 
 export const handler = httpHandler({
-  route: 'getAppointmentResults',
+  route: routes.getAppointmentResults,
   params: IdParams,
   async run({ params, access }) {
     return ok(toAppointmentResults(await readResults(params.id, access)));

@@ -4,9 +4,10 @@ import { ok } from '../../shared/http/responses';
 import { IdParams } from '../../shared/schemas/fields';
 import { toResultsHistory } from '../../shared/schemas/results';
 import { readResults } from '../../shared/usecases/read-results';
+import * as routes from '../../shared/routes/results';
 
 export const handler = httpHandler({
-  route: 'getAppointmentResultsHistory',
+  route: routes.getAppointmentResultsHistory,
   params: IdParams,
   async run({ params, access }) {
     return ok(toResultsHistory(params.id, await readResults(params.id, access, 'results history')));

@@ -3,9 +3,10 @@ import { httpHandler } from '../../shared/http/handler';
 import { binary } from '../../shared/http/responses';
 import { IdParams } from '../../shared/schemas/fields';
 import { resultsReport } from '../../shared/usecases/results-report';
+import * as routes from '../../shared/routes/results';
 
 export const handler = httpHandler({
-  route: 'getAppointmentResultsReport',
+  route: routes.getAppointmentResultsReport,
   params: IdParams,
   async run({ params, access, now }) {
     const { pdf, fileName, language } = await resultsReport(params.id, { access, now });

@@ -5,9 +5,10 @@ import { IdParams } from '../../shared/schemas/fields';
 import { toAppointmentResults } from '../../shared/schemas/results';
 import { SimulateResultsBody } from '../../shared/schemas/sandbox';
 import { simulateLabResults } from '../../shared/usecases/simulate-lab-results';
+import * as routes from '../../shared/routes/results';
 
 export const handler = httpHandler({
-  route: 'simulateSandboxResults',
+  route: routes.simulateSandboxResults,
   params: IdParams,
   body: SimulateResultsBody,
   async run({ params, body, access, now }) {

@@ -3,9 +3,10 @@ import { httpHandler } from '../../shared/http/handler';
 import { ok } from '../../shared/http/responses';
 import { ShipmentParams, toShipment } from '../../shared/schemas/shipments';
 import { cancelShipment } from '../../shared/usecases/cancel-shipment';
+import * as routes from '../../shared/routes/shipments';
 
 export const handler = httpHandler({
-  route: 'cancelShipment',
+  route: routes.cancelShipment,
   params: ShipmentParams,
   async run({ params, access, now }) {
     return ok(toShipment(await cancelShipment(params.id, { access, now })));

@@ -4,9 +4,10 @@ import { idempotentCreate } from '../../shared/http/idempotency';
 import { created } from '../../shared/http/responses';
 import { CreateShipmentBody, toCreatedShipment } from '../../shared/schemas/shipments';
 import { createShipment } from '../../shared/usecases/create-shipment';
+import * as routes from '../../shared/routes/shipments';
 
 export const handler = httpHandler({
-  route: 'createShipment',
+  route: routes.createShipment,
   idempotency: idempotentCreate(),
   body: CreateShipmentBody,
   async run({ body, access, now }) {

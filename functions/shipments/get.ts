@@ -4,9 +4,10 @@ import { httpHandler } from '../../shared/http/handler';
 import { ok } from '../../shared/http/responses';
 import { ShipmentParams, toShipment } from '../../shared/schemas/shipments';
 import { appointmentsOfShipment, getShipmentOrThrow } from '../../shared/store/shipments';
+import * as routes from '../../shared/routes/shipments';
 
 export const handler = httpHandler({
-  route: 'getShipment',
+  route: routes.getShipment,
   params: ShipmentParams,
   async run({ params, access }) {
     const [shipment, carried] = await Promise.all([getShipmentOrThrow(params.id), appointmentsOfShipment(params.id)]);

@@ -11,9 +11,10 @@ import { pageHistory } from '../../shared/store/history';
 import { keys } from '../../shared/store/keys';
 import { getShipment, SHIPMENT_NOT_FOUND } from '../../shared/store/shipments';
 import { pageFor } from '../../shared/usecases/paging';
+import * as routes from '../../shared/routes/shipments';
 
 export const handler = httpHandler({
-  route: 'listShipmentHistory',
+  route: routes.listShipmentHistory,
   params: ShipmentParams,
   query: PageQuery,
   async run({ params, query, access }) {

@@ -5,9 +5,10 @@ import { PageQuery } from '../../shared/schemas/pagination';
 import { toShipment } from '../../shared/schemas/shipments';
 import { listShipments } from '../../shared/store/shipments';
 import { pageFor } from '../../shared/usecases/paging';
+import * as routes from '../../shared/routes/shipments';
 
 export const handler = httpHandler({
-  route: 'listShipments',
+  route: routes.listShipments,
   query: PageQuery,
   async run({ query, access }) {
     const page = await listShipments(access.locationGroups, pageFor(query, access));

@@ -3,9 +3,10 @@ import { httpHandler } from '../../shared/http/handler';
 import { ok } from '../../shared/http/responses';
 import { ProviderUpdateBody, ShipmentParams, toShipment } from '../../shared/schemas/shipments';
 import { recordShipmentStatus } from '../../shared/usecases/record-shipment-status';
+import * as routes from '../../shared/routes/shipments';
 
 export const handler = httpHandler({
-  route: 'updateShipmentStatus',
+  route: routes.updateShipmentStatus,
   params: ShipmentParams,
   body: ProviderUpdateBody,
   async run({ params, body, access, now }) {

@@ -6,9 +6,10 @@ import { httpHandler } from '../../shared/http/handler';
 import { ok } from '../../shared/http/responses';
 import { ShipmentParams, toShipment, UpdateShipmentBody } from '../../shared/schemas/shipments';
 import { changePickupWindow, getShipmentOrThrow } from '../../shared/store/shipments';
+import * as routes from '../../shared/routes/shipments';
 
 export const handler = httpHandler({
-  route: 'updateShipment',
+  route: routes.updateShipment,
   params: ShipmentParams,
   body: UpdateShipmentBody,
   async run({ params, body, access, now }) {

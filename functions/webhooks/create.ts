@@ -3,9 +3,10 @@ import { httpHandler } from '../../shared/http/handler';
 import { created } from '../../shared/http/responses';
 import { CreateWebhookBody, toWebhookWithSecret } from '../../shared/schemas/webhooks';
 import { createWebhook } from '../../shared/usecases/manage-webhooks';
+import * as routes from '../../shared/routes/webhooks';
 
 export const handler = httpHandler({
-  route: 'createWebhook',
+  route: routes.createWebhook,
   body: CreateWebhookBody,
   async run({ body, access, now }) {
     return created(toWebhookWithSecret(await createWebhook(body, { access, now })));

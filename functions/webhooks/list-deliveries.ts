@@ -6,9 +6,10 @@ import { toWebhookDelivery, WebhookParams } from '../../shared/schemas/webhooks'
 import { pageDeliveries } from '../../shared/store/webhook-deliveries';
 import { ownWebhook } from '../../shared/usecases/manage-webhooks';
 import { pageFor } from '../../shared/usecases/paging';
+import * as routes from '../../shared/routes/webhooks';
 
 export const handler = httpHandler({
-  route: 'listWebhookDeliveries',
+  route: routes.listWebhookDeliveries,
   params: WebhookParams,
   query: PageQuery,
   async run({ params, query, access }) {

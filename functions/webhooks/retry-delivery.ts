@@ -3,9 +3,10 @@ import { httpHandler } from '../../shared/http/handler';
 import { ok } from '../../shared/http/responses';
 import { DeliveryParams, toWebhookDelivery } from '../../shared/schemas/webhooks';
 import { retryDelivery } from '../../shared/usecases/deliver-webhooks';
+import * as routes from '../../shared/routes/webhooks';
 
 export const handler = httpHandler({
-  route: 'retryWebhookDelivery',
+  route: routes.retryWebhookDelivery,
   params: DeliveryParams,
   async run({ params, access, now }) {
     return ok(toWebhookDelivery(await retryDelivery(params.id, params.delivery_id, { access, now })));

@@ -3,9 +3,10 @@ import { httpHandler } from '../../shared/http/handler';
 import { ok } from '../../shared/http/responses';
 import { toWebhookDelivery, WebhookParams } from '../../shared/schemas/webhooks';
 import { sendTestWebhook } from '../../shared/usecases/deliver-webhooks';
+import * as routes from '../../shared/routes/webhooks';
 
 export const handler = httpHandler({
-  route: 'sendTestWebhook',
+  route: routes.sendTestWebhook,
   params: WebhookParams,
   async run({ params, access, now }) {
     return ok(toWebhookDelivery(await sendTestWebhook(params.id, { access, now })));

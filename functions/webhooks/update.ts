@@ -3,9 +3,10 @@ import { httpHandler } from '../../shared/http/handler';
 import { ok } from '../../shared/http/responses';
 import { toWebhook, UpdateWebhookBody, WebhookParams } from '../../shared/schemas/webhooks';
 import { updateWebhook } from '../../shared/usecases/manage-webhooks';
+import * as routes from '../../shared/routes/webhooks';
 
 export const handler = httpHandler({
-  route: 'updateWebhook',
+  route: routes.updateWebhook,
   params: WebhookParams,
   body: UpdateWebhookBody,
   async run({ params, body, access, now }) {

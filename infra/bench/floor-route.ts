@@ -5,5 +5,5 @@
  */
 export const FLOOR_ROUTE = {
   name: 'benchFloorGetProfile',
-  route: { method: 'GET', path: '/bench/floor/profiles/{id}', handler: 'infra/bench/floor-handlers.ts', scopes: [] },
+  route: { name: 'benchFloorGetProfile', method: 'GET', path: '/bench/floor/profiles/{id}', handler: 'infra/bench/floor-handlers.ts', scopes: [] },
 } as const;

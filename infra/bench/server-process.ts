@@ -5,15 +5,9 @@
  * its URL over IPC and stops when the parent disconnects. Beside the routes table it serves the route's
  * floor (bench/floor-handlers.ts), which throughput.ts loads through the same server.
  */
-import { CONCURRENT_INVOCATIONS, runInvocation } from '../local/invocations';
 import { FLOOR_ROUTE } from './floor-route';
+import { startLocalApi } from '../local/server';
 
-Object.assign(process.env, CONCURRENT_INVOCATIONS);
-// As `npm start` (infra/local/start.ts): the startup runs in an invocation context of its own, which also
-// makes the runtime's InvokeStore exist before a handler module loads (Powertools Logger keeps each invocation's context in it).
-await runInvocation('startup', async () => {
-  const { startLocalApi } = await import('../local/server');
-  const api = await startLocalApi(0, { extraRoutes: [FLOOR_ROUTE] });
-  process.send?.({ url: api.url });
-  process.on('disconnect', () => void api.close().then(() => process.exit(0)));
-});
+const api = await startLocalApi(0, { extraRoutes: [FLOOR_ROUTE] });
+process.send?.({ url: api.url });
+process.on('disconnect', () => void api.close().then(() => process.exit(0)));

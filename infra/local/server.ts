@@ -21,7 +21,6 @@ import { allowedOrigin, AllowedOrigins, answerCorsHeaders, preflightHeaders } fr
 import { API_KEY_HEADER, type GatewayAnswer, gatewayCorsHeaders, missingKey, unknownPath, wrongMethod } from '../../shared/http/gateway-responses';
 import { type Route, routeEntries } from '../../shared/routes';
 import type { KeyLimits } from '../../shared/domain/rate-limits';
-import { runInvocation } from './invocations';
 import { LocalKeyLimits } from './key-limits';
 
 const repositoryRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -226,7 +225,7 @@ async function handle(
   const handler = await loadHandler(chosen.compiled.route);
   const event = toEvent(req, url, chosen.compiled, params, body);
   const context = toContext(chosen.compiled.name);
-  writeResult(res, await runInvocation(context.awsRequestId, () => handler(event, context)));
+  writeResult(res, await handler(event, context));
 }
 
 export interface LocalApi {

@@ -6,12 +6,10 @@
  * Local ends with this process even when it is killed outright (watchdog.sh). While it runs,
  * `<LAB_DATA_DIR>/stack.json` tells the CLIs where it is (stack-file.ts).
  */
-import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { dev } from '../stages/dev';
 import { LOCAL_BUCKET, LOCAL_TABLE, localFunctionEnvironment, localSettings } from './environment';
 import { portInUse } from './free-port';
-import { CONCURRENT_INVOCATIONS, runInvocation } from './invocations';
 import { removeStackFile, writeStackFile } from './stack-file';
 import { onStopRequest } from './stop-signals';
 
@@ -22,9 +20,8 @@ const settings = localSettings();
  * functions' warnings and errors.
  */
 const verbose = process.argv.includes('--verbose') || process.env.LAB_VERBOSE === '1';
-// Before any shared/ module loads: they read their configuration once, at import. Every handler runs in
-// this one process, many at once: their logging contexts are kept apart as Lambda's do (invocations.ts).
-Object.assign(process.env, localFunctionEnvironment(settings), CONCURRENT_INVOCATIONS, verbose ? {} : { POWERTOOLS_LOG_LEVEL: 'WARN' });
+// Before any shared/ module loads: they read their configuration once, at import.
+Object.assign(process.env, localFunctionEnvironment(settings), verbose ? {} : { POWERTOOLS_LOG_LEVEL: 'WARN' });
 
 const running: { stop(): Promise<void> }[] = [];
 let stopping = false;
@@ -38,7 +35,7 @@ async function stopAll(exitCode: number): Promise<void> {
   process.exit(exitCode);
 }
 
-onStopRequest(() => void runInvocation('stop', () => stopAll(0)));
+onStopRequest(() => void stopAll(0));
 
 const track = <T extends { stop(): Promise<void> }>(part: T): T => {
   running.push(part);
@@ -87,7 +84,7 @@ async function main(): Promise<void> {
   track({ stop: api.close });
 
   // The outbox relay runs every minute in AWS (an EventBridge schedule); here, a timer.
-  const relayTimer = setInterval(() => void runInvocation(randomUUID(), () => relay.handler()).catch(() => undefined), 60_000);
+  const relayTimer = setInterval(() => void relay.handler().catch(() => undefined), 60_000);
   track({ stop: async () => clearInterval(relayTimer) });
 
   // Webhooks: the dispatcher on the events file and the retry sweep, in this process (docs/events-and-webhooks.md "Webhooks").
@@ -112,8 +109,7 @@ async function main(): Promise<void> {
   if (!verbose) console.log('One line per request; npm start -- --verbose shows every function log line.');
 }
 
-// The startup and the background tasks it starts (webhook pipeline) log in a context of their own.
-runInvocation('startup', main).catch(async (error: unknown) => {
+main().catch(async (error: unknown) => {
   console.error(`npm start failed: ${error instanceof Error ? error.message : String(error)}`);
-  await runInvocation('stop', () => stopAll(1));
+  await stopAll(1);
 });

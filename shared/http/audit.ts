@@ -16,7 +16,7 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { config } from '../config';
 import { Unavailable } from '../errors';
 import { logger } from '../logger';
-import { type RouteName, routes } from '../routes';
+import type { Route, RouteName } from '../routes';
 import { type AccessLogEntry, recordReads } from '../store/access-log';
 import { ReadCollector } from './audited-routes';
 import type { LabContext } from './middlewares';
@@ -30,12 +30,12 @@ export const CHANGE_NOT_SHOWN =
  * context of its own with a fresh collector (the authenticated one is cached across requests and never
  * changed); `after` writes what the collector holds when the answer is a success (2xx, or a 303 to a file).
  */
-export function auditReads(route: RouteName): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, LabContext> {
-  const notRecorded = routes[route].method === 'GET' ? READ_NOT_RECORDED : CHANGE_NOT_SHOWN;
+export function auditReads(route: Route & { name: RouteName }): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, LabContext> {
+  const notRecorded = route.method === 'GET' ? READ_NOT_RECORDED : CHANGE_NOT_SHOWN;
   return {
     before: ({ context }) => {
       if (!context.access) throw new Error('auditReads runs after authenticateApiKey');
-      context.access = { ...context.access, audit: new ReadCollector(route) };
+      context.access = { ...context.access, audit: new ReadCollector(route.name) };
     },
     after: async ({ event, context, response }) => {
       const audit = context.access?.audit;
@@ -46,7 +46,7 @@ export function auditReads(route: RouteName): MiddlewareObj<APIGatewayProxyEvent
       const common = {
         at,
         key_id: context.access.keyId,
-        route,
+        route: route.name,
         request_id: event.requestContext?.requestId ?? context.awsRequestId,
         source_ip: event.requestContext?.identity?.sourceIp ?? null,
       };

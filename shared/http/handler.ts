@@ -9,7 +9,7 @@
  * lookup and the access log, and with them the DynamoDB client, which a public function must not bundle.
  */
 import type { GenericSchema } from 'valibot';
-import { type RouteName, routes } from '../routes';
+import type { RouteName } from '../routes';
 import { authenticateApiKey, requireScopes } from './api-key';
 import { inRequestRealm } from '../sandbox';
 import { auditReads } from './audit';
@@ -26,7 +26,7 @@ export function httpHandler<
   Q extends GenericSchema | undefined = undefined,
   B extends GenericSchema | undefined = undefined,
 >(definition: HttpHandlerDefinition<R, P, Q, B>) {
-  const handler = composeHttpHandler(definition, [authenticateApiKey(), requireScopes(routes[definition.route]), auditReads(definition.route)]);
+  const handler = composeHttpHandler(definition, [authenticateApiKey(), requireScopes(definition.route), auditReads(definition.route)]);
   // The whole stack runs in the realm the key check enters (shared/sandbox.ts): its handler, and the
   // middlewares after the check that write (the read audit, the idempotency record).
   const inRealmOfKey: typeof handler = Object.assign(

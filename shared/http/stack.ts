@@ -6,7 +6,7 @@
  * (`httpHandler`, routes with scopes) gives it the key stage, `publicHttpHandler` (routes without) none.
  * This module imports no key lookup, no access log and so no DynamoDB client: a public function
  * (GET /health, the docs) bundles none. Order, outermost first:
- *   (access log: plugin hooks around it all) CORS headers (when configured) → error stage (@middy/http-error-handler, then our mapping) → Powertools context → header normalizer → [key stage: API key (401) → scopes (403)
+ *   (the invocation's log context, shared/logger.ts, and the access log: plugin hooks, around it all) CORS headers (when configured) → error stage (@middy/http-error-handler, then our mapping) → header normalizer → [key stage: API key (401) → scopes (403)
  *   → read audit (its `after` records the reads of a succeeded request, shared/http/audit.ts)]
  *   → [JSON body: content type (415), size (413), UTF-8 and JSON (400)] → valibot input (400) → handler.
  * The key and scope come before the body, so an unauthenticated caller learns nothing about the input
@@ -15,14 +15,13 @@
  */
 import middy, { type MiddlewareObj } from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
-import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import type { GenericSchema, InferOutput } from 'valibot';
 import type { AccessContext } from '../auth/access';
 import { now as clock } from '../config';
 import type { Operations } from '../contract/operations';
-import { logger } from '../logger';
-import { type RouteName, routes } from '../routes';
+import { withInvocation } from '../logger';
+import type { Route, RouteName, routes } from '../routes';
 import { corsHeaders, corsOnEarlyAnswer } from './cors';
 import { jsonBody } from './json-body';
 import { accessLog, errorStage, type LabContext, validateInput } from './middlewares';
@@ -49,7 +48,8 @@ export type ReplyOf<R extends RouteName> = {
 }[keyof Operations[R]['responses'] & number];
 
 export interface HttpHandlerDefinition<R extends RouteName, P, Q, B> {
-  route: R;
+  /** Its row of the routes table, imported from shared/routes/ (never the whole table: shared/routes.ts). */
+  route: Route & { readonly name: R };
   /** The Idempotency-Key middleware of a create (shared/http/idempotency.ts), run just before the handler. */
   idempotency?: MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, LabContext>;
   params?: P;
@@ -91,15 +91,15 @@ export function composeHttpHandler<
   Q extends GenericSchema | undefined = undefined,
   B extends GenericSchema | undefined = undefined,
 >(definition: HttpHandlerDefinition<R, P, Q, B>, keyStage: readonly LabMiddleware[]) {
-  const isPublic = routes[definition.route].scopes.length === 0;
+  const { name } = definition.route;
+  const isPublic = definition.route.scopes.length === 0;
   if (isPublic !== (keyStage.length === 0)) {
-    throw new Error(`Route ${definition.route} ${isPublic ? 'needs no key: use publicHttpHandler' : 'needs a key: use httpHandler'}`);
+    throw new Error(`Route ${name} ${isPublic ? 'needs no key: use publicHttpHandler' : 'needs a key: use httpHandler'}`);
   }
 
-  const stack = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, LabContext>(accessLog(definition.route))
+  const stack = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, LabContext>(accessLog(name))
     .use(corsHeaders())
     .use(errorStage())
-    .use(injectLambdaContext(logger, { resetKeys: true }))
     .use(httpHeaderNormalizer());
   for (const middleware of keyStage) stack.use(middleware);
   if (definition.body) stack.use(jsonBody());
@@ -117,13 +117,15 @@ export function composeHttpHandler<
     }),
   );
   const contract: HandlerContract = {
-    route: definition.route,
+    route: name,
     params: definition.params,
     query: definition.query,
     body: definition.body,
     idempotent: definition.idempotency !== undefined,
   };
-  return Object.assign(handler, { contract });
+  // Every line the request writes names its function and request id (shared/logger.ts), the stack's own included.
+  const invoke = (event: APIGatewayProxyEvent, context: Parameters<typeof handler>[1]) => withInvocation(context, () => handler(event, context));
+  return Object.assign(invoke, handler, { contract });
 }
 
 /** The handler of a route that needs no key. */

@@ -8,7 +8,7 @@ import { config } from '../config';
 import { MAX_SECRETS, SECRET_OVERLAP_MS, type WebhookStatus } from '../domain/webhook';
 import { NotPermitted } from '../errors';
 import { scopesToReceive, type WebhookEventType } from '../webhooks/event-types';
-import { newWebhookSecret } from '../webhooks/signing';
+import { newWebhookSecret } from '../webhooks/secrets';
 import { assertWebhookUrl } from '../webhooks/url-policy';
 import { deleteWebhook, getWebhookOrThrow, insertWebhook, replaceWebhook, type WebhookRecord } from '../store/webhooks';
 import type { Caller } from './request';

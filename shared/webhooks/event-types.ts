@@ -10,7 +10,10 @@ import { LAB_RESULTS_AVAILABLE } from '../events/lab-results-available';
 import { SPECIMEN_REJECTED } from '../events/specimen-rejected';
 import { LAB_RESULTS_CORRECTED, LAB_RESULTS_UPDATED } from '../events/lab-results-updated';
 import { APPOINTMENT_STATUS_CHANGED, HOME_KIT_ORDER_STATUS_CHANGED, SHIPMENT_STATUS_CHANGED } from '../events/status-changed';
-import { routes } from '../routes';
+import { getAppointment } from '../routes/appointments';
+import { getHomeKitOrder } from '../routes/home-kit-orders';
+import { getAppointmentResults } from '../routes/results';
+import { getShipment } from '../routes/shipments';
 
 export const WEBHOOK_EVENT_TYPES = [
   APPOINTMENT_STATUS_CHANGED,
@@ -29,14 +32,14 @@ export const WEBHOOK_TEST_EVENT = 'webhook.test';
 
 /** The route whose scopes a key needs to receive an event type: the GET of the resource it announces. */
 const READ_ROUTE = {
-  [APPOINTMENT_STATUS_CHANGED]: routes.getAppointment,
-  [HOME_KIT_ORDER_STATUS_CHANGED]: routes.getHomeKitOrder,
-  [SHIPMENT_STATUS_CHANGED]: routes.getShipment,
-  [LAB_RESULTS_AVAILABLE]: routes.getAppointmentResults,
-  [LAB_RESULTS_UPDATED]: routes.getAppointmentResults,
-  [LAB_RESULTS_CORRECTED]: routes.getAppointmentResults,
-  [CRITICAL_RESULT_REPORTED]: routes.getAppointmentResults,
-  [SPECIMEN_REJECTED]: routes.getAppointmentResults,
+  [APPOINTMENT_STATUS_CHANGED]: getAppointment,
+  [HOME_KIT_ORDER_STATUS_CHANGED]: getHomeKitOrder,
+  [SHIPMENT_STATUS_CHANGED]: getShipment,
+  [LAB_RESULTS_AVAILABLE]: getAppointmentResults,
+  [LAB_RESULTS_UPDATED]: getAppointmentResults,
+  [LAB_RESULTS_CORRECTED]: getAppointmentResults,
+  [CRITICAL_RESULT_REPORTED]: getAppointmentResults,
+  [SPECIMEN_REJECTED]: getAppointmentResults,
 } as const satisfies Record<WebhookEventType, { scopes: readonly string[] }>;
 
 export const isWebhookEventType = (type: string): type is WebhookEventType => (WEBHOOK_EVENT_TYPES as readonly string[]).includes(type);

@@ -1,17 +1,10 @@
 /**
  * Standard Webhooks signatures (https://www.standardwebhooks.com), made by the maintained
- * `standardwebhooks` package, the same one a receiver verifies with. A secret is `whsec_` and 32 random
- * bytes in base64. While a rotation overlaps, every webhook carries one signature per signing secret
+ * `standardwebhooks` package, the same one a receiver verifies with, with secrets of shared/webhooks/secrets.ts.
+ * While a rotation overlaps, every webhook carries one signature per signing secret
  * (`v1,<sig> v1,<sig>`), and a receiver holding either secret verifies it.
  */
-import { randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
-
-export const SECRET_PREFIX = 'whsec_';
-
-export function newWebhookSecret(): string {
-  return `${SECRET_PREFIX}${randomBytes(32).toString('base64')}`;
-}
 
 export interface SignedHeaders {
   'webhook-id': string;

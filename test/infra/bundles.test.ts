@@ -87,6 +87,20 @@ describe('the bundle of a route', () => {
     expect(inputs.filter((input) => input === '@aws-sdk/credential-provider-node' || input === '@aws-sdk/nested-clients')).toEqual([]);
   });
 
+  it('carries its own row of the routes table, not the table', async () => {
+    const [name, route] = keyedRoute;
+    const inputs = await inputsOf(name, route.handler);
+    expect(inputs).toContain('shared/routes/profiles.ts');
+    expect(inputs.filter((input) => input === 'shared/routes.ts' || (input.startsWith('shared/routes/') && input !== 'shared/routes/profiles.ts'))).toEqual([]);
+  });
+
+  it('that makes a webhook secret, but sends no webhook, carries no signing library', async () => {
+    const [name, route] = routeEntries.find(([routeName]) => routeName === 'rotateWebhookSecret')!;
+    const inputs = await inputsOf(name, route.handler);
+    expect(inputs).toContain('shared/webhooks/secrets.ts');
+    expect(inputs.filter((input) => input === 'standardwebhooks' || input === 'shared/webhooks/signing.ts')).toEqual([]);
+  });
+
   it('that needs a key carries the key lookup and its DynamoDB client (the check above can tell)', async () => {
     const [name, route] = keyedRoute;
     const inputs = await inputsOf(name, route.handler);

@@ -21,7 +21,6 @@ import type { Context } from 'aws-lambda';
 import { handler as relayOutbox } from '../../functions/events/relay-outbox';
 import { handler as webhookRetries } from '../../functions/events/webhook-retries';
 import { POWERTOOLS_ENVIRONMENT } from '../../infra/api-function';
-import { runInvocation } from '../../infra/local/invocations';
 import { logger } from '../../shared/logger';
 import { ACCESS_LOG_PARTITION_PREFIX } from '../../shared/store/keys';
 import { type ApiResponse, useApi } from '../support/api';
@@ -104,7 +103,7 @@ function expectStatus(res: ApiResponse, status: number, step: string): ApiRespon
  */
 async function invoke<T>(run: () => Promise<T>): Promise<T> {
   try {
-    return await runInvocation(randomUUID(), run);
+    return await run();
   } catch (error) {
     const { name, message, stack } = error as Error;
     console.error('Invoke Error', JSON.stringify({ errorType: name, errorMessage: message, stack: stack?.split('\n') }));
@@ -374,8 +373,8 @@ describe('log lines of one full scenario', () => {
     called.push('getAppointmentResultsReport', 'getDocument', 'exportProfile', 'listProfileAccessLog', 'eraseProfile', 'createHomeKitOrder');
     called.push('activateHomeKitOrder', 'createShipment', 'updateShipmentStatus', 'createWebhook', 'rotateWebhookSecret', 'sendTestWebhook');
     expect(called.filter((route) => !routes.has(route))).toEqual([]);
-    // Each line names its Lambda function; that concurrent requests name their own is the e2e suite's to prove
-    // (test/e2e/local-stack.test.ts): in this process the SDK made Lambda's invoke store a single one at setup.
+    // Each line names its Lambda function (shared/logger.ts withInvocation); that requests run at once name
+    // their own is proven in test/unit/logger.test.ts and through the running stack in test/e2e/local-stack.test.ts.
     expect(requests.filter((line) => !line.function_name?.startsWith('lab-api-local-'))).toEqual([]);
     expect(requests.find((line) => line.route === 'createProfile')?.function_name).toBe('lab-api-local-createProfile');
     expect([200, 201, 400, 401, 403, 409, 500, 503].filter((status) => !requests.some((line) => line.status === status))).toEqual([]);

@@ -10,6 +10,8 @@ vi.stubEnv('POWERTOOLS_LOG_LEVEL', 'SILENT');
 vi.stubEnv('POWERTOOLS_METRICS_DISABLED', 'true');
 
 const { composeHttpHandler } = await import('../../shared/http/stack');
+const { getProfile } = await import('../../shared/routes/profiles');
+const { health } = await import('../../shared/routes/service');
 const { ok } = await import('../../shared/http/responses');
 
 const run = async () => ok({ status: 'ok' });
@@ -17,15 +19,15 @@ const aKeyCheck = { before: () => undefined };
 
 describe('the stack of a route', () => {
   it('with scopes is refused without a key stage', () => {
-    expect(() => composeHttpHandler({ route: 'getProfile', run: run as never }, [])).toThrow('Route getProfile needs a key: use httpHandler');
+    expect(() => composeHttpHandler({ route: getProfile, run: run as never }, [])).toThrow('Route getProfile needs a key: use httpHandler');
   });
 
   it('without scopes is refused with a key stage', () => {
-    expect(() => composeHttpHandler({ route: 'health', run }, [aKeyCheck])).toThrow('Route health needs no key: use publicHttpHandler');
+    expect(() => composeHttpHandler({ route: health, run }, [aKeyCheck])).toThrow('Route health needs no key: use publicHttpHandler');
   });
 
   it('without scopes and without a key stage answers', async () => {
-    const handler = composeHttpHandler({ route: 'health', run }, []);
+    const handler = composeHttpHandler({ route: health, run }, []);
     const event = { httpMethod: 'GET', path: '/health', headers: {}, requestContext: { requestId: 'unit' } };
     const answer = await handler(event as never, { awsRequestId: 'unit' } as never);
     expect(answer.statusCode).toBe(200);
