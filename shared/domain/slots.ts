@@ -1,7 +1,7 @@
 /**
  * The slot grid of a location (issue #28): from each opening time of a day, slots of `slot_minutes` follow
  * one another while a whole slot fits before the range closes. The grid is laid in the location's wall
- * clock, through its IANA time zone (temporal-polyfill, the TC39 Temporal API), never by offset arithmetic:
+ * clock, through its IANA time zone (shared/domain/wall-clock.ts), never by an offset assumed:
  *
  * - a wall time the clocks skip (spring forward) has no slot: the day simply has fewer;
  * - a wall time that happens twice (fall back) has one slot, at its first occurrence: a repeated hour is
@@ -9,11 +9,14 @@
  *
  * Pure: no store, no clock. Closures are passed in; "in the future" is the caller's.
  */
-import { Temporal } from 'temporal-polyfill';
+import { addDays } from './calendar';
 import type { Closure, OpenHours, Weekday } from './location-schedule';
+import { instantsAtWallTime, wallClockOf } from './wall-clock';
 
-/** Temporal's dayOfWeek: 1 is Monday. */
-const WEEKDAYS: Weekday[] = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
+export { wallClockOf } from './wall-clock';
+
+/** Date's getUTCDay: 0 is Sunday. */
+const WEEKDAYS: Weekday[] = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
 
 export interface Slot {
   /** The instant the slot starts (UTC). */
@@ -31,21 +34,19 @@ export interface Schedule {
 
 const minutesOf = (clock: string) => Number(clock.slice(0, 2)) * 60 + Number(clock.slice(3, 5));
 
-export const weekdayOf = (date: string): Weekday => WEEKDAYS[Temporal.PlainDate.from(date).dayOfWeek - 1]!;
+/** The weekday of a date (YYYY-MM-DD): a date has no time zone, so UTC's calendar is exact. */
+export const weekdayOf = (date: string): Weekday => WEEKDAYS[new Date(`${date}T00:00:00Z`).getUTCDay()]!;
 
 /** The slots of one date (YYYY-MM-DD, the location's calendar), in order; none on a closure. */
 export function slotsOn(date: string, schedule: Schedule): Slot[] {
   if (schedule.closures.some((closure) => closure.date === date)) return [];
-  const day = Temporal.PlainDate.from(date);
   const slots: Slot[] = [];
   for (const { open, close } of schedule.openHours[weekdayOf(date)] ?? []) {
     for (let minute = minutesOf(open); minute + schedule.slotMinutes <= minutesOf(close); minute += schedule.slotMinutes) {
-      const wall = day.toPlainDateTime({ hour: Math.floor(minute / 60), minute: minute % 60 });
-      // 'compatible' moves a skipped time forward and takes the earlier of a repeated one: skip the former.
-      const zoned = wall.toZonedDateTime(schedule.timeZone, { disambiguation: 'compatible' });
-      if (!zoned.toPlainDateTime().equals(wall)) continue;
-      const start = new Date(zoned.epochMilliseconds);
-      slots.push({ start, end: new Date(start.getTime() + schedule.slotMinutes * 60_000) });
+      // A skipped wall time has no instant, so no slot; a repeated one has two, and the slot is the first.
+      const [first] = instantsAtWallTime(date, minute, schedule.timeZone);
+      if (first === undefined) continue;
+      slots.push({ start: new Date(first), end: new Date(first + schedule.slotMinutes * 60_000) });
     }
   }
   return slots.sort((a, b) => a.start.getTime() - b.start.getTime());
@@ -54,17 +55,8 @@ export function slotsOn(date: string, schedule: Schedule): Slot[] {
 /** The slots of every date from `from` to `to` (inclusive, the location's calendar), in order. */
 export function slotsBetween(from: string, to: string, schedule: Schedule): Slot[] {
   const slots: Slot[] = [];
-  const last = Temporal.PlainDate.from(to);
-  for (let day = Temporal.PlainDate.from(from); Temporal.PlainDate.compare(day, last) <= 0; day = day.add({ days: 1 })) {
-    slots.push(...slotsOn(day.toString(), schedule));
-  }
+  for (let day = from; day <= to; day = addDays(day, 1)) slots.push(...slotsOn(day, schedule));
   return slots;
-}
-
-/** The date and wall-clock time (HH:MM) of an instant in a time zone. */
-export function wallClockOf(instant: Date, timeZone: string): { date: string; time: string } {
-  const zoned = Temporal.Instant.fromEpochMilliseconds(instant.getTime()).toZonedDateTimeISO(timeZone);
-  return { date: zoned.toPlainDate().toString(), time: zoned.toPlainTime().toString({ smallestUnit: 'minute' }) };
 }
 
 /** The slot that starts at exactly this instant, if the grid has one. */
