@@ -4,13 +4,12 @@
  * may read; any other answer gets only `Vary: Origin` (a cache must not serve one to the other). Without CORS_ALLOW_ORIGINS there is no middleware at all.
  * Preflights never reach a function: API Gateway (and the local server) answer `OPTIONS` themselves.
  *
- * @middy/http-cors writes the headers. Two things it does not do are done here: it would add
- * Access-Control-Expose-Headers to every answer, also to an origin it refuses, so it only sees requests from
- * an allowed origin; and an answer given early (an idempotent replay) skips every `after`, so
- * `corsOnEarlyAnswer` gives that answer the same headers.
+ * The headers are written here, not by @middy/http-cors (issue #33): the policy above already decides whether
+ * an origin is allowed, and what is left is three headers, which the library wrote with 4 KB of option
+ * handling in every bundle. Access-Control-Expose-Headers goes only to an allowed origin; and an answer given
+ * early (an idempotent replay) skips every `after`, so `corsOnEarlyAnswer` gives that answer the same headers.
  */
 import type { MiddlewareObj, Request } from '@middy/core';
-import httpCors from '@middy/http-cors';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { config } from '../config';
 import { allowedOrigin, CORS_EXPOSE_HEADERS } from './cors-policy';
@@ -25,21 +24,21 @@ function withOrigin(vary: unknown): string {
   return names.some((name) => name.toLowerCase() === 'origin') ? names.join(', ') : [...names, 'Origin'].join(', ');
 }
 
+const EXPOSE_HEADERS = CORS_EXPOSE_HEADERS.join(', ');
+
 function corsWriter(origins: readonly string[]): (request: LabRequest) => void {
-  const library = httpCors({ origins: [...origins], exposeHeaders: CORS_EXPOSE_HEADERS.join(', ') });
-  const writeHeaders = library.after as (request: LabRequest) => void;
   return (request) => {
     const response = request.response;
     if (!response) return;
-    if (allowedOrigin(request.event?.headers, origins) === undefined) {
-      // No CORS headers, but a cache must still tell this answer apart from one that names an origin.
-      request.response = { ...response, headers: { ...response.headers, Vary: withOrigin(response.headers?.Vary) } };
-      return;
-    }
     // A copy: a handler may answer a cached response object (shared/http/static-responses.ts), which must
-    // not keep one caller's origin for the next.
-    request.response = { ...response };
-    writeHeaders(request);
+    // not keep one caller's origin for the next. Vary either way: a cache must tell the two answers apart.
+    const headers: NonNullable<APIGatewayProxyResult['headers']> = { ...response.headers, Vary: withOrigin(response.headers?.Vary) };
+    const origin = allowedOrigin(request.event?.headers, origins);
+    if (origin !== undefined) {
+      headers['Access-Control-Allow-Origin'] = origin;
+      headers['Access-Control-Expose-Headers'] = EXPOSE_HEADERS;
+    }
+    request.response = { ...response, headers };
   };
 }
 
