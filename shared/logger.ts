@@ -57,6 +57,11 @@ class JsonLogger {
     this.#level = level;
   }
 
+  /** Whether a line of this level is written: for a caller that would otherwise build the line for nothing. */
+  writes(level: Exclude<LogLevel, 'SILENT'>): boolean {
+    return LEVELS[level] >= LEVELS[this.#level];
+  }
+
   trace(message: string, attributes?: Attributes): void {
     this.#write('TRACE', message, attributes);
   }
@@ -82,7 +87,7 @@ class JsonLogger {
   }
 
   #write(level: Exclude<LogLevel, 'SILENT'>, message: string, attributes: Attributes | undefined): void {
-    if (LEVELS[level] < LEVELS[this.#level]) return;
+    if (!this.writes(level)) return;
     const head = { level, message, timestamp: new Date().toISOString(), service: this.#service, ...invocations.getStore() };
     let line: string;
     try {

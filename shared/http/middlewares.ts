@@ -10,7 +10,7 @@ import * as v from 'valibot';
 import type { GenericSchema } from 'valibot';
 import type { AccessContext } from '../auth/access';
 import { errorNames, logger } from '../logger';
-import { countRequest } from '../metrics';
+import { countRequest, requestMetrics } from '../metrics';
 import { InvalidInput } from '../errors';
 import { HttpError, isTryAgainLater, RETRY_AFTER_SECONDS, statusOf, TRY_AGAIN_LATER } from './errors';
 import { baseHeaders } from './responses';
@@ -87,9 +87,10 @@ export const errorStage = (): [LabMiddleware, LabMiddleware] => [
 
 /**
  * One log line per request: route, status, duration and the request ids. Nothing else. And the same
- * request as metrics (shared/metrics.ts countRequest: one EMF line). Middy plugin hooks, not a
- * middleware: requestEnd runs for every request, also one answered early (an idempotent replay), which
- * skips every `after`.
+ * request as metrics (shared/metrics.ts requestMetrics): in that line when it is written (an EMF document
+ * may hold other fields; one line per request, not two), else on a line of its own. Middy plugin hooks,
+ * not a middleware: requestEnd runs for every request, also one answered early (an idempotent replay),
+ * which skips every `after`.
  */
 export function accessLog(routeName: string) {
   const started = new WeakMap<object, number>();
@@ -98,8 +99,9 @@ export function accessLog(routeName: string) {
     requestEnd: (request: Request) => {
       const { event, context, response } = request as LabRequest;
       const durationMs = Math.round(performance.now() - (started.get(request) ?? performance.now()));
-      countRequest(routeName, response?.statusCode, durationMs);
+      if (!logger.writes('INFO')) return countRequest(routeName, response?.statusCode, durationMs);
       logger.info('request', {
+        ...requestMetrics(routeName, response?.statusCode, durationMs),
         route: routeName,
         status: response?.statusCode,
         duration_ms: durationMs,

@@ -6,6 +6,7 @@
  * that one variable here; infra tests check each function gets its own).
  */
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { logger } from '../../shared/logger';
 import { BUSINESS_METRICS, REQUEST_METRICS } from '../../shared/metric-names';
 import { dynamoClient } from '../../shared/store/client';
 import { useApi } from '../support/api';
@@ -78,6 +79,23 @@ describe('every API request', () => {
     ]);
     expect(line).toMatchObject({ service: 'lab-api', route: 'getProfile', class: 'read', Requests: 1, ClientErrors: 0, ServerErrors: 0 });
     expect(line!.Latency).toEqual(expect.any(Number));
+  });
+
+  it("is written in the request's log line when that line is written: one line per request, not two", async () => {
+    const profileId = await createProfile(api, key);
+    const level = logger.getLevelName();
+    logger.setLogLevel('INFO');
+    try {
+      logs.stop();
+      logs = captureLogs();
+      expect((await api.get(`/api/v1/profiles/${profileId}`, key)).status).toBe(200);
+    } finally {
+      logger.setLogLevel(level);
+    }
+    const lines = logs.lines().filter((line) => line.includes('"route":"getProfile"'));
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0]!)).toMatchObject({ level: 'INFO', message: 'request', route: 'getProfile', status: 200, Requests: 1, ServerErrors: 0 });
+    expect(requestLines('getProfile')).toHaveLength(1);
   });
 
   it('counts a 4xx answer as a client error, not a server error', async () => {
