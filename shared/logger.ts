@@ -122,8 +122,8 @@ export function withInvocation<T>(context: Pick<Context, 'functionName' | 'memor
 }
 
 /**
- * What a log line may say of an error: its name and its cause's (a wrapper's, e.g. Powertools
- * Idempotency's or PublishFailed, and what it wraps), never a message — an AWS message can quote a stored
+ * What a log line may say of an error: its name and its cause's (a wrapper's, e.g. PublishFailed, and
+ * what it wraps), never a message — an AWS message can quote a stored
  * item, ours can name a value. Spread into the line's attributes; no `causeName` when there is no cause.
  */
 export function errorNames(error: unknown): { errorName: string; causeName?: string } {

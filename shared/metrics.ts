@@ -9,7 +9,7 @@
  * bundle (docs/proofs-and-performance.md "Handler CPU"), for what is two JSON.stringify calls. The format is
  * AWS's (https://docs.aws.amazon.com/AmazonCloudWatch/latest/monitoring/CloudWatch_Embedded_Metric_Format_Specification.html);
  * test/integration/metrics.test.ts pins every line we write to it. The variables are those Powertools
- * reads (the Logger still does), so one set configures both.
+ * reads, as the service's logger (shared/logger.ts) does, so one set configures both.
  *
  * The namespace is the stack's (`LabApi/LabApi-prod`: POWERTOOLS_METRICS_NAMESPACE, set by
  * infra/lab-function.ts), so two stages in one account never mix, and the log-derived metrics of

@@ -101,8 +101,8 @@ interface AwsErrorShape {
  * Only an error of an AWS SDK call counts: one with `$metadata`, which the SDK's retry middleware sets on
  * every error it gives up on, a service's answer or a network error alike (@smithy/core
  * retry/middleware-retry). A TimeoutError of AbortSignal.timeout, or a fetch error whose cause is
- * ECONNREFUSED, has none: a bug or an outside call of ours, a 500. Also when wrapped (`cause`), as
- * Powertools Idempotency wraps the errors of its persistence layer: the cause must then carry `$metadata`.
+ * ECONNREFUSED, has none: a bug or an outside call of ours, a 500. Also when wrapped (`cause`), as a
+ * library may wrap an SDK error: the cause must then carry `$metadata`.
  */
 export function isTryAgainLater(error: unknown, depth = 0): boolean {
   if (typeof error !== 'object' || error === null || depth > 5) return false;

@@ -12,7 +12,7 @@ import type { AccessContext } from '../auth/access';
 import { errorNames, logger } from '../logger';
 import { countRequest, requestMetrics } from '../metrics';
 import { InvalidInput } from '../errors';
-import { HttpError, isTryAgainLater, RETRY_AFTER_SECONDS, statusOf, TRY_AGAIN_LATER } from './errors';
+import { isTryAgainLater, RETRY_AFTER_SECONDS, statusOf, TRY_AGAIN_LATER } from './errors';
 import { baseHeaders } from './responses';
 import { isJsonObject, parseOrBadRequest } from './validation';
 
@@ -38,12 +38,6 @@ const httpError = (statusCode: number, message: string) => ({
 
 const INTERNAL_ERROR = 'Internal server error';
 
-/** Powertools Idempotency's refusals, by name (its classes are bundled only into the create handlers). */
-const IDEMPOTENCY_ERRORS: Record<string, HttpError> = {
-  IdempotencyAlreadyInProgressError: new HttpError(409, 'A request with this Idempotency-Key is still in progress; retry it shortly'),
-  IdempotencyValidationError: new HttpError(422, 'This Idempotency-Key was already used for a different request'),
-};
-
 /**
  * Our mapping, in front of @middy/http-error-handler: every error becomes the HTTP error it answers
  * (shared/http/errors.ts says which status a transport-neutral error is), with `{ "error": message }`
@@ -57,10 +51,8 @@ export function errorResponses(): LabMiddleware {
     onError: (request: LabRequest) => {
       const error = request.error;
       const status = statusOf(error);
-      const idempotencyRefusal = error ? IDEMPOTENCY_ERRORS[error.name] : undefined;
       let mapped: ReturnType<typeof httpError>;
       if (status !== undefined && error) mapped = httpError(status, error.message);
-      else if (idempotencyRefusal) mapped = httpError(idempotencyRefusal.statusCode, idempotencyRefusal.message);
       else if (isTryAgainLater(error)) {
         logger.warn('AWS could not answer now; answered 503', errorNames(error));
         mapped = httpError(503, TRY_AGAIN_LATER);

@@ -63,6 +63,8 @@ export const keys = {
   referenceData: { PK: 'REFERENCE_DATA', SK: 'MANIFEST' } as ItemKey,
   /** A scheduled job's lease (shared/store/leases.ts): which run may work now. */
   lease: (name: string): ItemKey => ({ PK: `LEASE#${name}`, SK: 'LEASE' }),
+  /** The record of one Idempotency-Key (shared/store/idempotency.ts), in a partition of its own; the key hash already holds the API key. */
+  idempotencyRecord: (keyHash: string): ItemKey => ({ PK: `IDEMPOTENCY#${keyHash}`, SK: 'IDEMPOTENCY' }),
   profile: (id: string): ItemKey => ({ PK: t(`PROFILE#${id}`), SK: 'PROFILE' }),
   profileGroup: (slug: string): ItemKey => ({ PK: `GROUP#${slug}`, SK: 'GROUP' }),
   /**

@@ -349,7 +349,7 @@ describe('a read that does not succeed', () => {
     const failIdempotencySave = (next: (args: unknown) => Promise<unknown>, context: { commandName?: string }) => async (args: unknown) => {
       const pk = (args as { input?: { Key?: { PK?: unknown } } }).input?.Key?.PK;
       const partition = typeof pk === 'string' ? pk : (pk as { S?: string } | undefined)?.S;
-      if (context.commandName === 'UpdateItemCommand' && partition === 'IDEMPOTENCY') {
+      if (context.commandName === 'UpdateItemCommand' && partition?.startsWith('IDEMPOTENCY#')) {
         failed += 1;
         throw Object.assign(new Error('injected: service unavailable'), { name: 'InternalServerError', $fault: 'server', $metadata: { httpStatusCode: 500 } });
       }

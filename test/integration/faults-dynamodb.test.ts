@@ -147,6 +147,17 @@ describe('POST /api/v1/appointments while DynamoDB cannot answer', () => {
     expect((await api.get(`/api/v1/profiles/${profileId}/appointments`, key)).body).toHaveLength(1);
   });
 
+  it("answers the booking's own error when its failed booking cannot release its Idempotency-Key record, and a retry before the deadline answers 409", async () => {
+    const profileId = await createProfile(api, key);
+    const headers = { 'idempotency-key': `faults-release-${profileId}` };
+    const { result } = await dynamoFault(dynamoError(500, 'InternalServerError'), mentioning('IDEMPOTENCY#', 'DeleteItemCommand'), () =>
+      dynamoFault(dynamoError(500, 'InternalServerError'), command('TransactWriteItemsCommand'), () => book(profileId, headers)),
+    );
+    expectTryAgainLater(result.result);
+    expect((await book(profileId, headers)).status).toBe(409);
+    expect((await api.get(`/api/v1/profiles/${profileId}/appointments`, key)).body).toHaveLength(0);
+  });
+
   it('books exactly once when retried with its Idempotency-Key after its transaction failed', async () => {
     const profileId = await createProfile(api, key);
     const headers = { 'idempotency-key': `faults-tx-${profileId}` };
