@@ -10,7 +10,7 @@ import { PageQuery } from '../../shared/schemas/pagination';
 import { getAppointment } from '../../shared/store/appointments/reads';
 import { APPOINTMENT_NOT_FOUND } from '../../shared/store/appointments/records';
 import { pageHistory } from '../../shared/store/history';
-import { keys } from '../../shared/store/keys';
+import * as keys from '../../shared/store/keys/items';
 import { pageFor } from '../../shared/usecases/paging';
 import * as routes from '../../shared/routes/appointments';
 

@@ -9,7 +9,7 @@ import { toHistoryEntry } from '../../shared/schemas/history';
 import { PageQuery } from '../../shared/schemas/pagination';
 import { pageHistory } from '../../shared/store/history';
 import { getHomeKitOrder, HOME_KIT_ORDER_NOT_FOUND } from '../../shared/store/home-kit-orders';
-import { keys } from '../../shared/store/keys';
+import * as keys from '../../shared/store/keys/items';
 import { pageFor } from '../../shared/usecases/paging';
 import * as routes from '../../shared/routes/home-kit-orders';
 

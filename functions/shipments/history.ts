@@ -8,7 +8,7 @@ import { toHistoryEntry } from '../../shared/schemas/history';
 import { PageQuery } from '../../shared/schemas/pagination';
 import { ShipmentParams } from '../../shared/schemas/shipments';
 import { pageHistory } from '../../shared/store/history';
-import { keys } from '../../shared/store/keys';
+import * as keys from '../../shared/store/keys/items';
 import { getShipment, SHIPMENT_NOT_FOUND } from '../../shared/store/shipments';
 import { pageFor } from '../../shared/usecases/paging';
 import * as routes from '../../shared/routes/shipments';

@@ -87,7 +87,7 @@ async function main(): Promise<void> {
     });
     await Promise.all([ensureTable(dynamodb.endpoint, 'bench'), ensureBucket(s3.endpoint, 'bench-documents')]);
     const { dynamoClient } = await import('../../shared/store/client');
-    const { keys } = await import('../../shared/store/keys');
+    const keys = await import('../../shared/store/keys/items');
     const { seedDemoData } = await import('../local/seed');
     const { issueApiKey } = await import('../../shared/auth/api-keys');
     const { SCOPES } = await import('../../shared/domain/scopes');

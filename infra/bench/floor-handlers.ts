@@ -8,7 +8,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { dynamo, tableName } from '../../shared/store/client';
-import { keys } from '../../shared/store/keys';
+import * as keys from '../../shared/store/keys/items';
 import { accessLogPut } from './api-client';
 
 const profileIdOf = (event: APIGatewayProxyEvent): string => event.pathParameters?.id ?? '';

@@ -19,7 +19,7 @@ import { DEFAULT_SLOT_MINUTES } from '../../shared/domain/location-schedule';
 import { toUtcInstant } from '../../shared/domain/instant';
 import { type AppointmentRecord } from '../../shared/store/appointments/records';
 import { dynamo, tableName } from '../../shared/store/client';
-import { keys } from '../../shared/store/keys';
+import * as keys from '../../shared/store/keys/items';
 import { getLocation, type LocationRecord } from '../../shared/store/locations';
 import { getProfile, profileBookingsAsRead } from '../../shared/store/profiles';
 import { keepSeat, type SeatRef } from '../../shared/store/seats';

@@ -11,7 +11,9 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { plannedBiomarkerIds } from '../domain/appointment';
 import { NotFound } from '../errors';
 import { dynamo, tableName } from './client';
-import { GSI1, index, keys } from './keys';
+import { GSI1 } from './keys';
+import * as keys from './keys/items';
+import * as index from './keys/index-entries';
 import { batchGetAll, listByIndexPrefix, queryAll, withoutKeys } from './query';
 
 export interface ReferenceRange {

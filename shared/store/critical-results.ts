@@ -4,7 +4,8 @@
  * (keys.ts index.unacknowledgedCritical). The list holds only what nobody saw yet, so the check costs what
  * it finds, never a Scan.
  */
-import { GSI2, index } from './keys';
+import { GSI2 } from './keys';
+import * as index from './keys/index-entries';
 import { tableName } from './client';
 import { queryAll } from './query';
 

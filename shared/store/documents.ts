@@ -7,7 +7,7 @@
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo, tableName } from './client';
-import { keys } from './keys';
+import * as keys from './keys/items';
 import { withoutKeys } from './query';
 import { type NamedItem, named } from './transactions';
 

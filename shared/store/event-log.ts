@@ -13,7 +13,9 @@
  */
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo, tableName } from './client';
-import { EVENT_LOG_SK_PREFIX, index, keys } from './keys';
+import { EVENT_LOG_SK_PREFIX } from './keys';
+import * as keys from './keys/items';
+import * as index from './keys/index-entries';
 import type { Page, PageRequest } from './pages';
 import { pageByRange } from './ranged-pages';
 import { TTL_ATTRIBUTE } from './table';

@@ -11,7 +11,7 @@
 import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo, tableName } from './client';
 import { isConditionFailure } from './conditions';
-import { keys } from './keys';
+import * as keys from './keys/items';
 import { TTL_ATTRIBUTE } from './table';
 
 export type IdempotencyStatus = 'INPROGRESS' | 'COMPLETED';

@@ -13,7 +13,8 @@ import type { Interpretation, RejectedTest, ReportOrder, ResultStatus, ValueOper
 import type { Variant } from '../events/lab-results-reported';
 import type { ReferenceRange } from './catalog';
 import { dynamo, tableName } from './client';
-import { type ItemKey, keys } from './keys';
+import { type ItemKey } from './keys';
+import * as keys from './keys/items';
 import { type NamedItem, named } from './transactions';
 
 export interface ClinicalResultRecord {

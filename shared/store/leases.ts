@@ -14,7 +14,7 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo, tableName } from './client';
 import { isConditionFailure } from './conditions';
-import { keys } from './keys';
+import * as keys from './keys/items';
 import { TTL_ATTRIBUTE } from './table';
 
 const DAY_SECONDS = 86_400;

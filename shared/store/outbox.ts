@@ -14,7 +14,9 @@ import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
 import type { DomainEvent } from '../events/publisher';
 import { dynamo, tableName } from './client';
 import { writtenIf } from './conditions';
-import { GSI2, index, type ItemKey, keys } from './keys';
+import { GSI2, type ItemKey } from './keys';
+import * as keys from './keys/items';
+import * as index from './keys/index-entries';
 import { queryAll } from './query';
 import { type NamedItem, named } from './transactions';
 

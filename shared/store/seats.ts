@@ -15,7 +15,7 @@
  */
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { dynamo, tableName } from './client';
-import { keys } from './keys';
+import * as keys from './keys/items';
 import { TTL_ATTRIBUTE } from './table';
 import { type NamedItem, named } from './transactions';
 

@@ -14,7 +14,7 @@ import type { Actor, HistoryEntry } from '../domain/lifecycle';
 import type { DomainEvent } from '../events/publisher';
 import { tableName } from './client';
 import type { ItemKey } from './keys';
-import { keys } from './keys';
+import * as keys from './keys/items';
 import { outboxPut } from './outbox';
 import { type NamedItem, named, transactWrite } from './transactions';
 import { setAttributes } from './update-expression';

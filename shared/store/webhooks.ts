@@ -17,7 +17,9 @@ import { Conflict, NotFound } from '../errors';
 import { batchGetAll, listByIndexPrefix, queryAll, withoutKeys } from './query';
 import { dynamo, tableName } from './client';
 import { isConditionFailure } from './conditions';
-import { index, keys, webhookRoutesOf } from './keys';
+import { webhookRoutesOf } from './keys';
+import * as keys from './keys/items';
+import * as index from './keys/index-entries';
 import { named, type NamedItem, TransactionCancelled, transactWrite } from './transactions';
 
 export interface WebhookSecret {

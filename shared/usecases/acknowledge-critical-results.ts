@@ -7,7 +7,7 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { Conflict } from '../errors';
 import { dynamo, tableName } from '../store/client';
 import { isConditionFailure } from '../store/conditions';
-import { keys } from '../store/keys';
+import * as keys from '../store/keys/items';
 import { type AppointmentResults, readResults } from './read-results';
 import type { Caller } from './request';
 

@@ -22,7 +22,7 @@ import { getAppointment, getAppointments } from '../store/appointments/reads';
 import { appointmentLifecycle, type AppointmentRecord } from '../store/appointments/records';
 import { releaseHeldSeat, slotAsRead } from '../store/appointments/writes';
 import { getHomeKitOrderOrThrow, homeKitOrderLifecycle, type HomeKitOrderRecord, removeDeliveryAddress } from '../store/home-kit-orders';
-import { index } from '../store/keys';
+import * as index from '../store/keys/index-entries';
 import { eraseProfileIdentifiers, getProfile, linkedToProfile, PROFILE_NOT_FOUND, type ProfileRecord } from '../store/profiles';
 import { listByIndexPrefix } from '../store/query';
 import { TransactionCancelled } from '../store/transactions';

@@ -22,7 +22,7 @@ import { listAppointmentsOfProfile } from '../store/appointments/reads';
 import { loadCatalog } from '../store/catalog';
 import { pageHistory } from '../store/history';
 import { listHomeKitOrdersOfProfile } from '../store/home-kit-orders';
-import { keys } from '../store/keys';
+import * as keys from '../store/keys/items';
 import type { CursorBinding, Page, PageRequest } from '../store/pages';
 import { getProfile, PROFILE_NOT_FOUND, type ProfileRecord } from '../store/profiles';
 import { readResults } from './read-results';

@@ -13,7 +13,8 @@ import type { LabResultsReportedDetail } from '../events/lab-results-reported';
 import { type AppointmentAggregate, appointmentLifecycle } from '../store/appointments/records';
 import { appointmentUpdate } from '../store/appointments/writes';
 import { loadCatalog, plannedBiomarkers } from '../store/catalog';
-import { type ItemKey, keys } from '../store/keys';
+import { type ItemKey } from '../store/keys';
+import * as keys from '../store/keys/items';
 import {
   type ClinicalResultRecord,
   type GeneticResultRecord,

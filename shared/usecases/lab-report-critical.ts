@@ -3,7 +3,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { type Interpretation, interpretationOfStored, isCritical } from '../domain/results';
 import { type AppointmentRecord } from '../store/appointments/records';
 import { type Catalog } from '../store/catalog';
-import { index } from '../store/keys';
+import * as index from '../store/keys/index-entries';
 import { type ClinicalResultRecord } from '../store/lab-reports';
 
 type CriticalFields = Pick<

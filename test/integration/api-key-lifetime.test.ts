@@ -11,7 +11,8 @@ import { Conflict, NotAuthenticated } from '../../shared/errors';
 import { findApiKeyByHash, findApiKeyById, listApiKeys } from '../../shared/store/api-keys/lookup';
 import { replaceApiKeySecret, revokeApiKey } from '../../shared/store/api-keys/lifecycle';
 import { dynamo, tableName } from '../../shared/store/client';
-import { GSI1, keys } from '../../shared/store/keys';
+import { GSI1 } from '../../shared/store/keys';
+import * as keys from '../../shared/store/keys/items';
 import { useApi } from '../support/api';
 import { seedDemoData } from '../support/fixtures';
 

@@ -6,7 +6,8 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { dynamo, tableName } from '../../shared/store/client';
-import { GSI1, keys } from '../../shared/store/keys';
+import { GSI1 } from '../../shared/store/keys';
+import * as keys from '../../shared/store/keys/items';
 import { eraseProfileIdentifiers } from '../../shared/store/profiles';
 import { useApi } from '../support/api';
 import { type Handler, type Middleware, withMiddleware } from '../support/aws-faults';

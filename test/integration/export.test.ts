@@ -6,7 +6,7 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { dynamo, tableName } from '../../shared/store/client';
-import { keys } from '../../shared/store/keys';
+import * as keys from '../../shared/store/keys/items';
 import { useApi } from '../support/api';
 import { mockEventBridge } from '../support/event-bridge';
 import { apiKey, BERLIN_MITTE, seedDemoData, UNKNOWN_ID } from '../support/fixtures';

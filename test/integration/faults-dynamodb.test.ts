@@ -9,7 +9,7 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { hashApiKey } from '../../shared/auth/api-keys';
 import { dynamo, dynamoClient, tableName } from '../../shared/store/client';
-import { keys } from '../../shared/store/keys';
+import * as keys from '../../shared/store/keys/items';
 import { ITEMS_NOT_READ } from '../../shared/store/query';
 import { type ApiResponse, useApi } from '../support/api';
 import {

@@ -11,7 +11,7 @@ import { ensureTable } from '../../infra/local/bootstrap';
 import { LOCAL_TABLE } from '../../infra/local/environment';
 import { hashApiKey } from '../../shared/auth/api-keys';
 import { dynamo } from '../../shared/store/client';
-import { keys } from '../../shared/store/keys';
+import * as keys from '../../shared/store/keys/items';
 
 const run = promisify(execFile);
 const endpoint = inject('dynamodbEndpoint');

@@ -9,7 +9,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { Webhook } from 'standardwebhooks';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { dynamo, tableName } from '../../shared/store/client';
-import { keys } from '../../shared/store/keys';
+import * as keys from '../../shared/store/keys/items';
 import { type ApiResponse, useApi } from '../support/api';
 import { withMiddleware } from '../support/aws-faults';
 import { mockEventBridge } from '../support/event-bridge';

@@ -10,7 +10,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_SECRETS } from '../../shared/domain/webhook';
 import { dynamo, tableName } from '../../shared/store/client';
-import { keys } from '../../shared/store/keys';
+import * as keys from '../../shared/store/keys/items';
 import { keptChanging, MAX_DECISIONS } from '../../shared/usecases/decide-again';
 import type { ApiResponse } from '../support/api';
 import { useApi } from '../support/api';

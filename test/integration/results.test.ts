@@ -5,7 +5,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { dynamo, tableName } from '../../shared/store/client';
-import { keys } from '../../shared/store/keys';
+import * as keys from '../../shared/store/keys/items';
 import { useApi } from '../support/api';
 import { mockEventBridge } from '../support/event-bridge';
 import { apiKey, seedDemoData, UNKNOWN_ID } from '../support/fixtures';

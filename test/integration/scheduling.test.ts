@@ -9,7 +9,7 @@ import { Temporal } from 'temporal-polyfill';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { addDays, dateInZone } from '../../shared/domain/calendar';
 import { dynamo, tableName } from '../../shared/store/client';
-import { keys } from '../../shared/store/keys';
+import * as keys from '../../shared/store/keys/items';
 import { useApi } from '../support/api';
 import { mockEventBridge } from '../support/event-bridge';
 import { apiKey, BERLIN_INACTIVE, BERLIN_MITTE, BERLIN_PRENZLAUER_BERG, HELSINKI_KAMPPI, LOCATIONS, seedDemoData, UNKNOWN_ID } from '../support/fixtures';

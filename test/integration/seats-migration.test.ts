@@ -7,7 +7,7 @@ import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { seatLegacyAppointments } from '../../infra/data/seats';
 import { dynamo, tableName } from '../../shared/store/client';
-import { keys } from '../../shared/store/keys';
+import * as keys from '../../shared/store/keys/items';
 import { useApi } from '../support/api';
 import { mockEventBridge } from '../support/event-bridge';
 import { apiKey, BERLIN_PRENZLAUER_BERG, seedDemoData } from '../support/fixtures';

@@ -6,7 +6,7 @@ import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { Conflict } from '../../errors';
 import { dynamo, tableName } from '../client';
 import { isConditionFailure, writtenIf } from '../conditions';
-import { keys } from '../keys';
+import * as keys from '../keys/items';
 import { named, TransactionCancelled, transactWrite } from '../transactions';
 import { keyIdItem, keyListedBy, secretsInIndex } from './lookup';
 import { type ApiKey, type ApiKeyRecord, type KeyIdItem, toApiKeys, toItem } from './records';

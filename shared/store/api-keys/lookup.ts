@@ -5,7 +5,9 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo, tableName } from '../client';
 import { writtenIf } from '../conditions';
-import { API_KEY_LAST_USE_ATTRIBUTE, GSI1, index, keys } from '../keys';
+import { API_KEY_LAST_USE_ATTRIBUTE, GSI1 } from '../keys';
+import * as keys from '../keys/items';
+import * as index from '../keys/index-entries';
 import { batchGetAll, listByIndexPrefix, queryAll } from '../query';
 import { type ApiKey, type ApiKeyItem, type ApiKeyRecord, type KeyIdItem, newestReplacedFirst, toApiKeys, toRecord } from './records';
 

@@ -27,7 +27,8 @@
  */
 import type { Scope } from '../../domain/scopes';
 import type { KeyLimits } from '../../domain/rate-limits';
-import { index, keys } from '../keys';
+import * as keys from '../keys/items';
+import * as index from '../keys/index-entries';
 
 /** One secret of a key: the key's name, scopes and groups are copied onto each of its secrets. */
 export interface ApiKeyRecord {

@@ -8,7 +8,9 @@
  */
 import { NotFound } from '../../errors';
 import { tableName } from '../client';
-import { appointmentSk, index, keys } from '../keys';
+import { appointmentSk } from '../keys';
+import * as keys from '../keys/items';
+import * as index from '../keys/index-entries';
 import type { ClinicalResultRecord, DocumentLink, GeneticResultRecord, RejectedTestRecord } from '../lab-reports';
 import { type Page, type PageRequest, pageByIndexPrefix } from '../pages';
 import { batchGetAll, queryAll, withoutKeys } from '../query';
