@@ -16,7 +16,7 @@
  * record), and a record that cannot be completed after the create succeeded does not turn the answer into
  * an error.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { errorNames, logger } from '../logger';
@@ -29,8 +29,8 @@ const RECORD_SECONDS = 3600;
 /** How long a request holds its record when Lambda's context cannot say (a test's bare context): the local server's timeout. */
 const DEFAULT_REMAINING_MS = 30_000;
 
-export const IN_PROGRESS = 'A request with this Idempotency-Key is still in progress; retry it shortly';
-export const KEY_REUSED = 'This Idempotency-Key was already used for a different request';
+const IN_PROGRESS = 'A request with this Idempotency-Key is still in progress; retry it shortly';
+const KEY_REUSED = 'This Idempotency-Key was already used for a different request';
 
 type LabMiddleware = MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, LabContext>;
 
@@ -44,8 +44,8 @@ function keyHashOf(event: APIGatewayProxyEvent, context: LabContext): string | u
 }
 
 export function idempotentCreate(): LabMiddleware {
-  /** The record each request took, by request: only that request completes or releases it. */
-  const held = new WeakMap<object, string>();
+  /** The record each request took (its key hash and the token it took it under): only that request completes or releases it. */
+  const held = new WeakMap<object, { keyHash: string; holder: string }>();
   return {
     before: async (request) => {
       const keyHash = keyHashOf(request.event, request.context);
@@ -55,14 +55,15 @@ export function idempotentCreate(): LabMiddleware {
       const payloadHash = sha256(typeof body === 'string' ? body : JSON.stringify(body ?? null));
       const nowMs = Date.now();
       const remainingMs = request.context.getRemainingTimeInMillis?.() ?? DEFAULT_REMAINING_MS;
-      const outcome = await takeIdempotencyRecord(keyHash, payloadHash, {
+      const holder = randomUUID();
+      const outcome = await takeIdempotencyRecord(keyHash, payloadHash, holder, {
         nowMs,
         // Until the function must have answered: past that, the request that holds the record is gone.
         inProgressUntilMs: nowMs + remainingMs,
         expiresAtSeconds: Math.floor(nowMs / 1000) + RECORD_SECONDS,
       });
       if (outcome.taken) {
-        held.set(request, keyHash);
+        held.set(request, { keyHash, holder });
         return undefined;
       }
       const { record } = outcome;
@@ -75,24 +76,27 @@ export function idempotentCreate(): LabMiddleware {
       return request.response;
     },
     after: async (request) => {
-      const keyHash = held.get(request);
-      if (keyHash === undefined || !request.response) return;
+      const record = held.get(request);
+      if (record === undefined || !request.response) return;
       try {
-        await completeIdempotencyRecord(keyHash, JSON.stringify(request.response));
+        await completeIdempotencyRecord(record.keyHash, record.holder, JSON.stringify(request.response));
       } catch (error) {
         // The create is written and its answer ready; only its record could not be completed (the SDK has
         // retried already). Answering an error now would make the client retry and create a second time. So
         // the answer goes out, and the record stays "in progress" until the function's deadline: a retry
-        // before it gets 409; one after it would create again — but the client has its 201.
+        // before it gets 409; one after it would create again — but the client has its 201. (Also when the
+        // record is no longer ours: this request outlived its deadline and a retry took it over.)
         logger.warn('Idempotency record not completed; the create is answered anyway', errorNames(error));
       }
     },
+    // Also after `after` completed the record: a later stage (the read audit) may still fail the request, whose
+    // answer then was never shown; docs/privacy.md: a create retried then is made again, never replayed unrecorded.
     onError: async (request) => {
-      const keyHash = held.get(request);
-      if (keyHash === undefined) return;
+      const record = held.get(request);
+      if (record === undefined) return;
       held.delete(request);
       try {
-        await releaseIdempotencyRecord(keyHash);
+        await releaseIdempotencyRecord(record.keyHash, record.holder);
       } catch (error) {
         // The request's own error is what the client must see; the record frees itself at the deadline.
         logger.warn('Idempotency record not released; it frees itself when the request would have timed out', errorNames(error));

@@ -6,18 +6,20 @@
  * that stood in its way (ReturnValuesOnConditionCheckFailure): one round trip either way. It may be taken
  * when there is none, when it has expired (DynamoDB's TTL deletes late), or when the request that held it
  * ran past its deadline without finishing (its Lambda died). The record then holds the answer ("completed"),
- * or is deleted when the create failed, so that a corrected retry may create.
+ * or is deleted when the create failed, so that a corrected retry may create. Both only by the request
+ * that took it: the take writes a token of its own, and the two writes are conditioned on it, so a request
+ * that outlived its deadline (its record since taken by a retry) never overwrites or deletes the retry's.
  */
 import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo, tableName } from './client';
-import { isConditionFailure } from './conditions';
+import { isConditionFailure, writtenIf } from './conditions';
 import * as keys from './keys/items';
 import { TTL_ATTRIBUTE } from './table';
 
-export type IdempotencyStatus = 'INPROGRESS' | 'COMPLETED';
+type IdempotencyStatus = 'INPROGRESS' | 'COMPLETED';
 
 /** What a record says to the request that could not take it. */
-export interface StandingRecord {
+interface StandingRecord {
   status: IdempotencyStatus;
   /** The hash of the body of the request that took it. */
   payloadHash: string;
@@ -25,10 +27,14 @@ export interface StandingRecord {
   answer?: string;
 }
 
-/** Takes the record of `keyHash` for this request, or answers the one that stands (in DynamoDB's own notation). */
+/**
+ * Takes the record of `keyHash` for this request, under `holder` (a token of the request's own), or answers
+ * the one that stands (in DynamoDB's own notation).
+ */
 export async function takeIdempotencyRecord(
   keyHash: string,
   payloadHash: string,
+  holder: string,
   { nowMs, inProgressUntilMs, expiresAtSeconds }: { nowMs: number; inProgressUntilMs: number; expiresAtSeconds: number },
 ): Promise<{ taken: true } | { taken: false; record: StandingRecord }> {
   try {
@@ -38,6 +44,7 @@ export async function takeIdempotencyRecord(
         Item: {
           ...keys.idempotencyRecord(keyHash),
           status: 'INPROGRESS',
+          holder,
           payload_hash: payloadHash,
           in_progress_until: inProgressUntilMs,
           [TTL_ATTRIBUTE]: expiresAtSeconds,
@@ -56,20 +63,30 @@ export async function takeIdempotencyRecord(
   }
 }
 
-/** Keeps the answer of the request that holds the record, for its retries. */
-export async function completeIdempotencyRecord(keyHash: string, answer: string): Promise<void> {
+/** Keeps the answer of the request that holds the record, for its retries (a ConditionalCheckFailed when it no longer holds it). */
+export async function completeIdempotencyRecord(keyHash: string, holder: string, answer: string): Promise<void> {
   await dynamo.send(
     new UpdateCommand({
       TableName: tableName,
       Key: keys.idempotencyRecord(keyHash),
       UpdateExpression: 'SET #status = :completed, answer = :answer REMOVE in_progress_until',
+      ConditionExpression: 'holder = :holder',
       ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: { ':completed': 'COMPLETED', ':answer': answer },
+      ExpressionAttributeValues: { ':completed': 'COMPLETED', ':answer': answer, ':holder': holder },
     }),
   );
 }
 
-/** Lets the key go: the create failed, and a retry (corrected or not) may create. */
-export async function releaseIdempotencyRecord(keyHash: string): Promise<void> {
-  await dynamo.send(new DeleteCommand({ TableName: tableName, Key: keys.idempotencyRecord(keyHash) }));
+/** Lets the key go: the create failed, and a retry (corrected or not) may create. Only while this request holds it. */
+export async function releaseIdempotencyRecord(keyHash: string, holder: string): Promise<void> {
+  await writtenIf(
+    dynamo.send(
+      new DeleteCommand({
+        TableName: tableName,
+        Key: keys.idempotencyRecord(keyHash),
+        ConditionExpression: 'holder = :holder',
+        ExpressionAttributeValues: { ':holder': holder },
+      }),
+    ),
+  );
 }
