@@ -20,15 +20,23 @@ module.exports = {
       to: { path: '^(functions|infra)/' },
     },
     {
+      name: 'no-dev-dependencies-deployed',
+      comment:
+        'What the functions bundle (functions/, shared/) never imports a devDependency: those are for tests, the ' +
+        "local stack and the CDK app (temporal-polyfill and standardwebhooks are the tests' oracles, not ours).",
+      severity: 'error',
+      from: { path: '^(functions|shared)/' },
+      to: { dependencyTypes: ['npm-dev'], dependencyTypesNot: ['type-only'] },
+    },
+    {
       name: 'domain-is-pure',
       comment:
-        'shared/domain/ is pure business logic: it may import only shared/domain/, shared/errors(.ts|/), valibot and ' +
-        'temporal-polyfill (pure computation: the calendar arithmetic of time zones). ' +
+        'shared/domain/ is pure business logic: it may import only shared/domain/, shared/errors(.ts|/) and valibot. ' +
         'No node builtins (node:fs, node:net, node:http, node:crypto, …), no @aws-sdk/*, no other shared/ folder.',
       severity: 'error',
       from: { path: '^shared/domain/' },
       to: {
-        pathNot: ['^shared/domain/', '^shared/errors(\\.ts$|/)', '^node_modules/valibot/', '^node_modules/temporal-polyfill/', '^node_modules/temporal-spec/'],
+        pathNot: ['^shared/domain/', '^shared/errors(\\.ts$|/)', '^node_modules/valibot/'],
       },
     },
     {

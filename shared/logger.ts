@@ -23,22 +23,29 @@ type Attributes = Record<string, unknown>;
 
 const isLevel = (name: string): name is LogLevel => Object.hasOwn(LEVELS, name);
 
-/** The first variable that names a level; an unknown name is passed over, so a typo never silences the log. */
+/**
+ * The stricter of the levels the two variables name (INFO when neither does): Lambda itself drops lines
+ * below AWS_LAMBDA_LOG_LEVEL, so a line we wrote for nothing (a request's, which carries its metrics) must
+ * be known as not written (`writes`). An unknown name is passed over, so a typo never silences the log.
+ */
 function levelOfEnvironment(): LogLevel {
-  for (const variable of ['POWERTOOLS_LOG_LEVEL', 'AWS_LAMBDA_LOG_LEVEL']) {
-    const name = (process.env[variable] ?? '').trim().toUpperCase();
-    if (isLevel(name)) return name;
-  }
-  return 'INFO';
+  const named = ['POWERTOOLS_LOG_LEVEL', 'AWS_LAMBDA_LOG_LEVEL'].map((variable) => (process.env[variable] ?? '').trim().toUpperCase()).filter(isLevel);
+  return named.length === 0 ? 'INFO' : named.reduce((stricter, level) => (LEVELS[level] > LEVELS[stricter] ? level : stricter));
+}
+
+/** The X-Ray trace id of the running invocation, which Lambda sets in the environment before each. */
+function traceIdOfEnvironment(): string | undefined {
+  const header = process.env._X_AMZN_TRACE_ID;
+  return header ? header.split(';')[0]!.replace('Root=', '') : undefined;
 }
 
 /** The invocation's part of a line: what Powertools' injectLambdaContext added, under the same names. */
 interface InvocationFields {
   cold_start: boolean;
-  function_name: string;
-  function_memory_size: string;
-  function_arn: string;
-  function_request_id: string;
+  function_name?: string;
+  function_memory_size?: string;
+  function_arn?: string;
+  function_request_id?: string;
   xray_trace_id?: string;
 }
 
@@ -88,7 +95,9 @@ class JsonLogger {
 
   #write(level: Exclude<LogLevel, 'SILENT'>, message: string, attributes: Attributes | undefined): void {
     if (!this.writes(level)) return;
-    const head = { level, message, timestamp: new Date().toISOString(), service: this.#service, ...invocations.getStore() };
+    // Outside an invocation (a module's load, a test), the trace id alone, as Powertools wrote it on every line.
+    const invocation = invocations.getStore() ?? { xray_trace_id: traceIdOfEnvironment() };
+    const head = { level, message, timestamp: new Date().toISOString(), service: this.#service, ...invocation };
     let line: string;
     try {
       line = JSON.stringify(attributes ? { ...head, ...attributes } : head);
@@ -103,23 +112,34 @@ class JsonLogger {
 
 export const logger = new JsonLogger();
 
+type InvocationContext = Partial<Pick<Context, 'functionName' | 'memoryLimitInMB' | 'invokedFunctionArn' | 'awsRequestId'>>;
+
 /**
  * Runs one invocation of a handler with its Lambda context on every line written inside it, however
- * many others run at the same time. The first invocation of the container is its cold start.
+ * many others run at the same time. The first invocation of the container is its cold start. What the
+ * context lacks (a test's bare one) is left out of the lines.
  */
-export function withInvocation<T>(context: Pick<Context, 'functionName' | 'memoryLimitInMB' | 'invokedFunctionArn' | 'awsRequestId'>, run: () => T): T {
+export function withInvocation<T>(context: InvocationContext | undefined, run: () => T): T {
   const fields: InvocationFields = {
     cold_start: coldStart,
-    function_name: context.functionName,
-    function_memory_size: String(context.memoryLimitInMB),
-    function_arn: context.invokedFunctionArn,
-    function_request_id: context.awsRequestId,
+    function_name: context?.functionName,
+    function_memory_size: context?.memoryLimitInMB === undefined ? undefined : String(context.memoryLimitInMB),
+    function_arn: context?.invokedFunctionArn,
+    function_request_id: context?.awsRequestId,
+    xray_trace_id: traceIdOfEnvironment(),
   };
   coldStart = false;
-  const traceId = process.env._X_AMZN_TRACE_ID;
-  if (traceId) fields.xray_trace_id = traceId.split(';')[0]!.replace('Root=', '');
   return invocations.run(fields, run);
 }
+
+/**
+ * A Lambda handler outside HTTP (an event's, a schedule's) whose every line names its invocation, as the
+ * HTTP stack's do: Lambda passes the context second.
+ */
+export const inInvocation =
+  <A extends unknown[], R>(handler: (...args: A) => Promise<R>) =>
+  (...args: A): Promise<R> =>
+    withInvocation(args[1] as InvocationContext | undefined, () => handler(...args));
 
 /**
  * What a log line may say of an error: its name and its cause's (a wrapper's, e.g. PublishFailed, and

@@ -5,12 +5,12 @@
 // the Lambda errors alarm covers a check that stopped checking.
 import { config, now } from '../../shared/config';
 import { CRITICAL_UNACKNOWLEDGED_LOG } from '../../shared/domain/results';
-import { logger } from '../../shared/logger';
+import { inInvocation, logger } from '../../shared/logger';
 import { overdueCriticalResults } from '../../shared/usecases/overdue-critical-results';
 
 const MAX_LOGGED_IDS = 20;
 
-export const handler = async () => {
+export const handler = inInvocation(async () => {
   const overdue = await overdueCriticalResults(now(), config.criticalAckMinutes);
   logger.info(CRITICAL_UNACKNOWLEDGED_LOG, {
     count: overdue.length,
@@ -19,4 +19,4 @@ export const handler = async () => {
     appointment_ids: overdue.slice(0, MAX_LOGGED_IDS).map((waiting) => waiting.appointment_id),
   });
   return { unacknowledged: overdue.length };
-};
+});

@@ -3,13 +3,13 @@
 import type { Context } from 'aws-lambda';
 import { now } from '../../shared/config';
 import { relayOutbox } from '../../shared/usecases/publish-events';
-import { logger } from '../../shared/logger';
+import { inInvocation, logger } from '../../shared/logger';
 import { whileHolding } from '../../shared/store/leases';
 
 /** Without a Lambda context (the local stack's timer), a run is given a minute, its schedule's period. */
 const DEFAULT_RUN_MS = 60_000;
 
-export const handler = async (_event?: unknown, context?: Partial<Pick<Context, 'awsRequestId' | 'getRemainingTimeInMillis'>>) => {
+export const handler = inInvocation(async (_event?: unknown, context?: Partial<Pick<Context, 'awsRequestId' | 'getRemainingTimeInMillis'>>) => {
   const published = await whileHolding(
     'outbox-relay',
     context?.awsRequestId ?? crypto.randomUUID(),
@@ -22,4 +22,4 @@ export const handler = async (_event?: unknown, context?: Partial<Pick<Context, 
   }
   if (published > 0) logger.info('outbox relayed', { published });
   return { published, skipped: false };
-};
+});

@@ -10,7 +10,7 @@ import type { EventBridgeEvent } from 'aws-lambda';
 import * as v from 'valibot';
 import { now } from '../../shared/config';
 import { LabResultsReportedDetail, reportIssues } from '../../shared/events/lab-results-reported';
-import { logger } from '../../shared/logger';
+import { inInvocation, logger } from '../../shared/logger';
 import { type Hl7Outcome, ingestHl7Message } from '../../shared/usecases/ingest-hl7-message';
 import { ingestLabReport, ReportRejected } from '../../shared/usecases/ingest-lab-report';
 
@@ -19,7 +19,7 @@ const ObjectCreated = v.object({
   object: v.object({ key: v.pipe(v.string(), v.maxLength(1024)), 'version-id': v.optional(v.pipe(v.string(), v.maxLength(1024))) }),
 });
 
-export const handler = async (event: EventBridgeEvent<string, unknown>): Promise<{ outcome: Hl7Outcome }> => {
+export const handler = inInvocation(async (event: EventBridgeEvent<string, unknown>): Promise<{ outcome: Hl7Outcome }> => {
   if (event.source === 'aws.s3') return hl7Message(event);
   const parsed = v.safeParse(LabResultsReportedDetail, event.detail);
   if (!parsed.success) {
@@ -35,7 +35,7 @@ export const handler = async (event: EventBridgeEvent<string, unknown>): Promise
     if (error instanceof ReportRejected) logger.error('lab report rejected', { event_id: eventId, reason: error.message });
     throw error;
   }
-};
+});
 
 async function hl7Message(event: EventBridgeEvent<string, unknown>): Promise<{ outcome: Hl7Outcome }> {
   const parsed = v.safeParse(ObjectCreated, event.detail);

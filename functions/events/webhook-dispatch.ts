@@ -7,11 +7,11 @@
  * delivery (deterministic delivery ids).
  */
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { errorNames, logger } from '../../shared/logger';
+import { errorNames, inInvocation, logger } from '../../shared/logger';
 import { dispatchBusEvent } from '../../shared/usecases/deliver-webhooks';
 import { fromEventBridge } from '../../shared/webhooks/bus-event';
 
-export const handler = async (event: SQSEvent): Promise<SQSBatchResponse> => {
+export const handler = inInvocation(async (event: SQSEvent): Promise<SQSBatchResponse> => {
   const failures = await Promise.all(
     event.Records.map(async (record) => {
       try {
@@ -24,4 +24,4 @@ export const handler = async (event: SQSEvent): Promise<SQSBatchResponse> => {
     }),
   );
   return { batchItemFailures: failures.filter((failure) => failure !== undefined) };
-};
+});

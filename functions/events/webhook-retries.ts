@@ -5,7 +5,7 @@
  */
 import type { Context } from 'aws-lambda';
 import { ATTEMPT_LEASE_MS } from '../../shared/domain/webhook';
-import { logger } from '../../shared/logger';
+import { inInvocation, logger } from '../../shared/logger';
 import { whileHolding } from '../../shared/store/leases';
 import { attemptDueDeliveries } from '../../shared/usecases/deliver-webhooks';
 
@@ -21,7 +21,7 @@ async function attemptWhileTimeLeft(context: SweepContext): Promise<number> {
   return attempted;
 }
 
-export const handler = async (_event: unknown, context: SweepContext): Promise<{ attempted: number; skipped: boolean }> => {
+export const handler = inInvocation(async (_event: unknown, context: SweepContext): Promise<{ attempted: number; skipped: boolean }> => {
   const holder = context.awsRequestId ?? crypto.randomUUID();
   const attempted = await whileHolding('webhook-retries', holder, context.getRemainingTimeInMillis(), () => attemptWhileTimeLeft(context));
   if (attempted === undefined) {
@@ -30,4 +30,4 @@ export const handler = async (_event: unknown, context: SweepContext): Promise<{
   }
   if (attempted > 0) logger.info('webhook retries attempted', { attempted });
   return { attempted, skipped: false };
-};
+});

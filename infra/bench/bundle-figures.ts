@@ -38,8 +38,8 @@ export async function bundleFigures(notes: Record<string, unknown>, environment:
   const worst = (ratio: (row: BundleRow) => number) => measured.reduce((max, row) => Math.max(max, ratio(row)), 0);
   return [
     ...measured.flatMap((row): Figure[] => [
-      { section, name: `${row.name} bundle`, value: row.bytesRatio, unit: '×', target: { kind: 'max', limit: BUNDLE_RATIO_TARGET }, hidden: true },
-      { section, name: `${row.name} cold import`, value: row.importRatio, unit: '×', target: { kind: 'max', limit: IMPORT_RATIO_TARGET }, hidden: true },
+      { section, name: `${row.name} bundle / its floor`, value: row.bytesRatio, unit: '×', target: { kind: 'max', limit: BUNDLE_RATIO_TARGET }, hidden: true },
+      { section, name: `${row.name} cold import / its floor`, value: row.importRatio, unit: '×', target: { kind: 'max', limit: IMPORT_RATIO_TARGET }, hidden: true },
     ]),
     ...(report
       ? [

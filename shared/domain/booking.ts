@@ -9,7 +9,8 @@
 import { InvalidInput } from '../errors';
 import { assertBookableInstant, BOOKING_HORIZON_DAYS } from './appointment';
 import { DEFAULT_CAPACITY_PER_SLOT, DEFAULT_SLOT_MINUTES, type ScheduledLocation } from './location-schedule';
-import { type Schedule, type Slot, slotsOn, wallClockOf, weekdayOf } from './slots';
+import { type Schedule, type Slot, slotsOn, weekdayOf } from './slots';
+import { wallClockOf } from './wall-clock';
 
 /**
  * A slot can be booked until 30 minutes before it starts: a person booking later could not reach it, and

@@ -13,8 +13,6 @@ import { addDays } from './calendar';
 import type { Closure, OpenHours, Weekday } from './location-schedule';
 import { instantsAtWallTime, wallClockOf } from './wall-clock';
 
-export { wallClockOf } from './wall-clock';
-
 /** Date's getUTCDay: 0 is Sunday. */
 const WEEKDAYS: Weekday[] = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
 

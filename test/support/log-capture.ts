@@ -2,8 +2,8 @@
  * Every log line a test's code writes, and a scan of them for values that must never be logged.
  *
  * The service's logger (shared/logger.ts) and its metrics (shared/metrics.ts) write to process.stdout and
- * process.stderr, looking up `stream.write` at each call; everything else (Powertools Idempotency's
- * warnings, the local stack's messages) uses the global console, which vitest replaces in its workers with
+ * process.stderr, looking up `stream.write` at each call; everything else (the
+ * local stack's messages) uses the global console, which vitest replaces in its workers with
  * one that does not reach process.stdout. So both are wrapped: the two streams' `write` and the console's
  * methods. What is captured is kept from the test output (it is what may hold the leak).
  */

@@ -88,6 +88,22 @@ describe('a log line', () => {
     expect(line!.xray_trace_id).toBe('1-5759e988-bd862e3fe1be46a994272793');
   });
 
+  it('carries the X-Ray trace id outside an invocation too, as every line did', async () => {
+    const [line] = await linesWritten({ _X_AMZN_TRACE_ID: 'Root=1-5759e988-bd862e3fe1be46a994272793;Sampled=1' }, ({ logger }) =>
+      logger.info('outbox relayed'),
+    );
+    expect(line!.xray_trace_id).toBe('1-5759e988-bd862e3fe1be46a994272793');
+  });
+
+  it('names the invocation of a handler outside HTTP, and leaves out what its context lacks', async () => {
+    const lines = await linesWritten({}, async ({ logger, inInvocation }) => {
+      const handler = inInvocation(async (_event: unknown, _context?: { awsRequestId: string }) => logger.info('webhook attempt'));
+      await handler({}, { awsRequestId: 'sqs-request-1' });
+    });
+    expect(lines[0]).toMatchObject({ message: 'webhook attempt', function_request_id: 'sqs-request-1' });
+    expect(lines[0]).not.toHaveProperty('function_memory_size');
+  });
+
   it('is written without its attributes, and without throwing, when they cannot be serialized', async () => {
     const [line] = await linesWritten({}, ({ logger }) => logger.warn('odd', { count: 1n }));
     expect(line).toMatchObject({ level: 'WARN', message: 'odd', log_error: 'attributes not serializable: TypeError' });
@@ -112,6 +128,15 @@ describe('the level', () => {
       logger.error('error');
     });
     expect(lines.map((line) => line.level)).toEqual(['ERROR']);
+  });
+
+  it("is the stricter of POWERTOOLS_LOG_LEVEL and Lambda's AWS_LAMBDA_LOG_LEVEL, whose lines below it Lambda drops", async () => {
+    const lines = await linesWritten({ POWERTOOLS_LOG_LEVEL: 'INFO', AWS_LAMBDA_LOG_LEVEL: 'WARN' }, ({ logger }) => {
+      logger.info('info');
+      logger.warn('warn');
+      expect(logger.writes('INFO')).toBe(false);
+    });
+    expect(lines.map((line) => line.level)).toEqual(['WARN']);
   });
 
   it('is INFO when the variable names no level, so a typo never silences the log', async () => {

@@ -1,9 +1,20 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { isScope } from '../../shared/domain/scopes';
 import { routeEntries } from '../../shared/routes';
 
 describe('the routes table', () => {
+  it("lists every row of shared/routes/, under the row's own name", async () => {
+    const files = readdirSync('shared/routes').filter((file) => file !== 'route.ts');
+    const rows = (await Promise.all(files.map((file) => import(`../../shared/routes/${file}`) as Promise<Record<string, unknown>>))).flatMap((module) =>
+      Object.entries(module).filter(([, value]) => typeof value === 'object' && value !== null && 'handler' in value),
+    );
+    expect(rows.length).toBeGreaterThan(0);
+    const tabled = new Map(routeEntries.map(([name, route]) => [name, route]));
+    expect(rows.filter(([name, row]) => tabled.get(name as never) !== row).map(([name]) => name)).toEqual([]);
+    expect(rows).toHaveLength(routeEntries.length);
+  });
+
   it('names an existing handler file for every route', () => {
     const missing = routeEntries.filter(([, route]) => !existsSync(route.handler)).map(([name]) => name);
     expect(missing).toEqual([]);

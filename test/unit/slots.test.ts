@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { OpenHours } from '../../shared/domain/location-schedule';
-import { type Schedule, slotsBetween, slotsOn, slotStartingAt, wallClockOf } from '../../shared/domain/slots';
+import { type Schedule, slotsBetween, slotsOn, slotStartingAt } from '../../shared/domain/slots';
+import { wallClockOf } from '../../shared/domain/wall-clock';
 
 const everyDay = (open: string, close: string): OpenHours => ({
   monday: [{ open, close }],

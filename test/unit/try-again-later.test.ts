@@ -47,7 +47,7 @@ describe('an error of an AWS SDK call', () => {
     expect(isTryAgainLater(error)).toBe(false);
   });
 
-  it('is try-again-later when wrapped, as Powertools Idempotency wraps its persistence errors', () => {
+  it('is try-again-later when wrapped, as a library may wrap the SDK error it met', () => {
     const wrapped = new Error('Failed to put record', { cause: new InternalServerError({ message: 'internal', $metadata }) });
     wrapped.name = 'IdempotencyPersistenceLayerError';
     expect(isTryAgainLater(wrapped)).toBe(true);
