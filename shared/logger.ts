@@ -7,8 +7,10 @@
  * Written here, not with Powertools Logger (issue #33): we write a handful of flat lines, and the library
  * added 22 KB (with its commons) to every function's bundle, a third of what the bundle target leaves a
  * keyed route, and 20–40 µs of CPU to every request, for its per-invocation bookkeeping (docs/dependencies.md).
- * The shape of its lines and its variables stay: POWERTOOLS_SERVICE_NAME, and POWERTOOLS_LOG_LEVEL (else
- * Lambda's AWS_LAMBDA_LOG_LEVEL, else INFO), read once when this module loads.
+ * The shape of its lines and its variables stay: POWERTOOLS_SERVICE_NAME, and the level: the stricter of
+ * POWERTOOLS_LOG_LEVEL and Lambda's AWS_LAMBDA_LOG_LEVEL (INFO when neither names one), read once when this
+ * module loads. No function sets Lambda's own application log level (test/infra/stack.test.ts): Lambda reads a
+ * line without a level, as the metrics lines are, as INFO, and would drop them under a stricter one.
  *
  * The invocation is kept per call chain (AsyncLocalStorage), not in one variable: the local server runs
  * every route's handler in one process, many at once, and each line must name its own function and request.
@@ -25,11 +27,18 @@ const isLevel = (name: string): name is LogLevel => Object.hasOwn(LEVELS, name);
 
 /**
  * The stricter of the levels the two variables name (INFO when neither does): Lambda itself drops lines
- * below AWS_LAMBDA_LOG_LEVEL, so a line we wrote for nothing (a request's, which carries its metrics) must
- * be known as not written (`writes`). An unknown name is passed over, so a typo never silences the log.
+ * below AWS_LAMBDA_LOG_LEVEL, so we do not write them (Lambda's FATAL is our CRITICAL). An unknown name is
+ * passed over, so a typo never silences the log.
  */
 function levelOfEnvironment(): LogLevel {
-  const named = ['POWERTOOLS_LOG_LEVEL', 'AWS_LAMBDA_LOG_LEVEL'].map((variable) => (process.env[variable] ?? '').trim().toUpperCase()).filter(isLevel);
+  const named = ['POWERTOOLS_LOG_LEVEL', 'AWS_LAMBDA_LOG_LEVEL']
+    .map((variable) =>
+      (process.env[variable] ?? '')
+        .trim()
+        .toUpperCase()
+        .replace(/^FATAL$/, 'CRITICAL'),
+    )
+    .filter(isLevel);
   return named.length === 0 ? 'INFO' : named.reduce((stricter, level) => (LEVELS[level] > LEVELS[stricter] ? level : stricter));
 }
 
@@ -137,9 +146,9 @@ export function withInvocation<T>(context: InvocationContext | undefined, run: (
  * HTTP stack's do: Lambda passes the context second.
  */
 export const inInvocation =
-  <A extends unknown[], R>(handler: (...args: A) => Promise<R>) =>
+  <A extends [event?: unknown, context?: InvocationContext, ...rest: unknown[]], R>(handler: (...args: A) => Promise<R>) =>
   (...args: A): Promise<R> =>
-    withInvocation(args[1] as InvocationContext | undefined, () => handler(...args));
+    withInvocation(args[1], () => handler(...args));
 
 /**
  * What a log line may say of an error: its name and its cause's (a wrapper's, e.g. PublishFailed, and

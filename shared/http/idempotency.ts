@@ -20,6 +20,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { errorNames, logger } from '../logger';
+import { isConditionFailure } from '../store/conditions';
 import { completeIdempotencyRecord, releaseIdempotencyRecord, takeIdempotencyRecord } from '../store/idempotency';
 import { HttpError } from './errors';
 import type { LabContext } from './middlewares';
@@ -81,11 +82,15 @@ export function idempotentCreate(): LabMiddleware {
       try {
         await completeIdempotencyRecord(record.keyHash, record.holder, JSON.stringify(request.response));
       } catch (error) {
+        if (isConditionFailure(error)) {
+          // This request outlived its deadline and a retry took the record over: the retry's answer is the record's.
+          logger.warn('Idempotency record taken over by a retry; the create is answered anyway');
+          return;
+        }
         // The create is written and its answer ready; only its record could not be completed (the SDK has
         // retried already). Answering an error now would make the client retry and create a second time. So
         // the answer goes out, and the record stays "in progress" until the function's deadline: a retry
-        // before it gets 409; one after it would create again — but the client has its 201. (Also when the
-        // record is no longer ours: this request outlived its deadline and a retry took it over.)
+        // before it gets 409; one after it would create again — but the client has its 201.
         logger.warn('Idempotency record not completed; the create is answered anyway', errorNames(error));
       }
     },

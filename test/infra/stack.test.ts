@@ -196,6 +196,14 @@ describe('the LabApi stack (prod): functions', () => {
     }
   });
 
+  it('sets no application log level on any function: Lambda would drop the metrics lines, which carry no level', () => {
+    const filtered = prod.functions.filter(
+      ({ fn }) => (prod.resources[fn]!.Properties.LoggingConfig as { ApplicationLogLevel?: string } | undefined)?.ApplicationLogLevel,
+    );
+    expect(prod.functions.length).toBeGreaterThan(0);
+    expect(filtered.map(({ fn }) => fn)).toEqual([]);
+  });
+
   it('traces every function with X-Ray and logs it to its own log group, kept a year and retained', () => {
     for (const { fn, logGroup } of prod.functions) {
       expect(prod.resources[fn]!.Properties).toMatchObject({ TracingConfig: { Mode: 'Active' }, LoggingConfig: { LogGroup: { Ref: logGroup } } });

@@ -53,6 +53,16 @@ describe('an Idempotency-Key record', () => {
     });
   });
 
+  it('is not made again by completing it once it is gone (released, or deleted at its expiry)', async () => {
+    const keyHash = randomUUID();
+    await takeIdempotencyRecord(keyHash, 'body-1', 'first', times(NOW));
+    await releaseIdempotencyRecord(keyHash, 'first');
+    await expect(completeIdempotencyRecord(keyHash, 'first', '{"statusCode":201}')).rejects.toThrow(
+      expect.objectContaining({ name: 'ConditionalCheckFailedException' }),
+    );
+    expect(await stored(keyHash)).toBeUndefined();
+  });
+
   it('is gone once released by the request that took it', async () => {
     const keyHash = randomUUID();
     await takeIdempotencyRecord(keyHash, 'body-1', 'first', times(NOW));

@@ -139,6 +139,14 @@ describe('the level', () => {
     expect(lines.map((line) => line.level)).toEqual(['WARN']);
   });
 
+  it("reads Lambda's FATAL as CRITICAL", async () => {
+    const lines = await linesWritten({ POWERTOOLS_LOG_LEVEL: undefined, AWS_LAMBDA_LOG_LEVEL: 'FATAL' }, ({ logger }) => {
+      logger.error('error');
+      logger.critical('critical');
+    });
+    expect(lines.map((line) => line.level)).toEqual(['CRITICAL']);
+  });
+
   it('is INFO when the variable names no level, so a typo never silences the log', async () => {
     const lines = await linesWritten({ POWERTOOLS_LOG_LEVEL: 'INFORMATION', AWS_LAMBDA_LOG_LEVEL: undefined }, ({ logger }) => {
       logger.debug('debug');
