@@ -4,6 +4,8 @@
  *
  * Calendar dates (YYYY-MM-DD) as the spec uses them for birth dates and pickup dates.
  */
+import { wallClockOf } from './wall-clock';
+
 const DATE_SHAPE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 /** True for a date that exists on the calendar: 2024-02-29 yes, 2023-02-29 and 2024-13-01 no. */
@@ -28,40 +30,11 @@ export function isPastDate(value: string, now: Date): boolean {
 /** The service's zone: the lab and its couriers are in Berlin; pickup rules and report times read its clock. */
 export const BERLIN_TIME_ZONE = 'Europe/Berlin';
 
-/**
- * Made on first use, not at load: a formatter with a time zone loads ICU's zone data, about 7 ms of CPU,
- * and every function bundles this module (the schemas' date fields) while few of them read Berlin's clock.
- */
-let berlinClock: Intl.DateTimeFormat | undefined;
-
 /** The Berlin calendar date (YYYY-MM-DD) and wall-clock time (HH:MM) of an instant. */
-export function berlinDateTime(instant: Date): { date: string; time: string } {
-  berlinClock ??= new Intl.DateTimeFormat('en-CA', {
-    timeZone: BERLIN_TIME_ZONE,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-  });
-  const parts = Object.fromEntries(berlinClock.formatToParts(instant).map((part) => [part.type, part.value]));
-  return { date: `${parts.year}-${parts.month}-${parts.day}`, time: `${parts.hour}:${parts.minute}` };
-}
-
-const zoneDates = new Map<string, Intl.DateTimeFormat>();
+export const berlinDateTime = (instant: Date): { date: string; time: string } => wallClockOf(instant, BERLIN_TIME_ZONE);
 
 /** The calendar date (YYYY-MM-DD) an instant falls on in an IANA time zone (UTC when the zone is unknown). */
-export function dateInZone(instant: Date, timeZone: string | null): string {
-  const zone = timeZone ?? 'UTC';
-  let format = zoneDates.get(zone);
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' });
-    zoneDates.set(zone, format);
-  }
-  const parts = Object.fromEntries(format.formatToParts(instant).map((part) => [part.type, part.value]));
-  return `${parts.year}-${parts.month}-${parts.day}`;
-}
+export const dateInZone = (instant: Date, timeZone: string | null): string => wallClockOf(instant, timeZone ?? 'UTC').date;
 
 const DAY_MS = 86_400_000;
 

@@ -12,7 +12,7 @@
 import type { MiddlewareObj, Request } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { config } from '../config';
-import { allowedOrigin, CORS_EXPOSE_HEADERS } from './cors-policy';
+import { allowedOrigin, answerCorsHeaders } from './cors-policy';
 import type { LabContext } from './middlewares';
 
 type LabRequest = Request<APIGatewayProxyEvent, APIGatewayProxyResult, Error, LabContext>;
@@ -24,20 +24,15 @@ function withOrigin(vary: unknown): string {
   return names.some((name) => name.toLowerCase() === 'origin') ? names.join(', ') : [...names, 'Origin'].join(', ');
 }
 
-const EXPOSE_HEADERS = CORS_EXPOSE_HEADERS.join(', ');
-
 function corsWriter(origins: readonly string[]): (request: LabRequest) => void {
   return (request) => {
     const response = request.response;
     if (!response) return;
     // A copy: a handler may answer a cached response object (shared/http/static-responses.ts), which must
     // not keep one caller's origin for the next. Vary either way: a cache must tell the two answers apart.
-    const headers: NonNullable<APIGatewayProxyResult['headers']> = { ...response.headers, Vary: withOrigin(response.headers?.Vary) };
+    // The headers API Gateway's own answers carry too (the policy's answerCorsHeaders), Vary merged.
     const origin = allowedOrigin(request.event?.headers, origins);
-    if (origin !== undefined) {
-      headers['Access-Control-Allow-Origin'] = origin;
-      headers['Access-Control-Expose-Headers'] = EXPOSE_HEADERS;
-    }
+    const headers = { ...response.headers, ...(origin === undefined ? {} : answerCorsHeaders(origin)), Vary: withOrigin(response.headers?.Vary) };
     request.response = { ...response, headers };
   };
 }

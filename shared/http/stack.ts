@@ -20,7 +20,7 @@ import type { GenericSchema, InferOutput } from 'valibot';
 import type { AccessContext } from '../auth/access';
 import { now as clock } from '../config';
 import type { Operations } from '../contract/operations';
-import { withInvocation } from '../logger';
+import { inInvocation } from '../logger';
 import type { Route, RouteName, routes } from '../routes';
 import { corsHeaders, corsOnEarlyAnswer } from './cors';
 import { jsonBody } from './json-body';
@@ -124,8 +124,7 @@ export function composeHttpHandler<
     idempotent: definition.idempotency !== undefined,
   };
   // Every line the request writes names its function and request id (shared/logger.ts), the stack's own included.
-  const invoke = (event: APIGatewayProxyEvent, context: Parameters<typeof handler>[1]) => withInvocation(context, () => handler(event, context));
-  return Object.assign(invoke, handler, { contract });
+  return Object.assign(inInvocation(handler), handler, { contract });
 }
 
 /** The handler of a route that needs no key. */
