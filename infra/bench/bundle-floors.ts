@@ -19,7 +19,7 @@ const CLIENTS = {
   s3: {
     package: '@aws-sdk/client-s3',
     imports: "import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';\nconst s3 = new S3Client({});",
-    call: "const object = await s3.send(new GetObjectCommand({ Bucket: process.env.DOCUMENTS_BUCKET, Key: event.pathParameters.id }));\n  Item.size = (await object.Body.transformToByteArray()).length;",
+    call: 'const object = await s3.send(new GetObjectCommand({ Bucket: process.env.DOCUMENTS_BUCKET, Key: event.pathParameters.id }));\n  Item.size = (await object.Body.transformToByteArray()).length;',
     name: 'S3 GetObject',
   },
 } as const;
@@ -31,6 +31,9 @@ export interface Floor {
   /** The module's source. */
   readonly source: string;
 }
+
+/** The name of the floor of a set of clients beyond DynamoDB's (in CLIENTS' order). */
+const floorName = (clients: readonly Client[]) => `(bare GetItem${clients.map((client) => ` + ${CLIENTS[client].name}`).join('')} handler)`;
 
 /** The floor of a set of clients beyond DynamoDB's (in CLIENTS' order). */
 function floorOf(clients: readonly Client[]): Floor {
@@ -48,7 +51,7 @@ export const handler = async (event) => {
   return { statusCode: 200, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(Item) };
 };
 `;
-  return { name: `(bare GetItem${parts.map((part) => ` + ${part.name}`).join('')} handler)`, source };
+  return { name: floorName(clients), source };
 }
 
 /** The DynamoDB floor: the bare handler every ratio was against before there were others. */
@@ -60,5 +63,5 @@ export const FLOORS: readonly Floor[] = [BARE_FLOOR, floorOf(['eventbridge']), f
 /** The floor of a function, from the packages its bundle is made of. */
 export function floorFor(packages: readonly string[]): Floor {
   const clients = (Object.keys(CLIENTS) as Client[]).filter((client) => packages.includes(CLIENTS[client].package));
-  return FLOORS.find((floor) => floor.name === floorOf(clients).name)!;
+  return FLOORS.find((floor) => floor.name === floorName(clients))!;
 }
