@@ -3,9 +3,9 @@
  * ours, and a segment's values, statuses, units, ranges, findings, attachments and times, each refused with
  * a reason naming the field, never its value.
  */
-import { type Hl7Segment } from '@medplum/core';
 import { isCalendarDate } from '../domain/calendar';
 import type { Interpretation, RejectionReason, ResultStatus, ValueOperator } from '../domain/results';
+import type { Hl7Segment } from './message';
 import { decodeText } from './text';
 import { type Attachment, Hl7Refused, type KnownBiomarker, LOCAL_CODING_SYSTEM } from './report-shape';
 
@@ -68,7 +68,7 @@ export const HL7_TIMESTAMP = /^(\d{4})(\d{2})(\d{2})(?:(\d{2})(\d{2})?(?:(\d{2})
 export const RANGE = /^\s*(?:(-?\d+(?:\.\d+)?)\s*-\s*(-?\d+(?:\.\d+)?)|(<=?|>=?)\s*(-?\d+(?:\.\d+)?))\s*$/;
 
 export function value(segment: Hl7Segment, field: number, component: number): string {
-  return decodeText(segment.getComponent(field, component), segment.context).trim();
+  return decodeText(segment.getComponent(field, component), segment.delimiters).trim();
 }
 
 export function statusOf(segment: Hl7Segment, order: Hl7Segment, where: string): Status {

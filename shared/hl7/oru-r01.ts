@@ -4,17 +4,17 @@
  * the caller resolves observation codes to biomarkers, uploads the PDFs it extracts, and checks the
  * result against the same schema as a JSON report, so both paths obey one set of rules.
  *
- * Parsing is @medplum/core's (segments, fields, components, repetitions, MSH-1/MSH-2 delimiters);
- * decoding escape sequences is ours (./text.ts): the library leaves them as written.
+ * Splitting is ./message.ts's (segments, fields, components, repetitions, MSH-1/MSH-2 delimiters);
+ * escape sequences are decoded where a value is read (./text.ts).
  *
  * A message that cannot mean one report is refused (Hl7Refused) with a reason naming segments, fields
  * and our rules only — never a value, a name or a barcode: the reason is logged.
  *
  * Here: the message's structure and the report it makes; each field's reading in oru-r01-fields.ts.
  */
-import { Hl7Message, type Hl7Segment } from '@medplum/core';
 import type { RejectionReason } from '../domain/results';
 import { derivedUuid } from '../derived-uuid';
+import { type Hl7Segment, splitHl7Message } from './message';
 import { type Attachment, Hl7Refused, type BiomarkerLookup, LOCAL_CODING_SYSTEM, type TranslatedReport } from './report-shape';
 import { attachment, geneticResult, INTERPRETATION, instant, measurement, rangeOf, REJECT_REASON, statusOf, testDate, unitOf, value } from './oru-r01-fields';
 
@@ -37,8 +37,9 @@ interface Observation {
 }
 
 export function translateOruR01(text: string, lookup: BiomarkerLookup): TranslatedReport {
-  const message = parse(text);
-  const header = message.header;
+  const segments = parse(text);
+  // parse() made sure the message starts with its MSH segment.
+  const header = segments[0]!;
   const type = `${header.getComponent(9, 1)}^${header.getComponent(9, 2)}`;
   if (type !== 'ORU^R01') throw new Hl7Refused(`MSH-9 must be ORU^R01 (an observation result), got ${type.slice(0, 20)}`);
   if (!header.getComponent(12, 1).startsWith('2.')) throw new Hl7Refused('MSH-12 must name an HL7 version 2.x');
@@ -46,10 +47,10 @@ export function translateOruR01(text: string, lookup: BiomarkerLookup): Translat
   if (!controlId) throw new Hl7Refused('MSH-10 (message control id) is required: it makes a message sent twice count once');
   const reportedAt = instant(header.getComponent(7, 1), 'MSH-7');
 
-  const { observations, orders, rejectReason } = structure(message);
+  const { observations, orders, rejectReason } = structure(segments);
   if (orders.length === 0) throw new Hl7Refused('the message has no OBR segment');
   const barcodes = new Set(orders.map((order) => value(order, 2, 1) || ''));
-  for (const orc of message.getAllSegments('ORC')) if (value(orc, 2, 1)) barcodes.add(value(orc, 2, 1));
+  for (const orc of segments.filter((segment) => segment.name === 'ORC')) if (value(orc, 2, 1)) barcodes.add(value(orc, 2, 1));
   barcodes.delete('');
   if (barcodes.size !== 1) throw new Hl7Refused(`OBR-2/ORC-2 (placer order number: the sample's barcode) must name one sample, found ${barcodes.size}`);
 
@@ -118,7 +119,7 @@ export function translateOruR01(text: string, lookup: BiomarkerLookup): Translat
   };
 }
 
-function parse(text: string): Hl7Message {
+function parse(text: string): Hl7Segment[] {
   // Files written on other systems end segments with \n or \r\n; HL7 separates them with \r. A line
   // break inside a value is written \.br\, so no value is split by this.
   const normalised = text
@@ -131,20 +132,16 @@ function parse(text: string): Hl7Message {
   const delimiters = normalised.slice(3, 8);
   if (new Set(delimiters).size !== 5 || normalised[8] !== normalised[3] || /[\sA-Za-z0-9]/.test(delimiters))
     throw new Hl7Refused('MSH-1 and MSH-2 must declare five distinct delimiters (|^~\\&)');
-  try {
-    return Hl7Message.parse(normalised);
-  } catch {
-    throw new Hl7Refused('not an HL7 v2 message');
-  }
+  return splitHl7Message(normalised);
 }
 
 /** The message's observations in order, each with the NTE segments after it and the OBR it belongs to. */
-function structure(message: Hl7Message) {
+function structure(segments: Hl7Segment[]) {
   const observations: Observation[] = [];
   const orders: Hl7Segment[] = [];
   let rejectReason: { reason: RejectionReason; text: string | null } | undefined;
   let current: Observation | undefined;
-  for (const segment of message.segments) {
+  for (const segment of segments) {
     switch (segment.name) {
       case 'OBR':
         orders.push(segment);

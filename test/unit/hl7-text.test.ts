@@ -1,9 +1,9 @@
-/** HL7 v2 escape sequences (shared/hl7/text.ts): what @medplum/core leaves as written, decoded; and the writer's inverse. */
-import { Hl7Context } from '@medplum/core';
+/** HL7 v2 escape sequences (shared/hl7/text.ts): what splitting leaves as written, decoded; and the writer's inverse. */
 import { describe, expect, it } from 'vitest';
+import type { Hl7Delimiters } from '../../shared/hl7/message';
 import { decodeText, encodeText } from '../../shared/hl7/text';
 
-const context = new Hl7Context();
+const context: Hl7Delimiters = { field: '|', component: '^', repetition: '~', escape: '\\', subcomponent: '&' };
 
 describe('decodeText', () => {
   it.each([
@@ -24,7 +24,7 @@ describe('decodeText', () => {
   });
 
   it("decodes with the message's own escape character from MSH-2", () => {
-    expect(decodeText('a#F#b', new Hl7Context('\r', '|', '^', '~', '#', '&'))).toBe('a|b');
+    expect(decodeText('a#F#b', { ...context, escape: '#' })).toBe('a|b');
   });
 });
 
