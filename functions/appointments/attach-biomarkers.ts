@@ -2,6 +2,7 @@
 import { assertProfileResourceAccess } from '../../shared/auth/access';
 import { assertEditable } from '../../shared/domain/appointment';
 import { httpHandler } from '../../shared/http/handler';
+import { jsonBody } from '../../shared/http/json-body';
 import { ok } from '../../shared/http/responses';
 import { AttachBiomarkersBody } from '../../shared/schemas/appointments';
 import { IdParams } from '../../shared/schemas/fields';
@@ -13,12 +14,12 @@ import * as routes from '../../shared/routes/appointments';
 export const handler = httpHandler({
   route: routes.attachAppointmentBiomarkers,
   params: IdParams,
-  body: AttachBiomarkersBody,
+  body: jsonBody(AttachBiomarkersBody),
   async run({ params, body, access, now }) {
     const [aggregate] = await Promise.all([getAppointmentAggregateOrThrow(params.id), assertBiomarkersExist(body.biomarker_ids)]);
     assertProfileResourceAccess(access, aggregate.appointment, 'appointment');
     assertEditable(aggregate.appointment.status);
     await attachTests(params.id, { biomarkerIds: body.biomarker_ids }, now.toISOString());
-    return ok({ success: true });
+    return ok({ success: true as const });
   },
 });

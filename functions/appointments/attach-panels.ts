@@ -2,6 +2,7 @@
 import { assertProfileResourceAccess } from '../../shared/auth/access';
 import { assertEditable } from '../../shared/domain/appointment';
 import { httpHandler } from '../../shared/http/handler';
+import { jsonBody } from '../../shared/http/json-body';
 import { ok } from '../../shared/http/responses';
 import { AttachPanelsBody } from '../../shared/schemas/appointments';
 import { IdParams } from '../../shared/schemas/fields';
@@ -13,12 +14,12 @@ import * as routes from '../../shared/routes/appointments';
 export const handler = httpHandler({
   route: routes.attachAppointmentPanels,
   params: IdParams,
-  body: AttachPanelsBody,
+  body: jsonBody(AttachPanelsBody),
   async run({ params, body, access, now }) {
     const [aggregate] = await Promise.all([getAppointmentAggregateOrThrow(params.id), assertPanelsExist(body.panel_ids)]);
     assertProfileResourceAccess(access, aggregate.appointment, 'appointment');
     assertEditable(aggregate.appointment.status);
     await attachTests(params.id, { panelIds: body.panel_ids }, now.toISOString());
-    return ok({ success: true });
+    return ok({ success: true as const });
   },
 });

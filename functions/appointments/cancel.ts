@@ -1,5 +1,6 @@
 // POST /api/v1/appointments/{id}/cancel — cancels a scheduled appointment with a reason (spec "not shown").
 import { httpHandler } from '../../shared/http/handler';
+import { jsonBody } from '../../shared/http/json-body';
 import { ok } from '../../shared/http/responses';
 import { CancelBody, toAppointment } from '../../shared/schemas/appointments';
 import { IdParams } from '../../shared/schemas/fields';
@@ -9,7 +10,7 @@ import * as routes from '../../shared/routes/appointments';
 export const handler = httpHandler({
   route: routes.cancelAppointment,
   params: IdParams,
-  body: CancelBody,
+  body: jsonBody(CancelBody),
   async run({ params, body, access, now }) {
     const { aggregate, profile } = await cancelAppointment(params.id, body.cancellation_reason, { access, now });
     access.audit?.read(profile.id, `appointment ${params.id}`);

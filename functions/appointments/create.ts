@@ -1,5 +1,6 @@
 // POST /api/v1/appointments — books a blood draw for a profile at a location; status scheduled.
 import { httpHandler } from '../../shared/http/handler';
+import { jsonBody } from '../../shared/http/json-body';
 import { idempotentCreate } from '../../shared/http/idempotency';
 import { created } from '../../shared/http/responses';
 import { CreateAppointmentBody, toCreatedAppointment } from '../../shared/schemas/appointments';
@@ -9,7 +10,7 @@ import * as routes from '../../shared/routes/appointments';
 export const handler = httpHandler({
   route: routes.createAppointment,
   idempotency: idempotentCreate(),
-  body: CreateAppointmentBody,
+  body: jsonBody(CreateAppointmentBody),
   async run({ body, access, now }) {
     const { appointment, profile } = await createAppointment(body, { access, now });
     access.audit?.read(profile.id, `appointment ${appointment.id}`);

@@ -1,5 +1,6 @@
 // PATCH /api/v1/appointments/{id} — reschedule and/or relocate into a bookable slot, only while the draw is not confirmed.
 import { httpHandler } from '../../shared/http/handler';
+import { jsonBody } from '../../shared/http/json-body';
 import { ok } from '../../shared/http/responses';
 import { toAppointment, UpdateAppointmentBody } from '../../shared/schemas/appointments';
 import { IdParams } from '../../shared/schemas/fields';
@@ -9,7 +10,7 @@ import * as routes from '../../shared/routes/appointments';
 export const handler = httpHandler({
   route: routes.updateAppointment,
   params: IdParams,
-  body: UpdateAppointmentBody,
+  body: jsonBody(UpdateAppointmentBody),
   async run({ params, body, access, now }) {
     const { aggregate, profile } = await rescheduleAppointment(params.id, body, { access, now });
     access.audit?.read(profile.id, `appointment ${params.id}`);

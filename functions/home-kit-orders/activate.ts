@@ -1,6 +1,7 @@
 // POST /api/v1/home-kit-orders/{id}/activate — the patient registers the kit's barcode: the sample becomes an
 // appointment and the lab order pipeline starts, all in one transaction (shared/usecases/activate-home-kit-order.ts).
 import { httpHandler } from '../../shared/http/handler';
+import { jsonBody } from '../../shared/http/json-body';
 import { ok } from '../../shared/http/responses';
 import { ConfirmBody } from '../../shared/schemas/appointments';
 import { IdParams } from '../../shared/schemas/fields';
@@ -11,7 +12,7 @@ import * as routes from '../../shared/routes/home-kit-orders';
 export const handler = httpHandler({
   route: routes.activateHomeKitOrder,
   params: IdParams,
-  body: ConfirmBody,
+  body: jsonBody(ConfirmBody),
   async run({ params, body, access, now }) {
     const { order, profile } = await activateHomeKitOrder(params.id, body.barcode, { access, now });
     access.audit?.read(profile.id, `home kit order ${params.id}`);

@@ -2,6 +2,7 @@
 import { assertProfileResourceAccess } from '../../shared/auth/access';
 import { assertAttachable, assertKitCapacity } from '../../shared/domain/home-kit-order';
 import { httpHandler } from '../../shared/http/handler';
+import { jsonBody } from '../../shared/http/json-body';
 import { ok } from '../../shared/http/responses';
 import { AttachBiomarkersBody } from '../../shared/schemas/appointments';
 import { IdParams } from '../../shared/schemas/fields';
@@ -14,7 +15,7 @@ import * as routes from '../../shared/routes/home-kit-orders';
 export const handler = httpHandler({
   route: routes.attachHomeKitOrderBiomarkers,
   params: IdParams,
-  body: AttachBiomarkersBody,
+  body: jsonBody(AttachBiomarkersBody),
   async run({ params, body, access, now }) {
     const [order] = await Promise.all([getHomeKitOrderOrThrow(params.id), assertBiomarkersExist(body.biomarker_ids)]);
     assertProfileResourceAccess(access, order, 'home kit order');

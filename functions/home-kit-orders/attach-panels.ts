@@ -2,6 +2,7 @@
 import { assertProfileResourceAccess } from '../../shared/auth/access';
 import { assertAttachable, assertKitCapacity } from '../../shared/domain/home-kit-order';
 import { httpHandler } from '../../shared/http/handler';
+import { jsonBody } from '../../shared/http/json-body';
 import { ok } from '../../shared/http/responses';
 import { AttachPanelsBody } from '../../shared/schemas/appointments';
 import { IdParams } from '../../shared/schemas/fields';
@@ -14,7 +15,7 @@ import * as routes from '../../shared/routes/home-kit-orders';
 export const handler = httpHandler({
   route: routes.attachHomeKitOrderPanels,
   params: IdParams,
-  body: AttachPanelsBody,
+  body: jsonBody(AttachPanelsBody),
   async run({ params, body, access, now }) {
     const [order] = await Promise.all([getHomeKitOrderOrThrow(params.id), assertPanelsExist(body.panel_ids)]);
     assertProfileResourceAccess(access, order, 'home kit order');

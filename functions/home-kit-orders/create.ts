@@ -1,5 +1,6 @@
 // POST /api/v1/home-kit-orders — orders a kit mailed to a test location or an inline address; created bare.
 import { httpHandler } from '../../shared/http/handler';
+import { jsonBody } from '../../shared/http/json-body';
 import { idempotentCreate } from '../../shared/http/idempotency';
 import { created } from '../../shared/http/responses';
 import { CreateHomeKitOrderBody, toHomeKitOrder } from '../../shared/schemas/home-kit-orders';
@@ -9,7 +10,7 @@ import * as routes from '../../shared/routes/home-kit-orders';
 export const handler = httpHandler({
   route: routes.createHomeKitOrder,
   idempotency: idempotentCreate(),
-  body: CreateHomeKitOrderBody,
+  body: jsonBody(CreateHomeKitOrderBody),
   async run({ body, access, now }) {
     const { order, profile } = await createHomeKitOrder(body, { access, now });
     access.audit?.read(profile.id, `home kit order ${order.id}`);

@@ -1,5 +1,6 @@
 // POST /api/v1/home-kit-orders/{id}/dispatch — the kit is in the mail: pending → dispatched, with its tracking number.
 import { httpHandler } from '../../shared/http/handler';
+import { jsonBody } from '../../shared/http/json-body';
 import { ok } from '../../shared/http/responses';
 import { IdParams } from '../../shared/schemas/fields';
 import { DispatchBody, toHomeKitOrder } from '../../shared/schemas/home-kit-orders';
@@ -9,7 +10,7 @@ import * as routes from '../../shared/routes/home-kit-orders';
 export const handler = httpHandler({
   route: routes.dispatchHomeKitOrder,
   params: IdParams,
-  body: DispatchBody,
+  body: jsonBody(DispatchBody),
   async run({ params, body, access, now }) {
     const { order, profile } = await dispatchHomeKitOrder(params.id, body, { access, now });
     access.audit?.read(profile.id, `home kit order ${params.id}`);

@@ -3,6 +3,7 @@ import { assertLocationGroupAccess } from '../../shared/auth/access';
 import { assertValidPickupWindow } from '../../shared/domain/pickup-window';
 import { assertPending } from '../../shared/domain/shipment';
 import { httpHandler } from '../../shared/http/handler';
+import { jsonBody } from '../../shared/http/json-body';
 import { ok } from '../../shared/http/responses';
 import { ShipmentParams, toShipment, UpdateShipmentBody } from '../../shared/schemas/shipments';
 import { changePickupWindow, getShipmentOrThrow } from '../../shared/store/shipments';
@@ -11,7 +12,7 @@ import * as routes from '../../shared/routes/shipments';
 export const handler = httpHandler({
   route: routes.updateShipment,
   params: ShipmentParams,
-  body: UpdateShipmentBody,
+  body: jsonBody(UpdateShipmentBody),
   async run({ params, body, access, now }) {
     const shipment = await getShipmentOrThrow(params.id);
     assertLocationGroupAccess(access, shipment.location_group_slug, 'shipment');

@@ -1,5 +1,6 @@
 // POST /api/v1/webhooks — subscribes this key to events; answers the signing secret, this once.
 import { httpHandler } from '../../shared/http/handler';
+import { jsonBody } from '../../shared/http/json-body';
 import { created } from '../../shared/http/responses';
 import { CreateWebhookBody, toWebhookWithSecret } from '../../shared/schemas/webhooks';
 import { createWebhook } from '../../shared/usecases/manage-webhooks';
@@ -7,7 +8,7 @@ import * as routes from '../../shared/routes/webhooks';
 
 export const handler = httpHandler({
   route: routes.createWebhook,
-  body: CreateWebhookBody,
+  body: jsonBody(CreateWebhookBody),
   async run({ body, access, now }) {
     return created(toWebhookWithSecret(await createWebhook(body, { access, now })));
   },

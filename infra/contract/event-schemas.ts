@@ -16,14 +16,8 @@ import { LAB_RESULTS_AVAILABLE, LabResultsAvailableDetail } from '../../shared/e
 import { SPECIMEN_REJECTED, SpecimenRejectedDetail } from '../../shared/events/specimen-rejected';
 import { LAB_RESULTS_CORRECTED, LAB_RESULTS_UPDATED, LabResultsCorrectedDetail, LabResultsUpdatedDetail } from '../../shared/events/lab-results-updated';
 import { LAB_PARTNER_SOURCE, LAB_RESULTS_REPORTED, LabResultsReportedDetail } from '../../shared/events/lab-results-reported';
-import {
-  APPOINTMENT_STATUS_CHANGED,
-  AppointmentStatusChangedDetail,
-  HOME_KIT_ORDER_STATUS_CHANGED,
-  HomeKitOrderStatusChangedDetail,
-  SHIPMENT_STATUS_CHANGED,
-  ShipmentStatusChangedDetail,
-} from '../../shared/events/status-changed';
+import { APPOINTMENT_STATUS_CHANGED, HOME_KIT_ORDER_STATUS_CHANGED, SHIPMENT_STATUS_CHANGED } from '../../shared/events/status-changed';
+import { AppointmentStatusChangedDetail, HomeKitOrderStatusChangedDetail, ShipmentStatusChangedDetail } from '../../shared/events/status-changed-details';
 
 export const EVENTS_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../docs/events');
 

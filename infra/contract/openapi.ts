@@ -26,7 +26,7 @@ import { PageQuery } from '../../shared/schemas/pagination';
 import * as profiles from '../../shared/schemas/profiles';
 import * as results from '../../shared/schemas/results';
 import * as shipments from '../../shared/schemas/shipments';
-import { ReferenceRange, Variant } from '../../shared/events/lab-results-reported';
+import { ReferenceRange, Variant } from '../../shared/events/result-shapes';
 import { PUBLISHED_EVENTS } from './event-schemas';
 import { WEBHOOK_EVENT_TYPES } from '../../shared/webhooks/event-types';
 import { errorResponse, errorResponses, GENERIC_ERRORS } from './error-responses';

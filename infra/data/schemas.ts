@@ -6,7 +6,7 @@
  */
 import * as v from 'valibot';
 import { LOGISTICS_PROVIDERS } from '../../shared/domain/shipment';
-import { ReferenceRange } from '../../shared/events/lab-results-reported';
+import { ReferenceRange } from '../../shared/events/result-shapes';
 import { biomarkerId } from '../../shared/schemas/appointments';
 import { email, slug, text, uuid } from '../../shared/schemas/fields';
 import { scheduleFields } from '../../shared/schemas/locations';

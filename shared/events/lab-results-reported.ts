@@ -8,15 +8,14 @@ import { isCalendarDate } from '../domain/calendar';
 import { INTERPRETATIONS, REJECTION_REASONS, RESULT_STATUSES, VALUE_OPERATORS } from '../domain/results';
 import { BARCODE_PATTERN } from '../domain/sample';
 import { INCOMING_PREFIX } from '../documents/bucket-layout';
+import { ReferenceRange, text, Variant } from './result-shapes';
 
 export const LAB_RESULTS_REPORTED = 'LabResultsReported';
 export const LAB_PARTNER_SOURCE = 'lab-partner';
 
 const unique = (values: unknown[]) => new Set(values).size === values.length;
-const text = (max: number) => v.pipe(v.string(), v.maxLength(max));
 const date = v.pipe(v.string(), v.isoDate(), v.check(isCalendarDate, 'must be a real date (YYYY-MM-DD)'));
 const biomarkerId = v.pipe(v.number(), v.integer(), v.minValue(1));
-const bound = v.nullable(v.number());
 const resultStatus = v.optional(
   v.pipe(
     v.picklist(RESULT_STATUSES),
@@ -26,8 +25,6 @@ const resultStatus = v.optional(
   ),
   'final',
 );
-
-export const ReferenceRange = v.strictObject({ normal_min: bound, normal_max: bound, optimal_min: bound, optimal_max: bound });
 
 export const ClinicalResult = v.strictObject({
   biomarker_id: biomarkerId,
@@ -47,20 +44,6 @@ export const ClinicalResult = v.strictObject({
     null,
   ),
 });
-
-const Condition = v.strictObject({ condition: text(500), association_description: text(2000), badge: text(100) });
-const Snv = v.strictObject({ rs_id: text(64), allele: text(64), reference_allele: text(64), hgvs_c: text(200), hgvs_p: text(200) });
-export const Variant = v.strictObject({
-  name: text(200),
-  clinical_significance: text(100),
-  description: text(2000),
-  hgvs_c: text(200),
-  hgvs_p: text(200),
-  conditions: v.array(Condition),
-  snvs: v.array(Snv),
-});
-
-export type Variant = v.InferOutput<typeof Variant>;
 
 export const GeneticResult = v.strictObject({
   biomarker_id: biomarkerId,

@@ -10,6 +10,7 @@
  */
 import type { GenericSchema } from 'valibot';
 import type { RouteName } from '../routes';
+import type { JsonBody } from './json-body';
 import { authenticateApiKey, requireScopes } from './api-key';
 import { inRequestRealm } from '../sandbox';
 import { auditReads } from './audit';
@@ -24,7 +25,7 @@ export function httpHandler<
   R extends KeyedRouteName,
   P extends GenericSchema | undefined = undefined,
   Q extends GenericSchema | undefined = undefined,
-  B extends GenericSchema | undefined = undefined,
+  B extends JsonBody | undefined = undefined,
 >(definition: HttpHandlerDefinition<R, P, Q, B>) {
   const handler = composeHttpHandler(definition, [authenticateApiKey(), requireScopes(definition.route), auditReads(definition.route)]);
   // The whole stack runs in the realm the key check enters (shared/sandbox.ts): its handler, and the

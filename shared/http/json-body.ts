@@ -19,6 +19,7 @@
 import type { MiddlewareObj, Request } from '@middy/core';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import type { GenericSchema } from 'valibot';
 import { InvalidInput } from '../errors';
 import { HttpError, UnsupportedMediaType } from './errors';
 import type { LabContext } from './middlewares';
@@ -144,7 +145,7 @@ function parseWithLibrary(request: JsonRequest): void {
  * Replaces `event.body` with the parsed JSON. An absent or empty body is left for validation to answer
  * "Request body must be a JSON object" (400), not 415.
  */
-export function jsonBody(): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, LabContext> {
+function readJsonBody(): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, LabContext> {
   return {
     before: (request) => {
       const { event } = request;
@@ -159,4 +160,18 @@ export function jsonBody(): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyR
       refuseForbiddenShapes(event.body);
     },
   };
+}
+
+/** What a route that takes a body declares: the body's schema, and the reading above that comes before it. */
+export interface JsonBody<S extends GenericSchema = GenericSchema> {
+  readonly schema: S;
+  readonly read: MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, LabContext>;
+}
+
+/**
+ * `body: jsonBody(CreateProfileBody)` in a handler's definition: a JSON body of that schema. The reading
+ * comes with the schema, so only a function whose route takes a body bundles it (issue #33).
+ */
+export function jsonBody<S extends GenericSchema>(schema: S): JsonBody<S> {
+  return { schema, read: readJsonBody() };
 }

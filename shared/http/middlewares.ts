@@ -104,6 +104,26 @@ export function accessLog(routeName: string) {
   };
 }
 
+/**
+ * Header names in lower case, as HTTP defines them case-insensitive and API Gateway hands them over as the
+ * client wrote them (`X-Api-Key`, `content-type`). Into objects without a prototype, so that a header named
+ * `__proto__` is only a header. Of two names that differ by case only, the last wins.
+ * (@middy/http-header-normalizer did this before, with 1.5 KB of options in every bundle: issue #33.)
+ */
+export function lowerCaseHeaderNames(): LabMiddleware {
+  const lowerCased = <T>(headers: Record<string, T>) => {
+    const named: Record<string, T> = Object.create(null);
+    for (const name in headers) named[name.toLowerCase()] = headers[name]!;
+    return named;
+  };
+  return {
+    before: ({ event }) => {
+      if (event.headers) event.headers = lowerCased(event.headers);
+      if (event.multiValueHeaders) event.multiValueHeaders = lowerCased(event.multiValueHeaders);
+    },
+  };
+}
+
 export interface InputSchemas {
   params?: GenericSchema;
   query?: GenericSchema;

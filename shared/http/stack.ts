@@ -6,7 +6,7 @@
  * (`httpHandler`, routes with scopes) gives it the key stage, `publicHttpHandler` (routes without) none.
  * This module imports no key lookup, no access log and so no DynamoDB client: a public function
  * (GET /health, the docs) bundles none. Order, outermost first:
- *   (the invocation's log context, shared/logger.ts, and the access log: plugin hooks, around it all) CORS headers (when configured) → error stage (@middy/http-error-handler, then our mapping) → header normalizer → [key stage: API key (401) → scopes (403)
+ *   (the invocation's log context, shared/logger.ts, and the access log: plugin hooks, around it all) CORS headers (when configured) → error stage (@middy/http-error-handler, then our mapping) → header names in lower case → [key stage: API key (401) → scopes (403)
  *   → read audit (its `after` records the reads of a succeeded request, shared/http/audit.ts)]
  *   → [JSON body: content type (415), size (413), UTF-8 and JSON (400)] → valibot input (400) → handler.
  * The key and scope come before the body, so an unauthenticated caller learns nothing about the input
@@ -14,7 +14,6 @@
  * Middy runs `onError` in reverse, so the error stage sees every failure, including the parser's.
  */
 import middy, { type MiddlewareObj } from '@middy/core';
-import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import type { GenericSchema, InferOutput } from 'valibot';
 import type { AccessContext } from '../auth/access';
@@ -23,17 +22,18 @@ import type { Operations } from '../contract/operations';
 import { inInvocation } from '../logger';
 import type { Route, RouteName, routes } from '../routes';
 import { corsHeaders, corsOnEarlyAnswer } from './cors';
-import { jsonBody } from './json-body';
-import { accessLog, errorStage, type LabContext, validateInput } from './middlewares';
+import type { JsonBody } from './json-body';
+import { accessLog, errorStage, type LabContext, lowerCaseHeaderNames, validateInput } from './middlewares';
 import type { BinaryBody, Reply } from './responses';
 import { requestBaseUrl } from './static-responses';
 
 type Parsed<S> = S extends GenericSchema ? InferOutput<S> : undefined;
+type ParsedBody<B> = B extends JsonBody<infer S> ? InferOutput<S> : undefined;
 
 export interface HandlerInput<P, Q, B> {
   params: Parsed<P>;
   query: Parsed<Q>;
-  body: Parsed<B>;
+  body: ParsedBody<B>;
   access: AccessContext;
   now: Date;
   /** The API's address as this request reached it (scheme, host, stage): for links in an answer. */
@@ -54,6 +54,7 @@ export interface HttpHandlerDefinition<R extends RouteName, P, Q, B> {
   idempotency?: MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, LabContext>;
   params?: P;
   query?: Q;
+  /** A JSON body: `jsonBody(Schema)` (shared/http/json-body.ts). */
   body?: B;
   run(input: HandlerInput<P, Q, B>): Promise<ReplyOf<R>>;
 }
@@ -89,7 +90,7 @@ export function composeHttpHandler<
   R extends RouteName,
   P extends GenericSchema | undefined = undefined,
   Q extends GenericSchema | undefined = undefined,
-  B extends GenericSchema | undefined = undefined,
+  B extends JsonBody | undefined = undefined,
 >(definition: HttpHandlerDefinition<R, P, Q, B>, keyStage: readonly LabMiddleware[]) {
   const { name } = definition.route;
   const isPublic = definition.route.scopes.length === 0;
@@ -100,17 +101,17 @@ export function composeHttpHandler<
   const stack = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, LabContext>(accessLog(name))
     .use(corsHeaders())
     .use(errorStage())
-    .use(httpHeaderNormalizer());
+    .use(lowerCaseHeaderNames());
   for (const middleware of keyStage) stack.use(middleware);
-  if (definition.body) stack.use(jsonBody());
-  stack.use(validateInput({ params: definition.params, query: definition.query, body: definition.body }));
+  if (definition.body) stack.use(definition.body.read);
+  stack.use(validateInput({ params: definition.params, query: definition.query, body: definition.body?.schema }));
   if (definition.idempotency) stack.use(corsOnEarlyAnswer(definition.idempotency));
 
   const handler = stack.handler(async (event, context): Promise<APIGatewayProxyResult> =>
     definition.run({
       params: context.input?.params as Parsed<P>,
       query: context.input?.query as Parsed<Q>,
-      body: context.input?.body as Parsed<B>,
+      body: context.input?.body as ParsedBody<B>,
       access: context.access ?? NO_ACCESS,
       now: clock(),
       baseUrl: requestBaseUrl(event),
@@ -120,7 +121,7 @@ export function composeHttpHandler<
     route: name,
     params: definition.params,
     query: definition.query,
-    body: definition.body,
+    body: definition.body?.schema,
     idempotent: definition.idempotency !== undefined,
   };
   // Every line the request writes names its function and request id (shared/logger.ts), the stack's own included.
@@ -132,7 +133,7 @@ export function publicHttpHandler<
   R extends PublicRouteName,
   P extends GenericSchema | undefined = undefined,
   Q extends GenericSchema | undefined = undefined,
-  B extends GenericSchema | undefined = undefined,
+  B extends JsonBody | undefined = undefined,
 >(definition: HttpHandlerDefinition<R, P, Q, B>) {
   return composeHttpHandler(definition, []);
 }

@@ -49,7 +49,7 @@ const HOST = /^(?:[a-z0-9-]+(?:\.[a-z0-9-]+)*|\[[0-9a-f:.]+\])(?::\d{1,5})?$/i;
  * Where this API was called, stage included: `https://abc.execute-api.eu-central-1.amazonaws.com/prod`
  * in AWS, `http://127.0.0.1:3000` locally. API Gateway's `requestContext.path` is the path as requested
  * (`/prod/api/v1/openapi.json`), `path` the route's own (`/api/v1/openapi.json`): what precedes it is the
- * stage (or a custom domain's base path). Headers are lower-case here (the header normalizer ran). A Host
+ * stage (or a custom domain's base path). Headers are lower-case here (the stack lower-cased their names). A Host
  * that is not a host name answers a relative URL rather than reflect arbitrary text into the document.
  */
 export function requestBaseUrl(event: APIGatewayProxyEvent): string {

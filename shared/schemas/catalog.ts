@@ -1,7 +1,7 @@
 /** Catalog representations (spec "not shown"; DESIGN decides): panels and biomarkers as clients need them. */
 import * as v from 'valibot';
 import { orderedRange } from '../domain/results';
-import { ReferenceRange } from '../events/lab-results-reported';
+import { ReferenceRange } from '../events/result-shapes';
 import type { BiomarkerRecord, PanelRecord } from '../store/catalog';
 import { uuid } from './fields';
 

@@ -10,7 +10,7 @@ import {
   RESULT_STATUSES,
   VALUE_OPERATORS,
 } from '../domain/results';
-import { ReferenceRange, Variant } from '../events/lab-results-reported';
+import { ReferenceRange, Variant } from '../events/result-shapes';
 import type { Catalog } from '../store/catalog';
 import type { ClinicalResultRecord, DocumentLink, GeneticResultRecord, SupersededVersion } from '../store/lab-reports';
 import type { AppointmentRecord } from '../store/appointments/records';

@@ -10,7 +10,7 @@
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Interpretation, RejectedTest, ReportOrder, ResultStatus, ValueOperator } from '../domain/results';
-import type { Variant } from '../events/lab-results-reported';
+import type { Variant } from '../events/result-shapes';
 import type { ReferenceRange } from './catalog';
 import { dynamo, tableName } from './client';
 import { type ItemKey } from './keys';

@@ -34,3 +34,22 @@ describe('the stack of a route', () => {
     expect(JSON.parse(answer.body)).toEqual({ status: 'ok' });
   });
 });
+
+describe('the headers a route reads', () => {
+  const echoBaseUrl = async ({ baseUrl }: { baseUrl: string }) => ok({ status: baseUrl }) as never;
+  const request = (headers: Record<string, string>) =>
+    ({ httpMethod: 'GET', path: '/health', headers, multiValueHeaders: {}, requestContext: { requestId: 'unit', path: '/v1/health' } }) as never;
+
+  it('are found by their lower-case names whatever case the client wrote them in', async () => {
+    const handler = composeHttpHandler({ route: health, run: echoBaseUrl }, []);
+    const answer = await handler(request({ HOST: 'api.example.org', 'X-Forwarded-Proto': 'https' }), { awsRequestId: 'unit' } as never);
+    expect(JSON.parse(answer.body)).toEqual({ status: 'https://api.example.org/v1' });
+  });
+
+  it('hold a header named __proto__ as a header, not as their prototype', async () => {
+    const handler = composeHttpHandler({ route: health, run: echoBaseUrl }, []);
+    const headers = JSON.parse('{"__proto__": {"host": "evil.example.org"}}') as Record<string, string>;
+    const answer = await handler(request(headers), { awsRequestId: 'unit' } as never);
+    expect(JSON.parse(answer.body)).toEqual({ status: '/v1' });
+  });
+});
