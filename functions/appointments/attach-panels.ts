@@ -4,7 +4,7 @@ import { assertEditable } from '../../shared/domain/appointment';
 import { httpHandler } from '../../shared/http/handler';
 import { jsonBody } from '../../shared/http/json-body';
 import { ok } from '../../shared/http/responses';
-import { AttachPanelsBody } from '../../shared/schemas/appointments';
+import { AttachPanelsBody } from '../../shared/schemas/bodies/appointments';
 import { IdParams } from '../../shared/schemas/fields';
 import { getAppointmentAggregateOrThrow } from '../../shared/store/appointments/reads';
 import { attachTests } from '../../shared/store/appointments/writes';

@@ -2,7 +2,8 @@
 import { httpHandler } from '../../shared/http/handler';
 import { jsonBody } from '../../shared/http/json-body';
 import { ok } from '../../shared/http/responses';
-import { CancelBody, toAppointment } from '../../shared/schemas/appointments';
+import { toAppointment } from '../../shared/schemas/appointments';
+import { CancelBody } from '../../shared/schemas/bodies/appointments';
 import { IdParams } from '../../shared/schemas/fields';
 import { cancelAppointment } from '../../shared/usecases/cancel-appointment';
 import * as routes from '../../shared/routes/appointments';

@@ -2,7 +2,7 @@
 import { httpHandler } from '../../shared/http/handler';
 import { jsonBody } from '../../shared/http/json-body';
 import { ok } from '../../shared/http/responses';
-import { ConfirmBody } from '../../shared/schemas/appointments';
+import { ConfirmBody } from '../../shared/schemas/bodies/appointments';
 import { IdParams } from '../../shared/schemas/fields';
 import { confirmAppointment } from '../../shared/usecases/confirm-appointment';
 import * as routes from '../../shared/routes/appointments';

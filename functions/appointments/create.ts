@@ -3,7 +3,8 @@ import { httpHandler } from '../../shared/http/handler';
 import { jsonBody } from '../../shared/http/json-body';
 import { idempotentCreate } from '../../shared/http/idempotency';
 import { created } from '../../shared/http/responses';
-import { CreateAppointmentBody, toCreatedAppointment } from '../../shared/schemas/appointments';
+import { toCreatedAppointment } from '../../shared/schemas/appointments';
+import { CreateAppointmentBody } from '../../shared/schemas/bodies/appointments';
 import { createAppointment } from '../../shared/usecases/create-appointment';
 import * as routes from '../../shared/routes/appointments';
 

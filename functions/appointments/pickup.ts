@@ -3,7 +3,7 @@
 import { httpHandler } from '../../shared/http/handler';
 import { jsonBody } from '../../shared/http/json-body';
 import { ok } from '../../shared/http/responses';
-import { PickupBody } from '../../shared/schemas/appointments';
+import { PickupBody } from '../../shared/schemas/bodies/appointments';
 import { pickupAppointments } from '../../shared/usecases/pickup-appointments';
 import * as routes from '../../shared/routes/appointments';
 

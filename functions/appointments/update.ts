@@ -2,7 +2,8 @@
 import { httpHandler } from '../../shared/http/handler';
 import { jsonBody } from '../../shared/http/json-body';
 import { ok } from '../../shared/http/responses';
-import { toAppointment, UpdateAppointmentBody } from '../../shared/schemas/appointments';
+import { toAppointment } from '../../shared/schemas/appointments';
+import { UpdateAppointmentBody } from '../../shared/schemas/bodies/appointments';
 import { IdParams } from '../../shared/schemas/fields';
 import { rescheduleAppointment } from '../../shared/usecases/reschedule-appointment';
 import * as routes from '../../shared/routes/appointments';

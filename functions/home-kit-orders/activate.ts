@@ -3,7 +3,7 @@
 import { httpHandler } from '../../shared/http/handler';
 import { jsonBody } from '../../shared/http/json-body';
 import { ok } from '../../shared/http/responses';
-import { ConfirmBody } from '../../shared/schemas/appointments';
+import { ConfirmBody } from '../../shared/schemas/bodies/appointments';
 import { IdParams } from '../../shared/schemas/fields';
 import { toHomeKitOrder } from '../../shared/schemas/home-kit-orders';
 import { activateHomeKitOrder } from '../../shared/usecases/activate-home-kit-order';

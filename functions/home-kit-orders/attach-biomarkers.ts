@@ -4,7 +4,7 @@ import { assertAttachable, assertKitCapacity } from '../../shared/domain/home-ki
 import { httpHandler } from '../../shared/http/handler';
 import { jsonBody } from '../../shared/http/json-body';
 import { ok } from '../../shared/http/responses';
-import { AttachBiomarkersBody } from '../../shared/schemas/appointments';
+import { AttachBiomarkersBody } from '../../shared/schemas/bodies/appointments';
 import { IdParams } from '../../shared/schemas/fields';
 import { toHomeKitOrder } from '../../shared/schemas/home-kit-orders';
 import { assertBiomarkersExist } from '../../shared/store/catalog';

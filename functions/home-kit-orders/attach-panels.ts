@@ -4,7 +4,7 @@ import { assertAttachable, assertKitCapacity } from '../../shared/domain/home-ki
 import { httpHandler } from '../../shared/http/handler';
 import { jsonBody } from '../../shared/http/json-body';
 import { ok } from '../../shared/http/responses';
-import { AttachPanelsBody } from '../../shared/schemas/appointments';
+import { AttachPanelsBody } from '../../shared/schemas/bodies/appointments';
 import { IdParams } from '../../shared/schemas/fields';
 import { toHomeKitOrder } from '../../shared/schemas/home-kit-orders';
 import { assertPanelsExist } from '../../shared/store/catalog';

@@ -3,7 +3,8 @@ import { httpHandler } from '../../shared/http/handler';
 import { jsonBody } from '../../shared/http/json-body';
 import { idempotentCreate } from '../../shared/http/idempotency';
 import { created } from '../../shared/http/responses';
-import { CreateHomeKitOrderBody, toHomeKitOrder } from '../../shared/schemas/home-kit-orders';
+import { toHomeKitOrder } from '../../shared/schemas/home-kit-orders';
+import { CreateHomeKitOrderBody } from '../../shared/schemas/bodies/home-kit-orders';
 import { createHomeKitOrder } from '../../shared/usecases/create-home-kit-order';
 import * as routes from '../../shared/routes/home-kit-orders';
 

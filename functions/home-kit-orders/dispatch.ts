@@ -3,7 +3,8 @@ import { httpHandler } from '../../shared/http/handler';
 import { jsonBody } from '../../shared/http/json-body';
 import { ok } from '../../shared/http/responses';
 import { IdParams } from '../../shared/schemas/fields';
-import { DispatchBody, toHomeKitOrder } from '../../shared/schemas/home-kit-orders';
+import { toHomeKitOrder } from '../../shared/schemas/home-kit-orders';
+import { DispatchBody } from '../../shared/schemas/bodies/home-kit-orders';
 import { dispatchHomeKitOrder } from '../../shared/usecases/dispatch-home-kit-order';
 import * as routes from '../../shared/routes/home-kit-orders';
 

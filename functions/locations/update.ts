@@ -3,7 +3,7 @@ import { httpHandler } from '../../shared/http/handler';
 import { jsonBody } from '../../shared/http/json-body';
 import { ok } from '../../shared/http/responses';
 import { IdParams } from '../../shared/schemas/fields';
-import { UpdateLocationBody } from '../../shared/schemas/locations';
+import { UpdateLocationBody } from '../../shared/schemas/bodies/locations';
 import { updateLocationSchedule } from '../../shared/usecases/update-location-schedule';
 import * as routes from '../../shared/routes/locations';
 

@@ -3,7 +3,8 @@ import { httpHandler } from '../../shared/http/handler';
 import { jsonBody } from '../../shared/http/json-body';
 import { idempotentCreate } from '../../shared/http/idempotency';
 import { created } from '../../shared/http/responses';
-import { CreateProfileBody, toCreatedProfile } from '../../shared/schemas/profiles';
+import { toCreatedProfile } from '../../shared/schemas/profiles';
+import { CreateProfileBody } from '../../shared/schemas/bodies/profiles';
 import { createProfile } from '../../shared/usecases/create-profile';
 import * as routes from '../../shared/routes/profiles';
 

@@ -4,7 +4,8 @@ import { httpHandler } from '../../shared/http/handler';
 import { jsonBody } from '../../shared/http/json-body';
 import { ok } from '../../shared/http/responses';
 import { IdParams } from '../../shared/schemas/fields';
-import { toEmbeddedProfile, UpdateProfileBody } from '../../shared/schemas/profiles';
+import { toEmbeddedProfile } from '../../shared/schemas/profiles';
+import { UpdateProfileBody } from '../../shared/schemas/bodies/profiles';
 import { updateProfile } from '../../shared/store/profiles';
 import * as routes from '../../shared/routes/profiles';
 

@@ -4,7 +4,7 @@ import { jsonBody } from '../../shared/http/json-body';
 import { ok } from '../../shared/http/responses';
 import { IdParams } from '../../shared/schemas/fields';
 import { toAppointmentResults } from '../../shared/schemas/results';
-import { SimulateResultsBody } from '../../shared/schemas/sandbox';
+import { SimulateResultsBody } from '../../shared/schemas/bodies/sandbox';
 import { simulateLabResults } from '../../shared/usecases/simulate-lab-results';
 import * as routes from '../../shared/routes/results';
 

@@ -3,7 +3,8 @@ import { httpHandler } from '../../shared/http/handler';
 import { jsonBody } from '../../shared/http/json-body';
 import { idempotentCreate } from '../../shared/http/idempotency';
 import { created } from '../../shared/http/responses';
-import { CreateShipmentBody, toCreatedShipment } from '../../shared/schemas/shipments';
+import { toCreatedShipment } from '../../shared/schemas/shipments';
+import { CreateShipmentBody } from '../../shared/schemas/bodies/shipments';
 import { createShipment } from '../../shared/usecases/create-shipment';
 import * as routes from '../../shared/routes/shipments';
 

@@ -2,7 +2,8 @@
 import { httpHandler } from '../../shared/http/handler';
 import { jsonBody } from '../../shared/http/json-body';
 import { ok } from '../../shared/http/responses';
-import { ProviderUpdateBody, ShipmentParams, toShipment } from '../../shared/schemas/shipments';
+import { ShipmentParams, toShipment } from '../../shared/schemas/shipments';
+import { ProviderUpdateBody } from '../../shared/schemas/bodies/shipments';
 import { recordShipmentStatus } from '../../shared/usecases/record-shipment-status';
 import * as routes from '../../shared/routes/shipments';
 

@@ -5,7 +5,8 @@ import { assertPending } from '../../shared/domain/shipment';
 import { httpHandler } from '../../shared/http/handler';
 import { jsonBody } from '../../shared/http/json-body';
 import { ok } from '../../shared/http/responses';
-import { ShipmentParams, toShipment, UpdateShipmentBody } from '../../shared/schemas/shipments';
+import { ShipmentParams, toShipment } from '../../shared/schemas/shipments';
+import { UpdateShipmentBody } from '../../shared/schemas/bodies/shipments';
 import { changePickupWindow, getShipmentOrThrow } from '../../shared/store/shipments';
 import * as routes from '../../shared/routes/shipments';
 

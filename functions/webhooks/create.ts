@@ -2,7 +2,8 @@
 import { httpHandler } from '../../shared/http/handler';
 import { jsonBody } from '../../shared/http/json-body';
 import { created } from '../../shared/http/responses';
-import { CreateWebhookBody, toWebhookWithSecret } from '../../shared/schemas/webhooks';
+import { toWebhookWithSecret } from '../../shared/schemas/webhooks';
+import { CreateWebhookBody } from '../../shared/schemas/bodies/webhooks';
 import { createWebhook } from '../../shared/usecases/manage-webhooks';
 import * as routes from '../../shared/routes/webhooks';
 

@@ -2,7 +2,8 @@
 import { httpHandler } from '../../shared/http/handler';
 import { jsonBody } from '../../shared/http/json-body';
 import { ok } from '../../shared/http/responses';
-import { toWebhook, UpdateWebhookBody, WebhookParams } from '../../shared/schemas/webhooks';
+import { toWebhook, WebhookParams } from '../../shared/schemas/webhooks';
+import { UpdateWebhookBody } from '../../shared/schemas/bodies/webhooks';
 import { updateWebhook } from '../../shared/usecases/manage-webhooks';
 import * as routes from '../../shared/routes/webhooks';
 

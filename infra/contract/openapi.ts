@@ -17,6 +17,11 @@ import type { HandlerContract } from '../../shared/http/handler';
 import { REPLAYED_HEADER } from '../../shared/http/responses';
 import { type Route, type RouteName, routes } from '../../shared/routes';
 import * as appointments from '../../shared/schemas/appointments';
+import * as appointmentBodies from '../../shared/schemas/bodies/appointments';
+import * as homeKitOrderBodies from '../../shared/schemas/bodies/home-kit-orders';
+import * as locationBodies from '../../shared/schemas/bodies/locations';
+import * as profileBodies from '../../shared/schemas/bodies/profiles';
+import * as shipmentBodies from '../../shared/schemas/bodies/shipments';
 import * as catalog from '../../shared/schemas/catalog';
 import * as profileExport from '../../shared/schemas/export';
 import { AttachedBiomarker, AttachedPanel, ErrorBody, Success } from '../../shared/schemas/fields';
@@ -47,7 +52,9 @@ const isSchema = (value: unknown): value is GenericSchema => typeof value === 'o
  */
 function components(): Record<string, GenericSchema> {
   const named: Record<string, GenericSchema> = { Error: ErrorBody, Success, AttachedPanel, AttachedBiomarker, ReferenceRange, Variant };
-  for (const module of [profiles, appointments, catalog, locations, results, shipments, homeKitOrders, profileExport]) {
+  const modules = [profiles, appointments, catalog, locations, results, shipments, homeKitOrders, profileExport];
+  const bodies = [profileBodies, appointmentBodies, locationBodies, shipmentBodies, homeKitOrderBodies];
+  for (const module of [...modules, ...bodies]) {
     for (const [name, value] of Object.entries(module)) {
       if (/^[A-Z]/.test(name) && isSchema(value) && ['object', 'strict_object', 'union', 'variant'].includes(value.type)) {
         named[name] = value;

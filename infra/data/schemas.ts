@@ -7,9 +7,9 @@
 import * as v from 'valibot';
 import { LOGISTICS_PROVIDERS } from '../../shared/domain/shipment';
 import { ReferenceRange } from '../../shared/events/result-shapes';
-import { biomarkerId } from '../../shared/schemas/appointments';
+import { biomarkerId } from '../../shared/schemas/bodies/appointments';
 import { email, slug, text, uuid } from '../../shared/schemas/fields';
-import { scheduleFields } from '../../shared/schemas/locations';
+import { scheduleFields } from '../../shared/schemas/bodies/locations';
 import { Address } from '../../shared/schemas/shipments';
 
 const nullableText = (max: number) => v.nullable(text(max));

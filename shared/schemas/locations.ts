@@ -4,7 +4,7 @@ import { MAX_AVAILABILITY_SPAN_DAYS } from '../domain/booking';
 import { dateInZone } from '../domain/calendar';
 import { DEFAULT_CAPACITY_PER_SLOT, DEFAULT_SLOT_MINUTES } from '../domain/location-schedule';
 import type { LocationRecord, OpenHours as StoredOpenHours, Weekday } from '../store/locations';
-import { calendarDate, date, instant, text, uuid } from './fields';
+import { calendarDate, date, instant, uuid } from './fields';
 
 const WEEK: Weekday[] = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
 
@@ -12,32 +12,6 @@ const clock = v.pipe(v.string(), v.regex(/^([01]\d|2[0-3]):[0-5]\d$/), v.descrip
 export const OpeningRange = v.object({ open: clock, close: clock });
 const day = v.pipe(v.array(OpeningRange), v.description('opening ranges; empty: closed that day'));
 export const OpenHours = v.object(Object.fromEntries(WEEK.map((weekday) => [weekday, day])) as Record<Weekday, typeof day>);
-
-/** Each day's ranges open before they close and follow one another without overlapping. */
-function rangesInOrder(hours: v.InferOutput<typeof OpenHours>): boolean {
-  return Object.values(hours).every((ranges) => ranges.every(({ open, close }, i) => open < close && (i === 0 || ranges[i - 1]!.close <= open)));
-}
-
-/**
- * A location's schedule as a clinic sets it (the reference data files and PATCH /locations/{id} alike):
- * every weekday named, ranges in order; slots on a 5-minute grid (every start a readable clock time).
- */
-export const scheduleFields = {
-  open_hours: v.nullable(v.pipe(v.strictObject(OpenHours.entries), v.check(rangesInOrder, 'each day must list ranges that open before they close, in order'))),
-  slot_minutes: v.pipe(
-    v.number(),
-    v.integer('must be a whole number of minutes'),
-    v.minValue(5, 'must be at least 5'),
-    v.maxValue(240, 'must be at most 240'),
-    v.multipleOf(5, 'must be a multiple of 5'),
-  ),
-  capacity_per_slot: v.pipe(v.number(), v.integer('must be a whole number'), v.minValue(1, 'must be at least 1'), v.maxValue(100, 'must be at most 100')),
-  closures: v.pipe(
-    v.array(v.strictObject({ date: calendarDate, reason: v.nullable(text(200)) })),
-    v.maxLength(400, 'must list at most 400 dates'),
-    v.check((closures) => closures.every((closure, i) => i === 0 || closures[i - 1]!.date < closure.date), 'must list each date once, in date order'),
-  ),
-};
 
 export const Location = v.object({
   id: uuid,
@@ -127,18 +101,6 @@ export const Availability = v.object({
   ),
 });
 export type Availability = v.InferOutput<typeof Availability>;
-
-/** PATCH /locations/{id}: any of the schedule's fields; closures replace the list. */
-export const UpdateLocationBody = v.pipe(
-  v.strictObject({
-    open_hours: v.optional(scheduleFields.open_hours),
-    slot_minutes: v.optional(scheduleFields.slot_minutes),
-    capacity_per_slot: v.optional(scheduleFields.capacity_per_slot),
-    closures: v.optional(scheduleFields.closures),
-  }),
-  v.check((patch) => Object.keys(patch).length > 0, 'must change open_hours, slot_minutes, capacity_per_slot or closures'),
-);
-export type UpdateLocationBody = v.InferOutput<typeof UpdateLocationBody>;
 
 export const SLOT_PROBLEMS = ['hours_unknown', 'closed', 'outside_hours', 'not_a_slot_start', 'over_capacity'] as const;
 

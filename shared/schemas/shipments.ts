@@ -1,16 +1,9 @@
-/** Shipment requests (create, update, provider status updates) and the shipment representations. */
+/** The shipment reference of a path and the shipment representations (what a client sends is in bodies/shipments.ts). */
 import * as v from 'valibot';
-import { isClockTime } from '../domain/pickup-window';
-import { canonicalShipmentReference, LOGISTICS_PROVIDERS, PROVIDER_STATUSES, SHIPMENT_REFERENCE_EITHER, SHIPMENT_STATUSES } from '../domain/shipment';
+import { canonicalShipmentReference, LOGISTICS_PROVIDERS, SHIPMENT_REFERENCE_EITHER, SHIPMENT_STATUSES } from '../domain/shipment';
 import type { ShipmentRecord } from '../store/shipments';
-import { calendarDate, date, freeText, instant, uuid, zonedDateTime } from './fields';
+import { date, instant, uuid } from './fields';
 
-const pickupDate = v.pipe(calendarDate, v.description('a weekday, today or later and at most 90 days ahead (Europe/Berlin); no same-day pickup from 16:00'));
-const clockTime = v.pipe(
-  v.string(),
-  v.metadata({ pattern: '^([01]\\d|2[0-3]):[0-5]\\d$', description: 'HH:MM (24-hour), within 09:00–17:00' }),
-  v.check(isClockTime, 'must be a time HH:MM (24-hour)'),
-);
 /**
  * The path's reference: as the shipment shows it, or without hyphens as an appointment's `shipments` show
  * it, read as the same shipment (a client copying it from an appointment should not meet a 400).
@@ -23,31 +16,6 @@ const shipmentReference = v.pipe(
 );
 
 export const ShipmentParams = v.object({ id: shipmentReference });
-
-export const CreateShipmentBody = v.strictObject({
-  location_id: uuid,
-  pickup_date: pickupDate,
-  pickup_time_from: clockTime,
-  pickup_time_till: clockTime,
-  notes: v.optional(v.nullable(freeText(1000))),
-});
-
-export const UpdateShipmentBody = v.pipe(
-  v.strictObject({
-    pickup_date: v.optional(pickupDate),
-    pickup_time_from: v.optional(clockTime),
-    pickup_time_till: v.optional(clockTime),
-  }),
-  v.check((patch) => Object.keys(patch).length > 0, 'must change pickup_date, pickup_time_from or pickup_time_till'),
-);
-
-export const ProviderUpdateBody = v.strictObject({
-  status: v.picklist(PROVIDER_STATUSES, `must be one of ${PROVIDER_STATUSES.join(', ')}`),
-  tracking_number: v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z0-9-]{4,64}$/, 'must be 4–64 letters, digits or hyphens'))),
-  occurred_at: v.optional(zonedDateTime),
-});
-
-// Responses.
 
 /** The spec's address object: a shipment's origin (the location's pickup address) and destination (the lab). */
 export const Address = v.object({

@@ -1,6 +1,6 @@
 /** POST /sandbox/appointments/{id}/results: which answer of the lab to simulate (docs/sandbox.md). */
 import * as v from 'valibot';
-import { SIMULATED_OUTCOMES } from '../domain/simulated-report';
+import { SIMULATED_OUTCOMES } from '../../domain/simulated-report';
 
 export const SimulateResultsBody = v.strictObject({
   outcome: v.pipe(
