@@ -44,10 +44,13 @@ const routeClass = process.env.LAB_ROUTE_CLASS;
 
 type Directive = { Namespace: string; Dimensions: string[][]; Metrics: { Name: string; Unit: Unit }[] };
 
-/** An EMF document: the directive, and the dimensions' values and the metrics' own, by name. */
+/**
+ * An EMF document: the directive, and the dimensions' values and the metrics' own, by name. All but the
+ * `service` dimension's value, which the line it is written in carries: a line of its own
+ * (writeDocument), or the request's log line, whose `service` is the logger's, the same variable's value.
+ */
 const documentOf = (directive: Directive, values: Record<string, string | number>): Record<string, unknown> => ({
   _aws: { Timestamp: Date.now(), CloudWatchMetrics: [directive] },
-  service,
   ...values,
 });
 
@@ -56,7 +59,7 @@ const documentOf = (directive: Directive, values: Record<string, string | number
  * Powertools' Console made: Lambda's runtime reads each line as a log event.
  */
 function writeDocument(document: Record<string, unknown>): void {
-  process.stdout.write(`${JSON.stringify(document)}\n`);
+  process.stdout.write(`${JSON.stringify({ _aws: document._aws, service, ...document })}\n`);
 }
 
 function writeMetrics(dimensions: string[][], metrics: { Name: string; Unit: Unit }[], values: Record<string, string | number>): void {

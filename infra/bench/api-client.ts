@@ -1,7 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { accessLogEntryKey } from '../../shared/store/keys';
-import { TTL_ATTRIBUTE } from '../../shared/store/table';
 
 /** The bench's HTTP caller of the in-process local server: JSON in, JSON out, a failure for any 4xx or 5xx. */
 export interface Answer {
@@ -44,29 +41,6 @@ export function nextWeekday(): string {
 
 export { BERLIN_MITTE } from '../local/slot-picker';
 export const ESSENTIALS_PANEL = '7c0e4b1a-2f3d-4c5e-8a9b-0d1e2f3a4b01'; // biomarkers 1, 2, 5, 6
-
-/**
- * The floor's form of the access-log entry GET /profiles/{id} writes (shared/store/access-log.ts): the same
- * key, size and condition, put by the bare handler and by the raw client beside the route.
- */
-export function accessLogPut(table: string, profileId: string, requestId: string) {
-  const at = new Date().toISOString();
-  return new PutCommand({
-    TableName: table,
-    Item: {
-      ...accessLogEntryKey(profileId, at, requestId, 0),
-      at,
-      key_id: 'key_0123456789abcdef',
-      route: 'getProfile',
-      resource: 'profile',
-      profile_id: profileId,
-      request_id: requestId,
-      source_ip: '127.0.0.1',
-      [TTL_ATTRIBUTE]: Math.floor(Date.now() / 1000) + 730 * 86_400,
-    },
-    ConditionExpression: 'attribute_not_exists(PK)',
-  });
-}
 
 /** The lab's report of the 4 tests of the essentials panel, each 4.2 mmol/L, with these documents. */
 export const labReport = (appointmentId: string, documents: { s3_key: string; file_name: string; content_type: 'application/pdf' }[] = []) => ({

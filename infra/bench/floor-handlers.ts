@@ -9,7 +9,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { dynamo, tableName } from '../../shared/store/client';
 import * as keys from '../../shared/store/keys/items';
-import { accessLogPut } from './api-client';
+import { accessLogPut } from './access-log-put';
 
 const profileIdOf = (event: APIGatewayProxyEvent): string => event.pathParameters?.id ?? '';
 

@@ -1,6 +1,7 @@
 /**
  * Handler CPU per request, in a process of its own (forked by bench/handler-cpu.ts) so that nothing else
- * runs on its thread: the real GET /api/v1/profiles/{id} handler invoked with an API Gateway event, beside
+ * runs on its thread: the real GET /api/v1/profiles/{id} handler (bundled as deployed: bench/handler-cpu-subjects.ts)
+ * invoked with an API Gateway event, beside
  * a bare handler that only does the GetItem through the same client and answers its JSON, and a bare one
  * with the GetItem + PutItem the route makes (bench/floor-handlers.ts). Every call goes to DynamoDB Local
  * over loopback, through the SDK's own HTTP handler, as a deployed function's calls go to DynamoDB: this
@@ -14,6 +15,8 @@ import { setImmediate } from 'node:timers/promises';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 
 export interface CpuInput {
+  /** The module that exports the subjects (bench/handler-cpu-subjects.ts, or its bundle): a file URL. */
+  subjects: string;
   key: string;
   profileId: string;
   iterations: number;
@@ -30,10 +33,8 @@ export interface CpuResult {
 }
 
 const input = await new Promise<CpuInput>((resolveInput) => process.once('message', (message: CpuInput) => resolveInput(message)));
-const { handler } = (await import('../../functions/profiles/get')) as {
-  handler: (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
-};
-const { bareGet, bareGetPut } = await import('./floor-handlers');
+type Handler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
+const { handler, bareGet, bareGetPut } = (await import(input.subjects)) as Record<'handler' | 'bareGet' | 'bareGetPut', Handler>;
 
 const context = {
   callbackWaitsForEmptyEventLoop: false,

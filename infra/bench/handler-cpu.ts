@@ -3,16 +3,34 @@
  * GET /api/v1/profiles/{id} handler against bare handlers doing only its DynamoDB calls, to DynamoDB Local
  * over loopback.
  * BENCH_PROFILE=1 runs that process under `node --cpu-prof` (profile in bench/profiles/).
+ *
+ * The subjects run bundled as deployed (bench/handler-cpu-subjects.ts; since issue #33's last round): the
+ * minified bundle is what Lambda runs. BENCH_CPU_SOURCE=1 runs them from the sources under tsx instead, for a
+ * profile whose frames carry our names and files.
  */
 import { fork } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { buildBundle } from './bundle-build';
 import type { CpuInput, CpuResult } from './handler-cpu-process';
 import { median, type Figure } from './report';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
-export async function measureHandlerCpu(input: CpuInput, profile: boolean): Promise<{ figures: Figure[]; notes: Record<string, unknown> }> {
+export async function measureHandlerCpu(input: Omit<CpuInput, 'subjects'>, profile: boolean): Promise<{ figures: Figure[]; notes: Record<string, unknown> }> {
+  const fromSource = process.env.BENCH_CPU_SOURCE === '1';
+  const workdir = await mkdtemp(join(here, '../../node_modules/.cache/bench-cpu-'));
+  try {
+    const subjects = join(here, 'handler-cpu-subjects.ts');
+    const module = fromSource ? pathToFileURL(subjects).href : pathToFileURL((await buildBundle(subjects, workdir)).outfile).href;
+    return await measure({ ...input, subjects: module }, profile, fromSource);
+  } finally {
+    await rm(workdir, { recursive: true, force: true });
+  }
+}
+
+async function measure(input: CpuInput, profile: boolean, fromSource: boolean): Promise<{ figures: Figure[]; notes: Record<string, unknown> }> {
   const profileDir = resolve(here, '../../bench/profiles');
   const child = fork(join(here, 'handler-cpu-process.ts'), [], {
     execArgv: ['--import', 'tsx', ...(profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])],
@@ -37,7 +55,7 @@ export async function measureHandlerCpu(input: CpuInput, profile: boolean): Prom
   const [handler, bareGet, bareGetPut] = [net('handler'), net('bareGet'), net('bareGetPut')];
   // The medians of the rounds' own ratios and differences: each round interleaves the subjects (handler-cpu-process.ts).
   const perRound = (figure: (round: number) => number) => median(handler.map((_, round) => figure(round)));
-  const section = `handler CPU per request to DynamoDB Local over loopback, ${input.rounds} rounds × ${input.iterations} sequential requests`;
+  const section = `handler CPU per request to DynamoDB Local over loopback, ${input.rounds} rounds × ${input.iterations} sequential requests${fromSource ? ', from the sources (BENCH_CPU_SOURCE)' : ', bundled as deployed'}`;
   return {
     figures: [
       {

@@ -19,7 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { ItemKey } from '../../shared/store/keys';
-import { accessLogPut } from './api-client';
+import { accessLogPut } from './access-log-put';
 import { FLOOR_ROUTE } from './floor-route';
 import { median, type Figure } from './report';
 

@@ -28,7 +28,14 @@ export function replacedSecretExpiry(currentExpiresAt: string | null, now: Date,
   return new Date(expiresAtMs).toISOString();
 }
 
+/** The last day utcDay wrote, and the instants it spans: every request of a day reads it, none formats a date. */
+let lastDay = { text: '', startMs: 0, endMs: 0 };
+
 /** The day a use is recorded under (UTC, YYYY-MM-DD): day precision is all `list` shows. */
 export function utcDay(nowMs: number): string {
-  return new Date(nowMs).toISOString().slice(0, 10);
+  if (nowMs < lastDay.startMs || nowMs >= lastDay.endMs) {
+    const startMs = nowMs - (((nowMs % DAY_MS) + DAY_MS) % DAY_MS);
+    lastDay = { text: new Date(startMs).toISOString().slice(0, 10), startMs, endMs: startMs + DAY_MS };
+  }
+  return lastDay.text;
 }

@@ -89,17 +89,20 @@ export function accessLog(routeName: string) {
   return {
     requestStart: (request: Request) => void started.set(request, performance.now()),
     requestEnd: (request: Request) => {
-      const { event, context, response } = request as LabRequest;
+      const { event, response } = request as LabRequest;
       const durationMs = Math.round(performance.now() - (started.get(request) ?? performance.now()));
       if (!logger.writes('INFO')) return countRequest(routeName, response?.statusCode, durationMs);
-      logger.info('request', {
-        ...requestMetrics(routeName, response?.statusCode, durationMs),
-        route: routeName,
-        status: response?.statusCode,
-        duration_ms: durationMs,
-        api_request_id: event?.requestContext?.requestId,
-        function_request_id: context?.awsRequestId,
-      });
+      // The metrics document is a fresh object: the line's own fields join it rather than a copy of it. The
+      // line's head names the function's request id and the service (shared/logger.ts), the dimension's value.
+      logger.info(
+        'request',
+        Object.assign(requestMetrics(routeName, response?.statusCode, durationMs) ?? {}, {
+          route: routeName,
+          status: response?.statusCode,
+          duration_ms: durationMs,
+          api_request_id: event?.requestContext?.requestId,
+        }),
+      );
     },
   };
 }
@@ -130,6 +133,8 @@ export interface InputSchemas {
   body?: GenericSchema;
 }
 
+const isEmpty = (values: Record<string, unknown> | null | undefined) => !values || Object.keys(values).length === 0;
+
 /** The query of a route that takes none: any parameter is refused, so a typo never passes silently. */
 const NO_QUERY = v.strictObject({});
 
@@ -139,7 +144,9 @@ export function validateInput(schemas: InputSchemas): LabMiddleware {
       const body: unknown = event.body;
       if (schemas.body && !isJsonObject(body)) throw new InvalidInput('Request body must be a JSON object');
       const params = schemas.params ? parseOrBadRequest(schemas.params, event.pathParameters ?? {}, 'path') : undefined;
-      const query = parseOrBadRequest(schemas.query ?? NO_QUERY, event.queryStringParameters ?? {}, 'query');
+      const given = event.queryStringParameters;
+      // A route without a query refuses any parameter; with none given there is nothing to check.
+      const query = schemas.query || !isEmpty(given) ? parseOrBadRequest(schemas.query ?? NO_QUERY, given ?? {}, 'query') : undefined;
       context.input = {
         params,
         query: schemas.query ? query : undefined,

@@ -114,7 +114,10 @@ export function composeHttpHandler<
       body: context.input?.body as ParsedBody<B>,
       access: context.access ?? NO_ACCESS,
       now: clock(),
-      baseUrl: requestBaseUrl(event),
+      // Read when a handler builds a link (two do), not for every request.
+      get baseUrl() {
+        return requestBaseUrl(event);
+      },
     }),
   );
   const contract: HandlerContract = {

@@ -90,12 +90,17 @@ interface WriteInput extends UpdateInput {
   RequestItems?: Record<string, { PutRequest?: { Item: Item } }[]>;
 }
 
+/** The commands that write items: withSandboxExpiry's cases. */
+const WRITES = new Set<string | undefined>(['PutItemCommand', 'UpdateItemCommand', 'TransactWriteItemsCommand', 'BatchWriteItemCommand']);
+
 /** The input with an expiry on every sandbox item it writes; other inputs unchanged. */
 export function withSandboxExpiry(commandName: string | undefined, input: WriteInput, nowMs: number): WriteInput {
   const epochSeconds = Math.floor(nowMs / 1000) + SANDBOX_RETENTION_DAYS * 86_400;
   switch (commandName) {
-    case 'PutItemCommand':
-      return input.Item ? { ...input, Item: expirePut(input.Item, epochSeconds) } : input;
+    case 'PutItemCommand': {
+      const item = input.Item && expirePut(input.Item, epochSeconds);
+      return item === input.Item ? input : { ...input, Item: item };
+    }
     case 'UpdateItemCommand':
       return expireUpdate(input, epochSeconds);
     case 'TransactWriteItemsCommand':
@@ -125,7 +130,12 @@ export function withSandboxExpiry(commandName: string | undefined, input: WriteI
 /** Adds the middleware to a client; every command sent through it, or a document client on it, passes. */
 export function expireSandboxItems(client: DynamoDBClient): DynamoDBClient {
   client.middlewareStack.add(
-    (next, context) => async (args) => next({ ...args, input: withSandboxExpiry(context.commandName, args.input as WriteInput, Date.now()) }),
+    (next, context) => (args) => {
+      // A read (most commands) passes as it came: no clock, no copy of its arguments, no promise of our own.
+      if (!WRITES.has(context.commandName)) return next(args);
+      const input = withSandboxExpiry(context.commandName, args.input as WriteInput, Date.now());
+      return next(input === args.input ? args : { ...args, input });
+    },
     { step: 'initialize', priority: 'high', name: 'sandboxExpiry' },
   );
   return client;

@@ -46,6 +46,51 @@ describe('a log line', () => {
     });
   });
 
+  it('is the JSON of its head, the invocation and the attributes, in that order, undefined members left out', async () => {
+    vi.resetModules();
+    const { logger, withInvocation } = await import('../../shared/logger');
+    const logs = captureLogs();
+    try {
+      withInvocation(contextOf('lab-api-getProfile', 'request-1'), () =>
+        logger.info('a "quoted" message\n', { status: 200, nested: { list: [1, 'two'] }, absent: undefined, text: 'ü \u2028 \\' }),
+      );
+    } finally {
+      logs.stop();
+    }
+    const [text] = logs.lines();
+    const line = JSON.parse(text!) as Line;
+    expect(text).toBe(JSON.stringify(line));
+    expect(Object.keys(line)).toEqual([
+      'level',
+      'message',
+      'timestamp',
+      'service',
+      'cold_start',
+      'function_name',
+      'function_memory_size',
+      'function_arn',
+      'function_request_id',
+      'status',
+      'nested',
+      'text',
+    ]);
+    expect(line).toMatchObject({ message: 'a "quoted" message\n', nested: { list: [1, 'two'] }, text: 'ü \u2028 \\' });
+  });
+
+  it('takes an attribute named as a field of its head in place of that field, written once', async () => {
+    vi.resetModules();
+    const { logger } = await import('../../shared/logger');
+    const logs = captureLogs();
+    try {
+      logger.info('request', { service: 'another', status: 200 });
+    } finally {
+      logs.stop();
+    }
+    const [text] = logs.lines();
+    expect(text!.match(/"service":/g)).toHaveLength(1);
+    expect(JSON.parse(text!)).toMatchObject({ service: 'another', status: 200 });
+  });
+
   it('names the function and request of the invocation it was written in, and its cold start only on the first', async () => {
     const lines = await linesWritten({}, async ({ logger, withInvocation }) => {
       await withInvocation(contextOf('lab-api-getProfile', 'request-1'), async () => logger.info('first'));
