@@ -61,46 +61,8 @@ interface InvocationFields {
 const invocations = new AsyncLocalStorage<InvocationFields>();
 let coldStart = true;
 
-/** The names a line begins with: attributes that reuse one are merged as an object (they win), not appended. */
-const HEAD_NAMES = new Set([
-  'level',
-  'message',
-  'timestamp',
-  'service',
-  'cold_start',
-  'function_name',
-  'function_memory_size',
-  'function_arn',
-  'function_request_id',
-  'xray_trace_id',
-]);
-
-/**
- * An object's members as JSON, `,"name":value…` ('' for none), to be appended inside a line: what
- * JSON.stringify writes for them, undefined members left out alike. An invocation's are made once.
- */
-const membersOf = (value: object) => {
-  const json = JSON.stringify(value);
-  return json === '{}' ? '' : `,${json.slice(1, -1)}`;
-};
-const invocationMembers = new WeakMap<Partial<InvocationFields>, string>();
-function membersOfInvocation(fields: Partial<InvocationFields>): string {
-  let members = invocationMembers.get(fields);
-  if (members === undefined) {
-    members = membersOf(fields);
-    invocationMembers.set(fields, members);
-  }
-  return members;
-}
-
-const overlapsHead = (attributes: Attributes) => {
-  for (const name in attributes) if (HEAD_NAMES.has(name)) return true;
-  return false;
-};
-
 class JsonLogger {
   readonly #service = process.env.POWERTOOLS_SERVICE_NAME || 'lab-api';
-  readonly #serviceJson = JSON.stringify(this.#service);
   #level: LogLevel = levelOfEnvironment();
 
   getLevelName(): LogLevel {
@@ -147,13 +109,8 @@ class JsonLogger {
     const timestamp = new Date().toISOString();
     let line: string;
     try {
-      // The line's own fields last. Written as text from the invocation's members (serialized once), not as
-      // one object merged and serialized whole: the request line is a fifth of a request's CPU (issue #33).
-      // The same JSON either way (test/unit/logger.test.ts); a name of the head among the attributes merges.
-      line =
-        attributes && overlapsHead(attributes)
-          ? JSON.stringify({ level, message, timestamp, service: this.#service, ...invocation, ...attributes })
-          : `{"level":"${level}","message":${JSON.stringify(message)},"timestamp":"${timestamp}","service":${this.#serviceJson}${membersOfInvocation(invocation)}${attributes ? membersOf(attributes) : ''}}`;
+      // One object per line, the line's own fields last.
+      line = JSON.stringify({ level, message, timestamp, service: this.#service, ...invocation, ...attributes });
     } catch (error) {
       // A cycle or a BigInt: the line is still written, without its attributes, and never throws into the request.
       const log_error = `attributes not serializable: ${(error as Error).name}`;

@@ -9,7 +9,7 @@
  * profile whose frames carry our names and files.
  */
 import { fork } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { buildBundle } from './bundle-build';
@@ -20,7 +20,9 @@ const here = dirname(fileURLToPath(import.meta.url));
 
 export async function measureHandlerCpu(input: Omit<CpuInput, 'subjects'>, profile: boolean): Promise<{ figures: Figure[]; notes: Record<string, unknown> }> {
   const fromSource = process.env.BENCH_CPU_SOURCE === '1';
-  const workdir = await mkdtemp(join(here, '../../node_modules/.cache/bench-cpu-'));
+  const cache = join(here, '../../node_modules/.cache');
+  await mkdir(cache, { recursive: true });
+  const workdir = await mkdtemp(join(cache, 'bench-cpu-'));
   try {
     const subjects = join(here, 'handler-cpu-subjects.ts');
     const module = fromSource ? pathToFileURL(subjects).href : pathToFileURL((await buildBundle(subjects, workdir)).outfile).href;

@@ -33,6 +33,7 @@ let lastDay = { text: '', startMs: 0, endMs: 0 };
 
 /** The day a use is recorded under (UTC, YYYY-MM-DD): day precision is all `list` shows. */
 export function utcDay(nowMs: number): string {
+  if (!Number.isFinite(nowMs)) throw new RangeError('Invalid time value');
   if (nowMs < lastDay.startMs || nowMs >= lastDay.endMs) {
     const startMs = nowMs - (((nowMs % DAY_MS) + DAY_MS) % DAY_MS);
     lastDay = { text: new Date(startMs).toISOString().slice(0, 10), startMs, endMs: startMs + DAY_MS };

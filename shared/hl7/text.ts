@@ -1,6 +1,6 @@
 /**
  * HL7 v2 text as the lab wrote it → the text it means. ./message.ts splits a message into segments,
- * fields, components and subcomponents but leaves escape sequences as written (its getComponent answers
+ * fields and components (sub-components stay joined by `&`) but leaves escape sequences as written (its getComponent answers
  * `a \F\ b` for "a | b"), so the translator decodes each value it takes here (HL7 v2.5.1 §2.7):
  * \F\ \S\ \T\ \R\ \E\ are the delimiters, \.br\ a line break, \Xhh…\ bytes in hexadecimal; formatting
  * escapes (\H\ \N\ highlighting, \.sp\, \.in\ …) carry no meaning for a value and are dropped.

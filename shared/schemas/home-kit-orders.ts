@@ -25,7 +25,7 @@ export const InlineAddress = v.strictObject({
 
 /**
  * What a delivery address looks like: a location reference or an inline address. Documentation only
- * (docs/openapi.json): the request is parsed by DeliveryAddressSchema below, whose own messages say
+ * (docs/openapi.json): the request is parsed by DeliveryAddressSchema (bodies/home-kit-orders.ts), whose own messages say
  * which shape was meant.
  */
 export const DeliveryAddress = v.union([LocationReference, InlineAddress]);

@@ -90,49 +90,43 @@ interface WriteInput extends UpdateInput {
   RequestItems?: Record<string, { PutRequest?: { Item: Item } }[]>;
 }
 
-/** The commands that write items: withSandboxExpiry's cases. */
-const WRITES = new Set<string | undefined>(['PutItemCommand', 'UpdateItemCommand', 'TransactWriteItemsCommand', 'BatchWriteItemCommand']);
+/** Per command that writes items: its input with an expiry on every sandbox item it writes. */
+const EXPIRE: Readonly<Record<string, (input: WriteInput, epochSeconds: number) => WriteInput>> = {
+  PutItemCommand: (input, epochSeconds) => {
+    const item = input.Item && expirePut(input.Item, epochSeconds);
+    return item === input.Item ? input : { ...input, Item: item };
+  },
+  UpdateItemCommand: (input, epochSeconds) => expireUpdate(input, epochSeconds),
+  TransactWriteItemsCommand: (input, epochSeconds) => ({
+    ...input,
+    TransactItems: input.TransactItems?.map((entry) => {
+      if (entry.Put) return { ...entry, Put: { ...entry.Put, Item: expirePut(entry.Put.Item, epochSeconds) } };
+      if (entry.Update) return { ...entry, Update: expireUpdate(entry.Update, epochSeconds) };
+      return entry;
+    }),
+  }),
+  BatchWriteItemCommand: (input, epochSeconds) => ({
+    ...input,
+    RequestItems: Object.fromEntries(
+      Object.entries(input.RequestItems ?? {}).map(([table, requests]) => [
+        table,
+        requests.map((request) => (request.PutRequest ? { PutRequest: { Item: expirePut(request.PutRequest.Item, epochSeconds) } } : request)),
+      ]),
+    ),
+  }),
+};
 
-/** The input with an expiry on every sandbox item it writes; other inputs unchanged. */
+/** The input with an expiry on every sandbox item it writes; other inputs (reads) unchanged. */
 export function withSandboxExpiry(commandName: string | undefined, input: WriteInput, nowMs: number): WriteInput {
-  const epochSeconds = Math.floor(nowMs / 1000) + SANDBOX_RETENTION_DAYS * 86_400;
-  switch (commandName) {
-    case 'PutItemCommand': {
-      const item = input.Item && expirePut(input.Item, epochSeconds);
-      return item === input.Item ? input : { ...input, Item: item };
-    }
-    case 'UpdateItemCommand':
-      return expireUpdate(input, epochSeconds);
-    case 'TransactWriteItemsCommand':
-      return {
-        ...input,
-        TransactItems: input.TransactItems?.map((entry) => {
-          if (entry.Put) return { ...entry, Put: { ...entry.Put, Item: expirePut(entry.Put.Item, epochSeconds) } };
-          if (entry.Update) return { ...entry, Update: expireUpdate(entry.Update, epochSeconds) };
-          return entry;
-        }),
-      };
-    case 'BatchWriteItemCommand':
-      return {
-        ...input,
-        RequestItems: Object.fromEntries(
-          Object.entries(input.RequestItems ?? {}).map(([table, requests]) => [
-            table,
-            requests.map((request) => (request.PutRequest ? { PutRequest: { Item: expirePut(request.PutRequest.Item, epochSeconds) } } : request)),
-          ]),
-        ),
-      };
-    default:
-      return input;
-  }
+  const expire = commandName !== undefined && Object.hasOwn(EXPIRE, commandName) ? EXPIRE[commandName] : undefined;
+  return expire ? expire(input, Math.floor(nowMs / 1000) + SANDBOX_RETENTION_DAYS * 86_400) : input;
 }
 
 /** Adds the middleware to a client; every command sent through it, or a document client on it, passes. */
 export function expireSandboxItems(client: DynamoDBClient): DynamoDBClient {
   client.middlewareStack.add(
     (next, context) => (args) => {
-      // A read (most commands) passes as it came: no clock, no copy of its arguments, no promise of our own.
-      if (!WRITES.has(context.commandName)) return next(args);
+      // A read (most commands) passes as it came: no copy of its arguments, no promise of our own.
       const input = withSandboxExpiry(context.commandName, args.input as WriteInput, Date.now());
       return next(input === args.input ? args : { ...args, input });
     },

@@ -94,7 +94,17 @@ describe('every API request', () => {
     }
     const lines = logs.lines().filter((line) => line.includes('"route":"getProfile"'));
     expect(lines).toHaveLength(1);
-    expect(JSON.parse(lines[0]!)).toMatchObject({ level: 'INFO', message: 'request', route: 'getProfile', status: 200, Requests: 1, ServerErrors: 0 });
+    // service is the value of the metrics' dimension, function_request_id the request the line is of.
+    expect(JSON.parse(lines[0]!)).toMatchObject({
+      level: 'INFO',
+      message: 'request',
+      service: 'lab-api',
+      function_request_id: expect.any(String),
+      route: 'getProfile',
+      status: 200,
+      Requests: 1,
+      ServerErrors: 0,
+    });
     expect(requestLines('getProfile')).toHaveLength(1);
   });
 

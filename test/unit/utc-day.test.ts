@@ -21,4 +21,8 @@ describe('utcDay', () => {
       '2028-03-01',
     ]);
   });
+
+  it('refuses a time that is no number, as formatting an invalid Date would', () => {
+    expect(() => utcDay(Number.NaN)).toThrow(RangeError);
+  });
 });

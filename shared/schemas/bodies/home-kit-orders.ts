@@ -8,7 +8,7 @@ import { InlineAddress, LocationReference } from '../home-kit-orders';
 /** Exactly one shape: a location reference, or an inline address — never both mixed. */
 export const DeliveryAddressSchema = v.pipe(
   v.unknown(),
-  // docs/openapi.json shows the shape above; the parsing below gives the clearer messages.
+  // docs/openapi.json shows DeliveryAddress (../home-kit-orders.ts); the parsing below gives the clearer messages.
   v.metadata({ $ref: '#/components/schemas/DeliveryAddress' }),
   v.rawTransform(({ dataset, addIssue, NEVER }) => {
     const value = dataset.value;
