@@ -107,14 +107,14 @@ class JsonLogger {
     // Outside an invocation (a module's load, a test), the trace id alone, as Powertools wrote it on every line.
     const invocation = invocations.getStore() ?? { xray_trace_id: traceIdOfEnvironment() };
     const timestamp = new Date().toISOString();
+    // One object per line, the line's own fields last.
+    const lineWith = (fields: Attributes | undefined) => JSON.stringify({ level, message, timestamp, service: this.#service, ...invocation, ...fields });
     let line: string;
     try {
-      // One object per line, the line's own fields last.
-      line = JSON.stringify({ level, message, timestamp, service: this.#service, ...invocation, ...attributes });
+      line = lineWith(attributes);
     } catch (error) {
       // A cycle or a BigInt: the line is still written, without its attributes, and never throws into the request.
-      const log_error = `attributes not serializable: ${(error as Error).name}`;
-      line = JSON.stringify({ level, message, timestamp, service: this.#service, ...invocation, log_error });
+      line = lineWith({ log_error: `attributes not serializable: ${(error as Error).name}` });
     }
     // As Powertools' Console wrote: warnings and errors to stderr, the rest to stdout; Lambda reads both.
     (LEVELS[level] >= LEVELS.WARN ? process.stderr : process.stdout).write(`${line}\n`);

@@ -3,14 +3,30 @@
  * the settings NodejsFunction passes), with esbuild's metafile: what the bundle benchmark (bench/bundles.ts)
  * measures and the bundle tests (test/infra/bundles.test.ts, stack.test.ts) read.
  */
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { build, type Metafile } from 'esbuild';
-import { esbuildOptions, sideModuleImports, type SideModules } from '../bundling';
+import { esbuildOptions, REPO_ROOT, sideModuleImports, type SideModules } from '../bundling';
 
 export interface BundleInput {
   /** A package (`@aws-sdk/client-dynamodb`) or a file of ours (`shared/http/handler.ts`). */
   readonly input: string;
   readonly bytes: number;
+}
+
+/**
+ * Runs `work` in a fresh directory under node_modules/.cache, removed after it: inside the repository, so
+ * that a bundle built there resolves the same installed packages; git-ignored scratch space.
+ */
+export async function inScratchDirectory<T>(prefix: string, work: (directory: string) => Promise<T>): Promise<T> {
+  const cache = join(REPO_ROOT, 'node_modules/.cache');
+  await mkdir(cache, { recursive: true });
+  const directory = await mkdtemp(join(cache, prefix));
+  try {
+    return await work(directory);
+  } finally {
+    await rm(directory, { recursive: true, force: true });
+  }
 }
 
 /**
@@ -50,4 +66,3 @@ export function inputsByPackage(metafile: Metafile): BundleInput[] {
   }
   return [...sums].map(([input, bytes]) => ({ input, bytes })).sort((a, b) => b.bytes - a.bytes);
 }
-

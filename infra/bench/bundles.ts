@@ -21,14 +21,14 @@
  *   BENCH_IMPORT_RUNS=5 BENCH_BUNDLES=health,getProfile npx tsx infra/bench/bundles.ts
  */
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { App } from 'aws-cdk-lib';
 import { LabFunction, REPO_ROOT } from '../api-function';
 import type { SideModules } from '../bundling';
-import { type BundleInput, buildBundle, inputsByPackage } from './bundle-build';
+import { type BundleInput, buildBundle, inputsByPackage, inScratchDirectory } from './bundle-build';
 import { BARE_FLOOR, FLOORS, floorFor } from './bundle-floors';
 import { median } from './report';
 import { LabApiStack } from '../lab-api-stack';
@@ -46,7 +46,6 @@ export const IMPORT_RATIO_TARGET = 1.3;
  */
 export const rendersReport = (name: string): boolean => (REPORT_RENDERERS as readonly string[]).includes(name);
 export const REPORT_IMPORT_RATIO_TARGET = 3;
-
 
 /** The environment of a deployed function, as far as loading its module needs (shared/config.ts); nothing here calls AWS. */
 const FUNCTION_ENVIRONMENT = {
@@ -152,10 +151,8 @@ export async function measureBundles(options: BundleOptions = {}): Promise<Bundl
   const node = options.node ?? projectNode();
 
   const functions = (await deployedFunctions()).filter((fn) => !only || only.includes(fn.name) || only.includes(fn.handlerFile));
-  // Inside the repository, so that the bare handler resolves the same installed SDK; git-ignored scratch space.
-  await mkdir(join(REPO_ROOT, 'node_modules/.cache'), { recursive: true });
-  const workdir = await mkdtemp(join(REPO_ROOT, 'node_modules/.cache/bench-bundles-'));
-  try {
+  // In the repository's scratch space, so that the bare handler resolves the same installed SDK.
+  return inScratchDirectory('bench-bundles-', async (workdir) => {
     const floors = await Promise.all(
       FLOORS.map(async (floor, i) => {
         const entry = join(workdir, `floor-${i}.mjs`);
@@ -209,15 +206,12 @@ export async function measureBundles(options: BundleOptions = {}): Promise<Bundl
         packages: b.inputs.map((input) => input.input).filter((input) => !/\.[cm]?[jt]sx?$|\.json$/.test(input)),
         bare: b.bare,
         // Without import samples (BENCH_IMPORT_RUNS=0), the size alone decides.
-        pass:
-          rendersReport(b.name)
-            ? Number.isNaN(importRatio) || importRatio <= REPORT_IMPORT_RATIO_TARGET
-            : bytesRatio <= BUNDLE_RATIO_TARGET && (Number.isNaN(importRatio) || importRatio <= IMPORT_RATIO_TARGET),
+        pass: rendersReport(b.name)
+          ? Number.isNaN(importRatio) || importRatio <= REPORT_IMPORT_RATIO_TARGET
+          : bytesRatio <= BUNDLE_RATIO_TARGET && (Number.isNaN(importRatio) || importRatio <= IMPORT_RATIO_TARGET),
       };
     });
-  } finally {
-    await rm(workdir, { recursive: true, force: true });
-  }
+  });
 }
 
 const kb = (bytes: number) => (bytes / 1024).toFixed(1);
@@ -228,7 +222,19 @@ const floorLabel = (floor: string) => floor.replace('(bare GetItem', '').replace
 /** The rows as a plain-text table: function, KB, ratios to its floor and to the DynamoDB floor, import ms, ratios, pass/miss, floor, heaviest inputs. */
 export function formatBundleTable(rows: readonly BundleRow[], options: { inputs?: number } = {}): string {
   const inputs = options.inputs ?? 3;
-  const header = ['function', 'KB', 'x floor', 'x bare', 'import CPU ms', 'x floor', 'x bare', 'wall ms', 'target', 'floor: bare +', `top ${inputs} inputs (KB)`];
+  const header = [
+    'function',
+    'KB',
+    'x floor',
+    'x bare',
+    'import CPU ms',
+    'x floor',
+    'x bare',
+    'wall ms',
+    'target',
+    'floor: bare +',
+    `top ${inputs} inputs (KB)`,
+  ];
   const ratio = (value: number) => (Number.isNaN(value) ? '-' : value.toFixed(2));
   const lines = rows.map((r) => [
     r.name,

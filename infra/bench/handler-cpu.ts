@@ -9,27 +9,20 @@
  * profile whose frames carry our names and files.
  */
 import { fork } from 'node:child_process';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { buildBundle } from './bundle-build';
+import { buildBundle, inScratchDirectory } from './bundle-build';
 import type { CpuInput, CpuResult } from './handler-cpu-process';
 import { median, type Figure } from './report';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
 export async function measureHandlerCpu(input: Omit<CpuInput, 'subjects'>, profile: boolean): Promise<{ figures: Figure[]; notes: Record<string, unknown> }> {
-  const fromSource = process.env.BENCH_CPU_SOURCE === '1';
-  const cache = join(here, '../../node_modules/.cache');
-  await mkdir(cache, { recursive: true });
-  const workdir = await mkdtemp(join(cache, 'bench-cpu-'));
-  try {
-    const subjects = join(here, 'handler-cpu-subjects.ts');
-    const module = fromSource ? pathToFileURL(subjects).href : pathToFileURL((await buildBundle(subjects, workdir)).outfile).href;
-    return await measure({ ...input, subjects: module }, profile, fromSource);
-  } finally {
-    await rm(workdir, { recursive: true, force: true });
-  }
+  const subjects = join(here, 'handler-cpu-subjects.ts');
+  if (process.env.BENCH_CPU_SOURCE === '1') return measure({ ...input, subjects: pathToFileURL(subjects).href }, profile, true);
+  return inScratchDirectory('bench-cpu-', async (directory) =>
+    measure({ ...input, subjects: pathToFileURL((await buildBundle(subjects, directory)).outfile).href }, profile, false),
+  );
 }
 
 async function measure(input: CpuInput, profile: boolean, fromSource: boolean): Promise<{ figures: Figure[]; notes: Record<string, unknown> }> {

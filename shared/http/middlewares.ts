@@ -145,11 +145,11 @@ export function validateInput(schemas: InputSchemas): LabMiddleware {
       if (schemas.body && !isJsonObject(body)) throw new InvalidInput('Request body must be a JSON object');
       const params = schemas.params ? parseOrBadRequest(schemas.params, event.pathParameters ?? {}, 'path') : undefined;
       const given = event.queryStringParameters;
-      // A route without a query refuses any parameter; with none given there is nothing to check.
-      const query = schemas.query || !isEmpty(given) ? parseOrBadRequest(schemas.query ?? NO_QUERY, given ?? {}, 'query') : undefined;
+      // A route without a query refuses any parameter it is given (none given: nothing to check).
+      if (!schemas.query && !isEmpty(given)) parseOrBadRequest(NO_QUERY, given, 'query');
       context.input = {
         params,
-        query: schemas.query ? query : undefined,
+        query: schemas.query ? parseOrBadRequest(schemas.query, given ?? {}, 'query') : undefined,
         body: schemas.body ? parseOrBadRequest(schemas.body, body, 'body') : undefined,
       };
     },
