@@ -20,10 +20,18 @@ const CACHE_TTL_MS = 60_000;
 /**
  * Records by the header value that found them, as API Gateway caches the authorizer's answer (60 s per
  * header value): a cached request then skips the SHA-256 too, which in a warm function cost 7 µs of the
- * route's 100 µs of its own (issue #33). The value stays in this container's memory no longer than its
- * record, as it does in the gateway's cache; only keys that exist are kept.
+ * route's 100 µs of its own (issue #33). So a key this container was shown stays in its memory while its
+ * lookup is fresh, as in the gateway's cache, and no longer: every lookup that misses first drops those
+ * older than 60 s (`dropStaleLookups`). Only keys that exist are kept; only their SHA-256 is ever stored.
  */
 const cache = new Map<string, { record: ApiKeyRecord; fetchedAt: number }>();
+
+function dropStaleLookups(nowMs: number): void {
+  for (const [presented, { fetchedAt }] of cache) if (nowMs - fetchedAt >= CACHE_TTL_MS) cache.delete(presented);
+}
+
+/** Whether this container holds a lookup of the key (for the tests of the cache's hold on a key). */
+export const holdsLookupOf = (plaintext: string): boolean => cache.has(plaintext);
 /** The day this container last tried to record each secret's use: at most one write a day, per secret. */
 const useRecordedOn = new Map<string, string>();
 
@@ -85,9 +93,9 @@ export async function verifyApiKey(plaintext: string | undefined, nowMs: number 
   const cached = cache.get(plaintext);
   let record = cached && nowMs - cached.fetchedAt < CACHE_TTL_MS ? cached.record : undefined;
   if (!record) {
+    dropStaleLookups(nowMs);
     record = await findApiKeyByHash(hashApiKey(plaintext), options);
     if (record) cache.set(plaintext, { record, fetchedAt: nowMs });
-    else cache.delete(plaintext);
   }
   if (!record || record.revoked) throw new NotAuthenticated(INVALID_KEY_MESSAGE);
   if (isExpired(record.key_expires_at, nowMs)) throw new NotAuthenticated(KEY_EXPIRED_MESSAGE);

@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { accessOfKeyId, authenticate, hashApiKey, issueApiKey, type NewApiKey, rotateApiKey } from '../../shared/auth/api-keys';
+import { accessOfKeyId, authenticate, hashApiKey, holdsLookupOf, issueApiKey, type NewApiKey, rotateApiKey } from '../../shared/auth/api-keys';
 import { Conflict, NotAuthenticated } from '../../shared/errors';
 import { findApiKeyByHash, findApiKeyById, listApiKeys } from '../../shared/store/api-keys/lookup';
 import { replaceApiKeySecret, revokeApiKey } from '../../shared/store/api-keys/lifecycle';
@@ -38,6 +38,18 @@ async function rotated(now: number, graceMs: number, expiresAt?: Date | null) {
   if (!next) throw new Error('rotate found no key');
   return { keyId: old.keyId, oldKey: old.plaintext, newKey: next.plaintext, replacedExpiresAt: next.replacedExpiresAt };
 }
+
+describe("the container's lookup of a key", () => {
+  it('is held while fresh and dropped by the first lookup that misses after its 60 s', async () => {
+    const now = Date.now();
+    const [shown, next] = await Promise.all([issue(now), issue(now)]);
+    await authenticate(shown.plaintext, now);
+    await authenticate(shown.plaintext, now + 59_999);
+    expect(holdsLookupOf(shown.plaintext)).toBe(true);
+    await authenticate(next.plaintext, now + 60_000);
+    expect(holdsLookupOf(shown.plaintext)).toBe(false);
+  });
+});
 
 describe('an expiring key', () => {
   it('answers 401 {"error":"API key expired"} once past its expiry', async () => {
