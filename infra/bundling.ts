@@ -38,11 +38,13 @@ export const LAMBDA_BUNDLE = {
   // (shared/lambda-credentials.ts); and node:http, which @middy/util imports for STATUS_CODES, by the same
   // module taken with require(), since its ES import loads Node's undici, 20–30 ms of every cold start
   // (shared/node-http.ts); and the HTML parser and entity tables pdf-lib imports for SVG, XFA and PDF/A,
-  // which the report never uses (shared/report/no-html.ts).
+  // and the CSS color parser it imports for SVG, which the report never draws (shared/report/no-html.ts,
+  // no-svg-colors.ts).
   alias: {
     'brotli/decompress.js': 'shared/report/brotli-decompress.ts',
     'html-entities': 'shared/report/no-html.ts',
     'node-html-better-parser': 'shared/report/no-html.ts',
+    culori: 'shared/report/no-svg-colors.ts',
     '@aws-sdk/credential-provider-node': 'shared/lambda-credentials.ts',
     'node:http': 'shared/node-http.ts',
   },

@@ -71,6 +71,12 @@ describe('the bundle of a route', () => {
     expect(files.some((file) => file.endsWith('shared/report/no-html.ts'))).toBe(true);
   });
 
+  it('of the results report carries none of the CSS color parser pdf-lib imports for SVG', async () => {
+    const files = await reportFiles();
+    expect(files.filter((file) => file.includes('node_modules/culori/'))).toEqual([]);
+    expect(files.some((file) => file.endsWith('shared/report/no-svg-colors.ts'))).toBe(true);
+  });
+
   it('of the results report leaves the S3 client to its side module, which it imports only to fetch a CJK font', async () => {
     const { outfile } = await buildReport();
     const files = await reportFiles();

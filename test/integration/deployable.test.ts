@@ -303,6 +303,14 @@ describe('the cloud assembly of `npm run synth` and `npx cdk synth -c stage=prod
     }
   });
 
+  it('bundles the results report without the CSS color parser pdf-lib imports for SVG (infra/bundling.ts alias)', () => {
+    for (const assembly of [dev, prod]) {
+      const sources = bundledSources(functionNamed(assembly, 'GetAppointmentResultsReport'));
+      expect(sources.some((source) => source.endsWith('shared/report/no-svg-colors.ts'))).toBe(true);
+      expect(sources.filter((source) => source.includes('node_modules/culori/'))).toEqual([]);
+    }
+  });
+
   it('bundles the S3 client the results report fetches its CJK fonts with beside its bundle, not in it (SIDE_MODULES)', () => {
     const s3Client = (source: string) => source.includes('node_modules/@aws-sdk/client-s3/');
     for (const assembly of [dev, prod]) {
