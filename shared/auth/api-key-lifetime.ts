@@ -15,7 +15,7 @@ export const HOUR_MS = 3_600_000;
 
 /** A secret without an expiry (null) never expires: so do the keys issued before keys expired. */
 export function isExpired(expiresAt: string | null, nowMs: number): boolean {
-  return expiryMs(expiresAt) <= nowMs;
+  return expiresAt !== null && Date.parse(expiresAt) <= nowMs;
 }
 
 /** The instant a secret expires, in epoch milliseconds: Infinity for one that never does. */

@@ -20,9 +20,11 @@ const CACHE_TTL_MS = 60_000;
 /**
  * Records by the header value that found them, as API Gateway caches the authorizer's answer (60 s per
  * header value): a cached request then skips the SHA-256 too, which in a warm function cost 7 µs of the
- * route's 100 µs of its own (issue #33). So a key this container was shown stays in its memory while its
- * lookup is fresh, as in the gateway's cache, and no longer: every lookup that misses first drops those
- * older than 60 s (`dropStaleLookups`). Only keys that exist are kept; only their SHA-256 is ever stored.
+ * route's 100 µs of its own (issue #33). So a key this container was shown stays in its memory, as in the
+ * gateway's cache, while its lookup is fresh and until the first lookup that misses after that, which
+ * drops every lookup older than 60 s (`dropStaleLookups`): in a container serving requests, a minute more
+ * at most; a frozen one keeps it until its next request or its end. Only keys that exist are kept; only
+ * their SHA-256 is written to the table.
  */
 const cache = new Map<string, { record: ApiKeyRecord; fetchedAt: number; expiresAtMs: number }>();
 

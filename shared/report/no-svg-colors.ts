@@ -2,7 +2,7 @@
  * What @cantoo/pdf-lib imports from `culori`: a CSS color parser, which it uses only to read the colors of
  * an SVG it draws (`colorString`, api/svg.js). The results report draws no SVG, so the bundles alias the
  * package to this module (infra/bundling.ts LAMBDA_BUNDLE.alias), as shared/report/no-html.ts does for the
- * SVG's HTML parser: 43 KB less for V8 to compile at every cold start of the report, and the color spaces
+ * SVG's HTML parser: 42 KB less for V8 to compile at every cold start of the report, and the color spaces
  * culori registers when it loads.
  *
  * pdf-lib makes its converter when it loads (`converter('rgb')`), so the converter is made; reading a color
