@@ -2,6 +2,8 @@
  * How long an API key's secret works: its expiry, the grace a rotation leaves the secret it replaces,
  * and the UTC day its last use is recorded under. Pure: no I/O, every time is passed in.
  */
+import { isoTimestamp } from '../iso-timestamp';
+
 export const KEY_EXPIRED_MESSAGE = 'API key expired';
 
 /** A new key's lifetime unless the issuer says otherwise: a key nobody renews stops working by itself. */
@@ -15,7 +17,7 @@ export const HOUR_MS = 3_600_000;
 
 /** A secret without an expiry (null) never expires: so do the keys issued before keys expired. */
 export function isExpired(expiresAt: string | null, nowMs: number): boolean {
-  return expiresAt !== null && Date.parse(expiresAt) <= nowMs;
+  return expiresAt !== null && expiryMs(expiresAt) <= nowMs;
 }
 
 /** The instant a secret expires, in epoch milliseconds: Infinity for one that never does. */
@@ -33,15 +35,10 @@ export function replacedSecretExpiry(currentExpiresAt: string | null, now: Date,
   return new Date(expiresAtMs).toISOString();
 }
 
-/** The last day utcDay wrote, and the instants it spans: every request of a day reads it, none formats a date. */
-let lastDay = { text: '', startMs: 0, endMs: 0 };
-
-/** The day a use is recorded under (UTC, YYYY-MM-DD): day precision is all `list` shows. */
+/**
+ * The day a use is recorded under (UTC, YYYY-MM-DD): day precision is all `list` shows. The date of the
+ * timestamp the request's log line formats in the same second, so no request formats a date of its own.
+ */
 export function utcDay(nowMs: number): string {
-  if (!Number.isFinite(nowMs)) throw new RangeError('Invalid time value');
-  if (nowMs < lastDay.startMs || nowMs >= lastDay.endMs) {
-    const startMs = nowMs - (((nowMs % DAY_MS) + DAY_MS) % DAY_MS);
-    lastDay = { text: new Date(startMs).toISOString().slice(0, 10), startMs, endMs: startMs + DAY_MS };
-  }
-  return lastDay.text;
+  return isoTimestamp(nowMs).slice(0, 10);
 }

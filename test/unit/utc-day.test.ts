@@ -1,4 +1,4 @@
-/** The day a key's use is recorded under (shared/auth/api-key-lifetime.ts utcDay), which remembers the last day it wrote. */
+/** The day a key's use is recorded under (shared/auth/api-key-lifetime.ts utcDay), the date of a timestamp formatted once a second. */
 import { describe, expect, it } from 'vitest';
 import { utcDay } from '../../shared/auth/api-key-lifetime';
 
