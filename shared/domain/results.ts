@@ -4,6 +4,14 @@
  * individual ones; a planned clinical biomarker without a result is listed as `planned` with its value
  * fields null.
  */
+/**
+ * Whether a number can be stored as sent: finite, and 0 or of a magnitude DynamoDB holds (1E-130 to below
+ * 1E+126; it keeps 38 significant digits, more than a double's 17). JSON's `1e309` parses to Infinity and a
+ * 100,000-digit HL7 value to Infinity or beyond 1E+125: refused where they arrive, never thrown by the write.
+ */
+export const isStorableNumber = (value: number) => value === 0 || (Number.isFinite(value) && Math.abs(value) >= 1e-130 && Math.abs(value) < 1e126);
+export const STORABLE_NUMBER = 'must be a finite number of magnitude 1E-130 to 1E+125 (or 0)';
+
 /** eq: the value as measured; lt/le/gt/ge: below/above a detection limit. */
 export const VALUE_OPERATORS = ['eq', 'lt', 'le', 'gt', 'ge'] as const;
 export type ValueOperator = (typeof VALUE_OPERATORS)[number];

@@ -8,7 +8,7 @@ import { isCalendarDate } from '../domain/calendar';
 import { INTERPRETATIONS, REJECTION_REASONS, RESULT_STATUSES, VALUE_OPERATORS } from '../domain/results';
 import { BARCODE_PATTERN } from '../domain/sample';
 import { INCOMING_PREFIX } from '../documents/bucket-layout';
-import { ReferenceRange, text, Variant } from './result-shapes';
+import { ReferenceRange, storableNumber, text, Variant } from './result-shapes';
 
 export const LAB_RESULTS_REPORTED = 'LabResultsReported';
 export const LAB_PARTNER_SOURCE = 'lab-partner';
@@ -28,7 +28,7 @@ const resultStatus = v.optional(
 
 export const ClinicalResult = v.strictObject({
   biomarker_id: biomarkerId,
-  value: v.number(),
+  value: storableNumber,
   value_operator: v.pipe(v.picklist(VALUE_OPERATORS), v.description('eq: the value as measured; lt/le/gt/ge: below/above a detection limit.')),
   unit_id: v.nullable(v.pipe(v.number(), v.integer())),
   unit: v.nullable(text(32)),

@@ -4,9 +4,12 @@
  * of their own, so that a function answering results does not bundle the whole report's schema (issue #33).
  */
 import * as v from 'valibot';
+import { isStorableNumber, STORABLE_NUMBER } from '../domain/results';
 
 export const text = (max: number) => v.pipe(v.string(), v.maxLength(max));
-const bound = v.nullable(v.number());
+/** A measured number as the table can hold it (see isStorableNumber). */
+export const storableNumber = v.pipe(v.number(), v.check(isStorableNumber, STORABLE_NUMBER));
+const bound = v.nullable(storableNumber);
 
 export const ReferenceRange = v.strictObject({ normal_min: bound, normal_max: bound, optimal_min: bound, optimal_max: bound });
 
