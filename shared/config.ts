@@ -20,7 +20,7 @@ const Environment = v.object({
   S3_ENDPOINT: optionalUrl,
   /** Local stack only: events are appended to this file (one JSON line each) instead of EventBridge. */
   LOCAL_EVENTS_FILE: v.optional(v.pipe(v.string(), v.minLength(1))),
-  /** Local stack only: webhooks may go to receivers on 127.0.0.1, ::1 and localhost, over http too. */
+  /** Local stack only: webhooks may go to receivers on localhost and loopback addresses (127.0.0.0/8, ::1), over http too. */
   WEBHOOKS_ALLOW_LOOPBACK: v.optional(v.picklist(['true', 'false'])),
   /** Local stack only: an ISO instant that fixes "now" for demos and black-box tests. */
   LAB_CLOCK: v.optional(v.pipe(v.string(), v.isoTimestamp())),

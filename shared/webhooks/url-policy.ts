@@ -6,8 +6,12 @@
  * at every send on the very address the connection uses (shared/webhooks/sender.ts), so a name that
  * later resolves elsewhere (DNS rebinding) is refused too.
  *
- * The local stack (WEBHOOKS_ALLOW_LOOPBACK) also accepts `http` and `https` to 127.0.0.1, ::1 and
- * localhost, so that a developer's receiver on their own machine gets webhooks; nothing else.
+ * The local stack (WEBHOOKS_ALLOW_LOOPBACK) also accepts `http` and `https` to localhost and to every
+ * loopback address, 127.0.0.0/8 and ::1 (also written IPv4-mapped, ::ffff:127.x.y.z), and `https` to a name
+ * that resolves to one, so that a developer's receiver on their own machine gets webhooks; nothing else.
+ * The whole of 127.0.0.0/8, not 127.0.0.1 alone: every address of it is this machine (RFC 1122), a receiver
+ * may listen on another one, and the connect-time check of a resolved name knows the same block, so one
+ * loopback rule holds for an address written in the URL and one a name resolves to.
  */
 import { lookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
@@ -94,7 +98,7 @@ export function checkWebhookUrl(raw: string, policy: UrlPolicy): URL {
   const isLoopbackHost = LOOPBACK_NAMES.has(host.toLowerCase()) || (isIP(host) !== 0 && loopback.check(host, family(host)));
   const localReceiver = policy.allowLoopback && isLoopbackHost;
   if (url.protocol !== 'https:' && !(localReceiver && url.protocol === 'http:')) {
-    throw new InvalidInput(policy.allowLoopback ? 'url must use https (http only to 127.0.0.1, ::1 or localhost)' : 'url must use https');
+    throw new InvalidInput(policy.allowLoopback ? 'url must use https (http only to localhost or a loopback address: 127.0.0.0/8, ::1)' : 'url must use https');
   }
   if (url.username || url.password) throw new InvalidInput('url must not contain a user name or password');
   if (url.hash) throw new InvalidInput('url must not contain a fragment (#…)');

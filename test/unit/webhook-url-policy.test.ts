@@ -94,9 +94,31 @@ describe('on the local stack', () => {
     },
   );
 
-  it.each(['http://hooks.example.com/in', 'https://10.0.0.1/in', 'https://169.254.169.254/'])('still refuses %s', (url) => {
-    expect(() => checkWebhookUrl(url, LOCAL)).toThrow(/^url /);
+  it.each(['http://127.0.0.2:8080/in', 'http://127.255.255.254/in', 'http://2130706434/in', 'http://[::ffff:127.0.1.1]/in', 'https://127.1.2.3/in'])(
+    'accepts every address of 127.0.0.0/8, not 127.0.0.1 alone: %s',
+    (url) => {
+      expect(() => checkWebhookUrl(url, LOCAL)).not.toThrow();
+    },
+  );
+
+  it.each(['http://127.0.0.2:8080/in', 'https://127.1.2.3/in'])('refuses in AWS the loopback address the local stack accepts: %s', (url) => {
+    expect(() => checkWebhookUrl(url, AWS)).toThrow(/^url must/);
   });
+
+  it('accepts over https a name that resolves to a loopback address, and refuses it over http, saying which receivers http may reach', async () => {
+    const loopbackName = async () => ['127.0.1.1'];
+    await expect(assertWebhookUrl('https://dev-box.example.test/in', LOCAL, loopbackName)).resolves.toBe('https://dev-box.example.test/in');
+    await expect(assertWebhookUrl('http://dev-box.example.test/in', LOCAL, loopbackName)).rejects.toThrow(
+      'url must use https (http only to localhost or a loopback address: 127.0.0.0/8, ::1)',
+    );
+  });
+
+  it.each(['http://hooks.example.com/in', 'https://10.0.0.1/in', 'https://169.254.169.254/', 'http://0.0.0.0:8080/in', 'http://[::2]/in'])(
+    'still refuses %s',
+    (url) => {
+      expect(() => checkWebhookUrl(url, LOCAL)).toThrow(/^url /);
+    },
+  );
 
   it('treats an IPv4-mapped loopback address as loopback', () => {
     expect(isAllowedAddress('::ffff:127.0.0.1', LOCAL)).toBe(true);
