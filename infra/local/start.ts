@@ -105,7 +105,9 @@ async function main(): Promise<void> {
   console.log(devKey.generated ? `Dev API key (shown once): ${devKey.plaintext}` : 'Dev API key: the value of DEV_API_KEY');
   // From the start of this process (npm's own start, about 0.3 s, comes before it).
   const seconds = process.uptime().toFixed(1);
-  console.log(`Lab API ready at ${api.url} in ${seconds} s — try: curl -H "x-api-key: <key>" ${api.url}/api/v1/locations`);
+  // The key itself, so the line runs as printed; a fixed key is the caller's own and is not printed.
+  const key = devKey.generated ? devKey.plaintext : '$DEV_API_KEY';
+  console.log(`Lab API ready at ${api.url} in ${seconds} s — try: curl -H "x-api-key: ${key}" ${api.url}/api/v1/locations`);
   if (!verbose) console.log('One line per request; npm start -- --verbose shows every function log line.');
 }
 

@@ -110,6 +110,11 @@ describe('npm start', () => {
     expect(res.body.map((l: { name: string }) => l.name)).toEqual(['Berlin Mitte', 'Berlin Prenzlauer Berg', 'Helsinki Kamppi']);
   });
 
+  it("names DEV_API_KEY in the ready line's curl, never its value (a fixed key is the caller's own)", () => {
+    expect(first.output()).toContain(`try: curl -H "x-api-key: $DEV_API_KEY" ${first.baseUrl}/api/v1/locations\n`);
+    expect(first.output()).not.toContain(devKey);
+  });
+
   it('creates and reads back a profile over HTTP', async () => {
     const created = await call(first, 'POST', '/api/v1/profiles', devKey, {
       profile_group_slug: 'demo-clinic',
@@ -358,10 +363,11 @@ describe('npm start', () => {
     expect(javaProcessesOnPort(ports.DYNAMODB_PORT)).toEqual([]);
   });
 
-  it('prints a generated dev key when DEV_API_KEY is not set, and keeps the data of the last run', async () => {
+  it("prints a generated dev key when DEV_API_KEY is not set, in the ready line's curl too, and keeps the data of the last run", async () => {
     second = await startStack({ DEV_API_KEY: '' });
     const generated = /Dev API key \(shown once\): (\S+)/.exec(second.output())?.[1] as string;
     expect(generated).toMatch(/^lab_/);
+    expect(second.output()).toContain(`try: curl -H "x-api-key: ${generated}" ${second.baseUrl}/api/v1/locations\n`);
     const read = await call(second, 'GET', `/api/v1/profiles/${profileId}`, generated);
     expect(read.status).toBe(200);
     expect(read.body.first_name).toBe('Ada');
