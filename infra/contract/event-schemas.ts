@@ -25,101 +25,114 @@ interface PublishedEvent {
   file: string;
   source: string;
   detailType: string;
+  /** What it announces, in one sentence: its description's first, and the guide's "when" (npm run docs:guides). */
+  when: string;
+  /** `when`, then what a consumer must know besides. */
   description: string;
   detail: GenericSchema;
 }
 
+/** An event whose description is its `when` followed by `more`, so the sentence the guide shows is written once. */
+const published = ({ more, ...event }: Omit<PublishedEvent, 'description'> & { more: string }): PublishedEvent => ({
+  ...event,
+  description: `${event.when} ${more}`,
+});
+
 export const PUBLISHED_EVENTS: PublishedEvent[] = [
-  {
+  published({
     file: 'lab-order-requested.schema.json',
     source: EVENT_SOURCE,
     detailType: LAB_ORDER_REQUESTED,
-    description:
-      'A sample exists (a blood draw was confirmed, or a home kit activated) and the lab should test it. ' +
-      'Delivered at least once: drop duplicates by event_id.',
+    when: 'A sample exists (a blood draw was confirmed, or a home kit activated) and the lab should test it.',
+    more: 'Delivered at least once: drop duplicates by event_id.',
     detail: LabOrderRequestedDetail,
-  },
-  {
+  }),
+  published({
     file: 'lab-results-available.schema.json',
     source: EVENT_SOURCE,
     detailType: LAB_RESULTS_AVAILABLE,
-    description: 'Every planned result of an appointment is in and the appointment is completed. Delivered at least once.',
+    when: 'Every planned result of an appointment is in and the appointment is completed.',
+    more: 'Delivered at least once.',
     detail: LabResultsAvailableDetail,
-  },
-  {
+  }),
+  published({
     file: 'lab-results-updated.schema.json',
     source: EVENT_SOURCE,
     detailType: LAB_RESULTS_UPDATED,
-    description:
-      'A lab report added or changed results of an appointment (preliminary ones included): which tests, and their status now. ' +
-      'Ids and statuses only, never a value: read GET /api/v1/appointments/{id}/results. Delivered at least once: drop duplicates by event_id.',
+    when: 'A lab report added or changed results of an appointment (preliminary ones included): which tests, and their status now.',
+    more: 'Ids and statuses only, never a value: read GET /api/v1/appointments/{id}/results. Delivered at least once: drop duplicates by event_id.',
     detail: LabResultsUpdatedDetail,
-  },
-  {
+  }),
+  published({
     file: 'lab-results-corrected.schema.json',
     source: EVENT_SOURCE,
     detailType: LAB_RESULTS_CORRECTED,
-    description:
-      'The lab corrected a final result: which tests. The value it replaced stays in GET /api/v1/appointments/{id}/results/history. ' +
-      'Ids only, never a value. Delivered at least once: drop duplicates by event_id.',
+    when: 'The lab corrected a final result: which tests.',
+    more:
+      'The value it replaced stays in GET /api/v1/appointments/{id}/results/history. Ids only, never a value. ' +
+      'Delivered at least once: drop duplicates by event_id.',
     detail: LabResultsCorrectedDetail,
-  },
-  {
+  }),
+  published({
     file: 'critical-result-reported.schema.json',
     source: EVENT_SOURCE,
     detailType: CRITICAL_RESULT_REPORTED,
-    description:
+    when:
       "A lab report brought a value beyond its biomarker's critical limits (or the lab flagged it critical): a clinician must see it at once " +
-      'and acknowledge it (POST /api/v1/appointments/{id}/results/acknowledge). Ids and biomarker ids only, never a value. Delivered at least once.',
+      'and acknowledge it (POST /api/v1/appointments/{id}/results/acknowledge).',
+    more: 'Ids and biomarker ids only, never a value. Delivered at least once.',
     detail: CriticalResultReportedDetail,
-  },
-  {
+  }),
+  published({
     file: 'specimen-rejected.schema.json',
     source: EVENT_SOURCE,
     detailType: SPECIMEN_REJECTED,
-    description:
+    when:
       'The lab could not test a specimen, whole or for named tests: those tests are not_performed and the person must be drawn again ' +
-      '(POST /api/v1/appointments with recollection_of). Ids, biomarker ids and the reason code only. Delivered at least once.',
+      '(POST /api/v1/appointments with recollection_of).',
+    more: 'Ids, biomarker ids and the reason code only. Delivered at least once.',
     detail: SpecimenRejectedDetail,
-  },
-  {
+  }),
+  published({
     file: 'appointment-status-changed.schema.json',
     source: EVENT_SOURCE,
     detailType: APPOINTMENT_STATUS_CHANGED,
-    description:
+    when:
       'An appointment changed status (created scheduled, or blood_drawn by a home kit activation; blood_drawn, in_transit, ' +
-      'completed, cancelled): one event per entry of GET /api/v1/appointments/{id}/history, written in the same transaction. ' +
-      'Ids and statuses only. Delivered at least once: drop duplicates by event_id.',
+      'completed, cancelled): one event per entry of GET /api/v1/appointments/{id}/history, written in the same transaction.',
+    more: 'Ids and statuses only. Delivered at least once: drop duplicates by event_id.',
     detail: AppointmentStatusChangedDetail,
-  },
-  {
+  }),
+  published({
     file: 'home-kit-order-status-changed.schema.json',
     source: EVENT_SOURCE,
     detailType: HOME_KIT_ORDER_STATUS_CHANGED,
-    description:
+    when:
       'A home kit order changed status (created pending; dispatched, activated, cancelled): one event per entry of ' +
-      'GET /api/v1/home-kit-orders/{id}/history. Ids and statuses only. Delivered at least once.',
+      'GET /api/v1/home-kit-orders/{id}/history.',
+    more: 'Ids and statuses only. Delivered at least once.',
     detail: HomeKitOrderStatusChangedDetail,
-  },
-  {
+  }),
+  published({
     file: 'shipment-status-changed.schema.json',
     source: EVENT_SOURCE,
     detailType: SHIPMENT_STATUS_CHANGED,
-    description:
+    when:
       'A shipment changed status (created pending; shipped, in_transit, delivered or fault by the courier; cancelled): one ' +
-      'event per entry of GET /api/v1/shipments/{id}/history. Delivered at least once.',
+      'event per entry of GET /api/v1/shipments/{id}/history.',
+    more: 'Delivered at least once.',
     detail: ShipmentStatusChangedDetail,
-  },
-  {
+  }),
+  published({
     file: 'lab-results-reported.schema.json',
     source: LAB_PARTNER_SOURCE,
     detailType: LAB_RESULTS_REPORTED,
-    description:
-      'Sent BY the lab: results of an appointment (by appointment_id or barcode). Upload report files to the ' +
-      "documents bucket's incoming/ prefix first. The same event_id twice is stored once; a report older than the " +
+    when: 'Sent BY the lab: results of an appointment (by appointment_id or barcode).',
+    more:
+      "Upload report files to the documents bucket's incoming/ prefix first. The same event_id twice is stored once; a report older than the " +
       'stored one (tested_at, then reported_at) does not replace it. Unknown appointments or biomarkers are refused.',
     detail: LabResultsReportedDetail,
-  },
+  }),
 ];
 
 /** file name → JSON text of the schema of the event's `detail`, with its EventBridge source and type. */
