@@ -1411,12 +1411,8 @@ export interface components {
             clinical_results: (components["schemas"]["ReceivedClinicalResult"] | components["schemas"]["PlannedClinicalResult"] | components["schemas"]["NotPerformedClinicalResult"])[];
             /** @description one item per planned genetic biomarker (received or planned), then received results that were not planned */
             genetic_results: (components["schemas"]["GeneticResultItem"] | components["schemas"]["PlannedGeneticResult"] | components["schemas"]["NotPerformedGeneticResult"])[];
-            /** @description lab report files: download each with GET /api/v1/documents/{id} */
-            documents: {
-                /** Format: uuid */
-                id: string;
-                file_name: string;
-            }[];
+            /** @description lab report files, newest first: download each with GET /api/v1/documents/{id}; the newest final one is the first whose result_status is not preliminary */
+            documents: components["schemas"]["ResultsDocument"][];
             /** @description null while no value was ever critical; a new critical value resets the acknowledgement */
             critical: {
                 /** @description the tests whose current value is critical */
@@ -1764,6 +1760,16 @@ export interface components {
             /** Format: uuid */
             id: string;
             file_name: string;
+            /**
+             * @description lab_report: a report file the lab sent
+             * @enum {string}
+             */
+            kind: "lab_report";
+            /**
+             * @description the report as a whole: corrected when it corrects any value, else preliminary when any of its values is preliminary, else final
+             * @enum {string}
+             */
+            result_status: "preliminary" | "final" | "corrected";
             /** Format: date-time */
             added_at: string;
             /** @description GET /api/v1/documents/{id} of this API; needs a key with RESULTS_VIEW */
@@ -2142,6 +2148,26 @@ export interface components {
             normal_max: number | null;
             optimal_min: number | null;
             optimal_max: number | null;
+        };
+        ResultsDocument: {
+            /** Format: uuid */
+            id: string;
+            file_name: string;
+            /**
+             * @description lab_report: a report file the lab sent
+             * @enum {string}
+             */
+            kind: "lab_report";
+            /**
+             * @description the report as a whole: corrected when it corrects any value, else preliminary when any of its values is preliminary, else final
+             * @enum {string}
+             */
+            result_status: "preliminary" | "final" | "corrected";
+            /**
+             * Format: date-time
+             * @description when the report holding it was stored
+             */
+            created_at: string;
         };
         Shipment: {
             /** @description the shipment reference (random digits), e.g. P-583019-2746, or as an appointment shows it, P5830192746 */
@@ -3990,7 +4016,10 @@ export interface operations {
                      *       "documents": [
                      *         {
                      *           "id": "b1e2c3d4-a5b6-4c7d-8e9f-0a1b2c3d4e5f",
-                     *           "file_name": "lab-report.pdf"
+                     *           "file_name": "lab-report.pdf",
+                     *           "kind": "lab_report",
+                     *           "result_status": "final",
+                     *           "created_at": "2026-11-20T14:02:11Z"
                      *         }
                      *       ],
                      *       "critical": null

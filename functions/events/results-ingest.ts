@@ -23,8 +23,10 @@ export const handler = inInvocation(async (event: EventBridgeEvent<string, unkno
   if (event.source === 'aws.s3') return hl7Message(event);
   const parsed = v.safeParse(LabResultsReportedDetail, event.detail);
   if (!parsed.success) {
-    logger.error('lab report rejected', { eventbridge_id: event.id, reason: `invalid payload: ${reportIssues(parsed.issues, 'detail')}` });
-    throw new ReportRejected('invalid LabResultsReported payload');
+    const reason = `invalid payload: ${reportIssues(parsed.issues, 'detail')}`;
+    logger.error('lab report rejected', { eventbridge_id: event.id, reason });
+    // The same reason in the error, which the dead-letter queue keeps beside the event (paths and rules, no value).
+    throw new ReportRejected(`invalid LabResultsReported payload (${reason})`);
   }
   const eventId = parsed.output.event_id;
   try {

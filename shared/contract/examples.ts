@@ -90,7 +90,9 @@ export const appointmentResults = {
     },
   ],
   genetic_results: [],
-  documents: [{ id: 'b1e2c3d4-a5b6-4c7d-8e9f-0a1b2c3d4e5f', file_name: 'lab-report.pdf' }],
+  documents: [
+    { id: 'b1e2c3d4-a5b6-4c7d-8e9f-0a1b2c3d4e5f', file_name: 'lab-report.pdf', kind: 'lab_report', result_status: 'final', created_at: '2026-11-20T14:02:11Z' },
+  ],
   critical: null,
 };
 

@@ -5,12 +5,17 @@
  * fields null.
  */
 /**
- * Whether a number can be stored as sent: finite, and 0 or of a magnitude DynamoDB holds (1E-130 to below
- * 1E+126; it keeps 38 significant digits, more than a double's 17). JSON's `1e309` parses to Infinity and a
- * 100,000-digit HL7 value to Infinity or beyond 1E+125: refused where they arrive, never thrown by the write.
+ * Whether a number can be stored as sent: finite, and 0 or of a magnitude from 1E-130 (DynamoDB's smallest)
+ * to 2^53 − 1. DynamoDB itself holds up to 1E+125, but its document client refuses to write a number above
+ * Number.MAX_SAFE_INTEGER (and would read one back as a BigInt): the bound is what our table takes and gives
+ * back as the same number. JSON's `1e309` parses to Infinity and a 100,000-digit HL7 value to Infinity or
+ * far beyond: refused where they arrive, naming the field, never thrown by the write. Lab values are far
+ * inside (a count per litre is ~1E+12).
  */
-export const isStorableNumber = (value: number) => value === 0 || (Number.isFinite(value) && Math.abs(value) >= 1e-130 && Math.abs(value) < 1e126);
-export const STORABLE_NUMBER = 'must be a finite number of magnitude 1E-130 to 1E+125 (or 0)';
+export const isStorableNumber = (value: number) =>
+  value === 0 || (Number.isFinite(value) && Math.abs(value) >= 1e-130 && Math.abs(value) <= Number.MAX_SAFE_INTEGER);
+export const STORABLE_RANGE = 'a finite number of magnitude 1E-130 to 9007199254740991 (2^53 - 1), or 0';
+export const STORABLE_NUMBER = `must be ${STORABLE_RANGE}`;
 
 /** eq: the value as measured; lt/le/gt/ge: below/above a detection limit. */
 export const VALUE_OPERATORS = ['eq', 'lt', 'le', 'gt', 'ge'] as const;
@@ -46,18 +51,19 @@ export interface StoredVersion extends ReportOrder {
 }
 
 /**
- * Whether an incoming result replaces the stored one: a preliminary value never replaces a final or
- * corrected one; a final replaces a preliminary one (and a final one it is not older than: a late
- * re-report); a correction replaces whatever it is not older than. Order is supersedes(): a delayed,
- * out-of-order report never overwrites a newer one.
+ * Why an incoming result cannot replace the stored one, or null when it does: a preliminary value never
+ * replaces a final or corrected one; a final replaces a preliminary one (and a final one it is not older
+ * than: a late re-report); a correction replaces whatever it is not older than. Order is supersedes(): a
+ * delayed, out-of-order report never overwrites a newer one. The caller refuses the whole report with the
+ * reason (issue #48): a value that does not become current is never answered "stored".
  */
-export function replaces(incoming: ReportOrder & { result_status: ResultStatus }, existing: StoredVersion | undefined): boolean {
-  if (!existing) return true;
+export function replacementRefusal(incoming: ReportOrder & { result_status: ResultStatus }, existing: StoredVersion | undefined): string | null {
+  if (!existing) return null;
   const stored = existing.result_status ?? 'final';
-  if (incoming.result_status === 'preliminary' && stored !== 'preliminary') return false;
-  if (incoming.result_status === 'final' && stored === 'corrected') return false;
-  if (incoming.result_status !== 'preliminary' && stored === 'preliminary') return true;
-  return supersedes(incoming, existing);
+  if (incoming.result_status === 'preliminary' && stored !== 'preliminary') return `a preliminary value never replaces a ${stored} one`;
+  if (incoming.result_status === 'final' && stored === 'corrected') return 'a final value never replaces a corrected one (send it as corrected)';
+  if (incoming.result_status !== 'preliminary' && stored === 'preliminary') return null;
+  return supersedes(incoming, existing) ? null : `it is older than the ${stored} value stored (tested earlier, or reported earlier the same day)`;
 }
 
 /**
@@ -76,6 +82,19 @@ export interface RejectedTest {
 
 /** The reason a not_performed item's comment gives: the lab's words, else the code in plain words. */
 export const rejectionText = (rejected: RejectedTest) => rejected.comment ?? `Specimen rejected: ${rejected.reason_code.replaceAll('_', ' ')}`;
+
+/**
+ * The status of a report as a whole, which its PDF carries (issue #48): `corrected` when it corrects any
+ * value, else `preliminary` when any of its values may still change, else `final` (a rejection alone too).
+ */
+export function reportResultStatus(results: readonly { result_status: ResultStatus }[]): ResultStatus {
+  if (results.some((result) => result.result_status === 'corrected')) return 'corrected';
+  return results.some((result) => result.result_status === 'preliminary') ? 'preliminary' : 'final';
+}
+
+/** What a document of an appointment is: today only the lab's report (requisitions will join it). */
+export const DOCUMENT_KINDS = ['lab_report'] as const;
+export type DocumentKind = (typeof DOCUMENT_KINDS)[number];
 
 /** A result that counts as done: the lab's final (or corrected) answer. */
 export const isFinal = (result: { result_status?: ResultStatus }) => (result.result_status ?? 'final') !== 'preliminary';

@@ -15,7 +15,7 @@ export const LAB_PARTNER_SOURCE = 'lab-partner';
 
 const unique = (values: unknown[]) => new Set(values).size === values.length;
 const date = v.pipe(v.string(), v.isoDate(), v.check(isCalendarDate, 'must be a real date (YYYY-MM-DD)'));
-const biomarkerId = v.pipe(v.number(), v.integer(), v.minValue(1));
+const biomarkerId = v.pipe(v.number(), v.safeInteger(), v.minValue(1));
 const resultStatus = v.optional(
   v.pipe(
     v.picklist(RESULT_STATUSES),
@@ -30,7 +30,7 @@ export const ClinicalResult = v.strictObject({
   biomarker_id: biomarkerId,
   value: storableNumber,
   value_operator: v.pipe(v.picklist(VALUE_OPERATORS), v.description('eq: the value as measured; lt/le/gt/ge: below/above a detection limit.')),
-  unit_id: v.nullable(v.pipe(v.number(), v.integer())),
+  unit_id: v.nullable(v.pipe(v.number(), v.safeInteger())),
   unit: v.nullable(text(32)),
   reference_range_lab: v.nullable(ReferenceRange),
   tested_at: date,

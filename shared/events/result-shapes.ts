@@ -4,11 +4,11 @@
  * of their own, so that a function answering results does not bundle the whole report's schema (issue #33).
  */
 import * as v from 'valibot';
-import { isStorableNumber, STORABLE_NUMBER } from '../domain/results';
+import { isStorableNumber, STORABLE_NUMBER, STORABLE_RANGE } from '../domain/results';
 
 export const text = (max: number) => v.pipe(v.string(), v.maxLength(max));
 /** A measured number as the table can hold it (see isStorableNumber). */
-export const storableNumber = v.pipe(v.number(), v.check(isStorableNumber, STORABLE_NUMBER));
+export const storableNumber = v.pipe(v.number(), v.check(isStorableNumber, STORABLE_NUMBER), v.description(STORABLE_RANGE));
 const bound = v.nullable(storableNumber);
 
 export const ReferenceRange = v.strictObject({ normal_min: bound, normal_max: bound, optimal_min: bound, optimal_max: bound });

@@ -207,10 +207,11 @@ export function resultsBundle({ aggregate, biomarkers, status, missing, reported
     ...(observations.length > 0 ? { result: observations.map((o) => ({ reference: o.fullUrl })) } : {}),
     ...(aggregate.documents.length > 0
       ? {
-          presentedForm: aggregate.documents.map((d) => ({
+          // Newest first, as the results list them; the title says which report each is, as result_status does there.
+          presentedForm: [...aggregate.documents].reverse().map((d) => ({
             contentType: 'application/pdf',
             url: `${baseUrl.replace(/\/$/, '')}/api/v1/documents/${d.id}`,
-            title: d.file_name,
+            title: `${d.file_name} (${d.result_status ?? 'final'})`,
             creation: d.added_at,
           })),
         }

@@ -13,11 +13,11 @@ import type { AppointmentAggregate } from '../store/appointments/records';
 import type { HomeKitOrderRecord } from '../store/home-kit-orders';
 import type { ProfileRecord } from '../store/profiles';
 import { Appointment, toAppointment } from './appointments';
-import { instant, uuid } from './fields';
+import { instant } from './fields';
 import { AppointmentHistoryEntry, HomeKitOrderHistoryEntry, toHistoryEntry } from './history';
 import { HomeKitOrder, toHomeKitOrder } from './home-kit-orders';
 import { Profile, toFullProfile } from './profiles';
-import { AppointmentResults, toAppointmentResults } from './results';
+import { AppointmentResults, ResultsDocument, toAppointmentResults, toResultsDocument } from './results';
 
 export const EXPORT_FORMAT = 'lab-api.profile-export';
 export const EXPORT_VERSION = 1;
@@ -26,8 +26,7 @@ const history = <S extends v.GenericSchema>(entry: S) => v.pipe(v.array(entry), 
 
 /** A lab report file of an appointment: what it is called and where to download it. */
 export const ExportedDocument = v.object({
-  id: uuid,
-  file_name: v.string(),
+  ...v.pick(ResultsDocument, ['id', 'file_name', 'kind', 'result_status']).entries,
   added_at: instant,
   download_url: v.pipe(v.string(), v.description('GET /api/v1/documents/{id} of this API; needs a key with RESULTS_VIEW')),
 });
@@ -79,12 +78,10 @@ export function toExportedAppointment({ results, history }: AppointmentReading, 
     ...appointment,
     history: history.map(toHistoryEntry),
     results: received,
-    documents: results.aggregate.documents.map(({ id, file_name, added_at }) => ({
-      id,
-      file_name,
-      added_at,
-      download_url: `${baseUrl.replace(/\/$/, '')}/api/v1/documents/${id}`,
-    })),
+    documents: results.aggregate.documents.map((link) => {
+      const { id, file_name, kind, result_status, created_at } = toResultsDocument(link);
+      return { id, file_name, kind, result_status, added_at: created_at, download_url: `${baseUrl.replace(/\/$/, '')}/api/v1/documents/${id}` };
+    }),
   };
 }
 

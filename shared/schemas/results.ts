@@ -2,6 +2,7 @@
 import * as v from 'valibot';
 import {
   clinicalResultItems,
+  DOCUMENT_KINDS,
   geneticResultItems,
   INTERPRETATIONS,
   interpretationOfStored,
@@ -30,6 +31,28 @@ const interpretation = v.pipe(
     "the lab's flag when it sent one, else derived: beyond the catalog's critical limits, then against the lab's normal range; null: nothing to compare with",
   ),
 );
+
+/** A document of the appointment: which report it is, so that a client picks the newest final one without opening each. */
+export const ResultsDocument = v.object({
+  id: uuid,
+  file_name: v.string(),
+  kind: v.pipe(v.picklist(DOCUMENT_KINDS), v.description('lab_report: a report file the lab sent')),
+  result_status: v.pipe(
+    v.picklist(RESULT_STATUSES),
+    v.description('the report as a whole: corrected when it corrects any value, else preliminary when any of its values is preliminary, else final'),
+  ),
+  created_at: v.pipe(instant, v.description('when the report holding it was stored')),
+});
+export type ResultsDocument = v.InferOutput<typeof ResultsDocument>;
+
+/** The link as the results answer it; links stored before kinds and statuses existed are final lab reports. */
+export const toResultsDocument = (link: DocumentLink): ResultsDocument => ({
+  id: link.id,
+  file_name: link.file_name,
+  kind: link.kind ?? 'lab_report',
+  result_status: link.result_status ?? 'final',
+  created_at: link.added_at,
+});
 
 /** A planned clinical test the lab has not reported yet: its value fields are null. */
 export const PlannedClinicalResult = v.object({
@@ -117,7 +140,12 @@ export const AppointmentResults = v.object({
     v.array(v.variant('status', [GeneticResultItem, PlannedGeneticResult, NotPerformedGeneticResult])),
     v.description('one item per planned genetic biomarker (received or planned), then received results that were not planned'),
   ),
-  documents: v.pipe(v.array(v.object({ id: uuid, file_name: v.string() })), v.description('lab report files: download each with GET /api/v1/documents/{id}')),
+  documents: v.pipe(
+    v.array(ResultsDocument),
+    v.description(
+      'lab report files, newest first: download each with GET /api/v1/documents/{id}; the newest final one is the first whose result_status is not preliminary',
+    ),
+  ),
   critical: v.pipe(
     v.nullable(
       v.object({
@@ -167,7 +195,7 @@ export function toAppointmentResults(read: {
     genetic_results: geneticResultItems(read.planned, read.catalog.biomarkers, read.genetic, read.rejected).map((item) =>
       item.status === 'received' ? toGeneticResult(item.result) : item,
     ),
-    documents: read.aggregate.documents.map(({ id, file_name }) => ({ id, file_name })),
+    documents: read.aggregate.documents.map(toResultsDocument).reverse(),
     critical: appointment.critical_reported_at
       ? {
           biomarker_ids: appointment.critical_biomarker_ids ?? [],

@@ -1,11 +1,12 @@
 /**
  * Lab report documents. The DOC item says where the file is and whose it is; the appointment's
- * partition holds a link {id, file_name} so the results read lists documents without another call.
+ * partition holds a link {id, file_name, added_at, kind, result_status} so the results read lists documents without another call.
  *
  * Access patterns:
  * - a document by id ........ GetItem  PK=DOC#<id>
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import type { DocumentKind, ResultStatus } from '../domain/results';
 import { dynamo, tableName } from './client';
 import * as keys from './keys/items';
 import { withoutKeys } from './query';
@@ -22,6 +23,9 @@ export interface DocumentRecord {
   content_type: string;
   size: number;
   created_at: string;
+  kind: DocumentKind;
+  /** The report's status as a whole (shared/domain/results.ts reportResultStatus). */
+  result_status: ResultStatus;
 }
 
 export const DOCUMENT_NOT_FOUND = 'Document not found';
@@ -43,6 +47,8 @@ export function documentPuts(document: DocumentRecord): NamedItem[] {
           id: document.id,
           file_name: document.file_name,
           added_at: document.created_at,
+          kind: document.kind,
+          result_status: document.result_status,
         },
       },
     }),

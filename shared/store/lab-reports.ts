@@ -9,7 +9,7 @@
  * - store a result ....................... Put (optimistic: the result it replaces is still the one stored)
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import type { Interpretation, RejectedTest, ReportOrder, ResultStatus, ValueOperator } from '../domain/results';
+import type { DocumentKind, Interpretation, RejectedTest, ReportOrder, ResultStatus, ValueOperator } from '../domain/results';
 import type { Variant } from '../events/result-shapes';
 import type { ReferenceRange } from './catalog';
 import { dynamo, tableName } from './client';
@@ -78,6 +78,9 @@ export interface DocumentLink {
   id: string;
   file_name: string;
   added_at: string;
+  /** Absent on links stored before issue #48: a lab report, final. */
+  kind?: DocumentKind;
+  result_status?: ResultStatus;
 }
 
 const INGESTED_TTL_DAYS = 90;

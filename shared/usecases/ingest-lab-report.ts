@@ -11,6 +11,7 @@
  * Here: finding the appointment, the retries of the transaction and the business metrics. What a report
  * changes is lab-report-changes.ts (its critical values lab-report-critical.ts), its files lab-report-files.ts.
  */
+import { isBeyondClockSkew, MAX_CLOCK_SKEW_MS } from '../domain/instant';
 import type { LabResultsReportedDetail } from '../events/lab-results-reported';
 import { getAppointmentAggregate } from '../store/appointments/reads';
 import { type AppointmentRecord } from '../store/appointments/records';
@@ -46,6 +47,20 @@ async function assertKnownBiomarkers(detail: LabResultsReportedDetail): Promise<
 }
 
 /**
+ * A report from the future would outrank every later one, a correction included (shared/domain/results.ts
+ * supersedes()): its time may lead our clock by a drift at most, as a courier's may, and a test may be
+ * dated no later than the day after it was reported (a lab east of UTC writes its own calendar day).
+ */
+function assertReportTimes(detail: LabResultsReportedDetail, now: Date): void {
+  if (isBeyondClockSkew(detail.reported_at, now)) {
+    throw new ReportRejected(`reported_at is more than ${MAX_CLOCK_SKEW_MS / 60_000} minutes ahead of the service's clock`);
+  }
+  const latestTestDay = new Date(Date.parse(detail.reported_at) + 86_400_000).toISOString().slice(0, 10);
+  const late = [...detail.clinical_results, ...detail.genetic_results].filter((result) => result.tested_at > latestTestDay).map((r) => r.biomarker_id);
+  if (late.length > 0) throw new ReportRejected(`tested_at is later than the day after reported_at for biomarker(s) ${late.join(', ')}`);
+}
+
+/**
  * Stores a report. Returns 'duplicate' for an event_id stored before. Throws ReportRejected for what
  * can never be stored (unknown appointment or biomarker, no sample drawn, missing file).
  */
@@ -55,6 +70,7 @@ export async function ingestLabReport(detail: LabResultsReportedDetail, now: Dat
     await deleteUploads(detail);
     return 'duplicate';
   }
+  assertReportTimes(detail, now);
   const appointmentId = await appointmentIdOf(detail);
   await assertKnownBiomarkers(detail);
 

@@ -4,7 +4,7 @@
  * completion when the last planned result came, and the events announcing each, as one transaction's Changes.
  */
 import { LAB } from '../domain/lifecycle';
-import { interpretationOf, isCritical, isFinal, missingResults, replaces, type ResultStatus, type StoredVersion } from '../domain/results';
+import { interpretationOf, isCritical, isFinal, missingResults, replacementRefusal, type ResultStatus, type StoredVersion } from '../domain/results';
 import { criticalResultReported } from '../events/critical-result-reported';
 import { specimenRejected } from '../events/specimen-rejected';
 import { labResultsAvailable } from '../events/lab-results-available';
@@ -38,9 +38,11 @@ interface Written {
 }
 
 /**
- * The Puts of the reported results that replace what is stored (shared/domain/results.ts replaces(): a
- * preliminary value never over a final one), each keeping the versions it replaces (supersededBy), and
- * `stored` updated to match; `written` gains each.
+ * The Puts of the reported results, each replacing what is stored and keeping the versions it replaces
+ * (supersededBy), and `stored` updated to match; `written` gains each. A result that cannot replace the
+ * stored one (shared/domain/results.ts replacementRefusal(): a preliminary value over a final one, a
+ * report older than the stored one) refuses the whole report: stored whole or not at all, never answered
+ * "stored" with a value left out.
  */
 function replacingPuts<R extends StoredVersion & { superseded?: SupersededVersion<R>[] }>(
   results: { biomarker_id: number; tested_at: string; result_status: ResultStatus }[],
@@ -52,7 +54,8 @@ function replacingPuts<R extends StoredVersion & { superseded?: SupersededVersio
   return results.flatMap((result) => {
     const incoming = { tested_at: result.tested_at, reported_at: detail.reported_at, result_status: result.result_status };
     const existing = stored.get(result.biomarker_id);
-    if (!replaces(incoming, existing)) return [];
+    const refusal = replacementRefusal(incoming, existing);
+    if (refusal) throw new ReportRejected(`biomarker ${result.biomarker_id}: ${refusal}`);
     stored.set(result.biomarker_id, incoming as R);
     const corrects = result.result_status === 'corrected' && existing !== undefined && isFinal(existing);
     written.push({ biomarker_id: result.biomarker_id, result_status: result.result_status, corrects });
@@ -91,6 +94,7 @@ export async function prepare(detail: LabResultsReportedDetail, aggregate: Appoi
   const planned = plannedBiomarkers(aggregate, catalog);
   // A rejected specimen: its tests without a final value are not performed (a final value stands).
   const rejected = detail.rejection ? rejectedTests(detail.rejection, planned, received) : [];
+  if (detail.rejection && rejected.length === 0) throw new ReportRejected('the rejection names no test without a final value: nothing to reject');
   for (const biomarker_id of rejected) {
     items.push(
       rejectionPut(appointment.id, {
@@ -155,7 +159,9 @@ export async function prepare(detail: LabResultsReportedDetail, aggregate: Appoi
             ),
           ]
         : []),
-      ...(completes ? [labResultsAvailable(appointment, at)] : []),
+      // Only when a test has a value to read: a draw whose every test was rejected is announced by
+      // SpecimenRejected and the completion's status change, never as results a patient could be told of.
+      ...(completes && received.length > 0 ? [labResultsAvailable(appointment, at)] : []),
     ],
     writtenAt: at,
   };

@@ -4,6 +4,7 @@
  * the uploads (named by the lab, often after the patient) deleted once the report is stored.
  */
 import { createHash } from 'node:crypto';
+import { reportResultStatus } from '../domain/results';
 import { copyObject, deleteObject, objectSize } from '../documents/s3';
 import { errorNames, logger } from '../logger';
 import type { LabResultsReportedDetail } from '../events/lab-results-reported';
@@ -25,6 +26,7 @@ function documentId(eventId: string, s3Key: string): string {
  * its second file leaves nothing under documents/.
  */
 export async function fileDocuments(detail: LabResultsReportedDetail, appointment: AppointmentRecord, at: string, copied: string[]): Promise<NamedItem[]> {
+  const result_status = reportResultStatus([...detail.clinical_results, ...detail.genetic_results]);
   const items: NamedItem[] = [];
   const files = [];
   for (const [index, document] of detail.documents.entries()) {
@@ -51,6 +53,8 @@ export async function fileDocuments(detail: LabResultsReportedDetail, appointmen
       content_type: document.content_type,
       size,
       created_at: at,
+      kind: 'lab_report',
+      result_status,
     };
     items.push(...documentPuts(record));
   }

@@ -4,7 +4,7 @@
  * ignored (a shipment never moves backwards), and one from too far in the future is refused.
  */
 import { assertLocationGroupAccess } from '../auth/access';
-import { toUtcInstant } from '../domain/instant';
+import { isBeyondClockSkew, toUtcInstant } from '../domain/instant';
 import { courierActor } from '../domain/lifecycle';
 import { decideProviderUpdate, type ProviderStatus } from '../domain/shipment';
 import { Conflict, InvalidInput } from '../errors';
@@ -14,9 +14,6 @@ import { recorded } from '../store/transitions';
 import { commit } from './commit';
 import type { Caller } from './request';
 
-/** Courier clocks drift; an update from further in the future than this is refused. */
-const MAX_CLOCK_SKEW_MS = 5 * 60_000;
-
 export async function recordShipmentStatus(
   id: string,
   update: { status: ProviderStatus; tracking_number?: string; occurred_at?: string },
@@ -24,7 +21,7 @@ export async function recordShipmentStatus(
 ): Promise<ShipmentRecord> {
   // Both forms to the second in UTC: they are compared as strings with the last applied update.
   const occurredAt = update.occurred_at ?? toUtcInstant(now);
-  if (Date.parse(occurredAt) > now.getTime() + MAX_CLOCK_SKEW_MS) throw new InvalidInput('occurred_at must not be in the future');
+  if (isBeyondClockSkew(occurredAt, now)) throw new InvalidInput('occurred_at must not be in the future');
   const shipment = await getShipmentOrThrow(id);
   assertLocationGroupAccess(access, shipment.location_group_slug, 'shipment');
   if (isStale(shipment, occurredAt) || decideProviderUpdate(shipment.status, update.status) === 'unchanged') return shipment;

@@ -8,7 +8,7 @@ import { useApi } from '../support/api';
 import { assertDocumented } from '../support/contract';
 import { mockEventBridge } from '../support/event-bridge';
 import { apiKey, seedDemoData, UNKNOWN_ID } from '../support/fixtures';
-import { deliver, report, uploadIncoming } from '../support/lab';
+import { clinical, deliver, report, uploadIncoming } from '../support/lab';
 import { confirmDraw, scheduleAppointment } from '../support/scenario';
 
 const api = useApi();
@@ -33,10 +33,33 @@ async function reportedDocument(bytes: Buffer, fileName = 'lab-report.pdf'): Pro
 }
 
 describe('GET /api/v1/documents/{id}', () => {
-  it('lists the reported document in the results with its file name', async () => {
+  it('lists the reported document in the results with its file name, kind, the report status and when it was stored', async () => {
     const { appointmentId, documentId } = await reportedDocument(Buffer.from('%PDF-1.7 test'), 'Report 2026-11-20.pdf');
     const results = await api.get(`/api/v1/appointments/${appointmentId}/results`, key);
-    expect(results.body.documents).toEqual([{ id: documentId, file_name: 'Report 2026-11-20.pdf' }]);
+    expect(results.body.documents).toEqual([
+      { id: documentId, file_name: 'Report 2026-11-20.pdf', kind: 'lab_report', result_status: 'final', created_at: expect.any(String) },
+    ]);
+  });
+
+  it('lists a preliminary, then a final, then a corrected report newest first, each with the status of its report', async () => {
+    const appointmentId = await scheduleAppointment(api, key);
+    await api.post(`/api/v1/appointments/${appointmentId}/biomarkers`, { biomarker_ids: [2, 3] }, key);
+    await confirmDraw(api, key, appointmentId);
+    const sendWithPdf = async (name: string, results: Record<string, unknown>[]) => {
+      const documents = [{ s3_key: await uploadIncoming(Buffer.from('%PDF-1.7 ' + name)), file_name: name, content_type: 'application/pdf' }];
+      await deliver(report(appointmentId, { clinical_results: results, documents }));
+    };
+    await sendWithPdf('first.pdf', [{ ...clinical(2, 14), result_status: 'preliminary' }, clinical(3, 2)]);
+    await sendWithPdf('second.pdf', [clinical(2, 14.5)]);
+    await sendWithPdf('third.pdf', [{ ...clinical(2, 13.9), result_status: 'corrected' }]);
+    const listed = (await api.get(`/api/v1/appointments/${appointmentId}/results`, key)).body.documents;
+    expect(listed.map((d: { file_name: string; result_status: string }) => [d.file_name, d.result_status])).toEqual([
+      ['third.pdf', 'corrected'],
+      ['second.pdf', 'final'],
+      ['first.pdf', 'preliminary'],
+    ]);
+    const created = listed.map((d: { created_at: string }) => d.created_at);
+    expect(created).toEqual([...created].sort().reverse());
   });
 
   it('answers the exact bytes that the lab uploaded', async () => {

@@ -114,7 +114,14 @@ describe('GET /api/v1/profiles/{id}/export', () => {
 
   it('references the lab report file by id and file name, with a download URL that serves it', async () => {
     const [document] = appointmentIn(person.tested).documents;
-    expect(document).toEqual({ id: expect.any(String), file_name: 'Report.pdf', added_at: expect.any(String), download_url: expect.any(String) });
+    expect(document).toEqual({
+      id: expect.any(String),
+      file_name: 'Report.pdf',
+      kind: 'lab_report',
+      result_status: 'final',
+      added_at: expect.any(String),
+      download_url: expect.any(String),
+    });
     expect(document.download_url).toBe(`${api.url()}/api/v1/documents/${document.id}`);
     const file = await fetch(document.download_url, { headers: { 'x-api-key': key } });
     expect(Buffer.from(await file.arrayBuffer()).toString()).toBe('%PDF-1.7 export');

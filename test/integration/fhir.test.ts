@@ -101,7 +101,7 @@ describe('GET /api/v1/appointments/{id}/results/fhir', () => {
     expect(typeof stored.blood_drawn_at).toBe('string');
     expect(Date.parse(diagnostic.issued)).not.toBeNaN();
     expect(diagnostic.presentedForm).toEqual([
-      { contentType: 'application/pdf', url: `${api.url()}/api/v1/documents/${documentId}`, title: 'lab-report.pdf', creation: expect.any(String) },
+      { contentType: 'application/pdf', url: `${api.url()}/api/v1/documents/${documentId}`, title: 'lab-report.pdf (final)', creation: expect.any(String) },
     ]);
   });
 

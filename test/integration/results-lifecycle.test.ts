@@ -71,10 +71,10 @@ describe('result_status', () => {
     expect((await results(id)).status).toBe('completed');
   });
 
-  it('never replaces a final value by a later preliminary one', async () => {
+  it('refuses a preliminary value after a final one, saying why, and keeps the final value', async () => {
     const id = await drawnAppointment();
     await send(id, value(2, 15, 'final'));
-    await send(id, value(2, 9, 'preliminary'));
+    await expect(send(id, value(2, 9, 'preliminary'))).rejects.toThrow('biomarker 2: a preliminary value never replaces a final one');
     expect(await item(id, 2)).toMatchObject({ result_status: 'final', value: 15 });
   });
 
@@ -86,12 +86,20 @@ describe('result_status', () => {
     expect((await results(id)).status).toBe('completed');
   });
 
-  it('never replaces a corrected value by a late final one', async () => {
+  it('refuses a late final value after a correction, saying why, and keeps the corrected one', async () => {
     const id = await drawnAppointment();
     await send(id, value(2, 15, 'final'));
     await send(id, value(2, 13.1, 'corrected'));
-    await send(id, value(2, 15, 'final'));
+    await expect(send(id, value(2, 15, 'final'))).rejects.toThrow('biomarker 2: a final value never replaces a corrected one');
     expect(await item(id, 2)).toMatchObject({ result_status: 'corrected', value: 13.1 });
+  });
+
+  it('refuses a correction older than the value stored, saying why, and keeps the stored one', async () => {
+    const id = await drawnAppointment();
+    const late = report(id, { reported_at: new Date(Date.now() - 60_000).toISOString(), clinical_results: [value(2, 13.1, 'corrected')] });
+    await send(id, value(2, 15, 'final'));
+    await expect(deliver(late)).rejects.toThrow('biomarker 2: it is older than the final value stored');
+    expect(await item(id, 2)).toMatchObject({ result_status: 'final', value: 15 });
   });
 
   it('answers a planned test with result_status and interpretation null', async () => {
@@ -126,6 +134,21 @@ describe('corrections keep the past', () => {
     ]);
   });
 
+  it('stores a same-day correction after a report from the future was refused: the corrected value stands, in the history and announced', async () => {
+    const id = await drawnAppointment();
+    await send(id, value(3, 2.1, 'final'));
+    await expect(deliver(report(id, { reported_at: '9999-12-31T00:00:00Z', clinical_results: [value(3, 2.1, 'final')] }))).rejects.toThrow(
+      'more than 5 minutes ahead',
+    );
+    const correction = report(id, { clinical_results: [value(3, 2.5, 'corrected')] });
+    expect(await deliver(correction)).toEqual({ outcome: 'stored' });
+    expect(await item(id, 3)).toMatchObject({ result_status: 'corrected', value: 2.5 });
+    const history = (await api.get(`/api/v1/appointments/${id}/results/history`, key)).body;
+    expect(history.clinical_results[0].versions.map((v: { value: number }) => v.value)).toEqual([2.5, 2.1]);
+    const corrected = eventBridge.entries().filter((entry) => entry.DetailType === 'LabResultsCorrected' && entry.Detail!.includes(id));
+    expect(corrected.map((entry) => JSON.parse(entry.Detail!).biomarker_ids)).toEqual([[3]]);
+  });
+
   it('publishes LabResultsCorrected once, naming the test and no value', async () => {
     const id = await drawnAppointment();
     await send(id, value(2, 15, 'final'));
@@ -149,11 +172,11 @@ describe('corrections keep the past', () => {
     expect(updated.map((entry) => JSON.parse(entry.Detail!).results)).toEqual([[{ biomarker_id: 2, result_status: 'preliminary' }]]);
   });
 
-  it('publishes nothing for a report that changes nothing (a preliminary value after a final one)', async () => {
+  it('publishes nothing for a refused report (a preliminary value after a final one)', async () => {
     const id = await drawnAppointment();
     await send(id, value(2, 15, 'final'));
     const before = eventBridge.entries().length;
-    await send(id, value(2, 9, 'preliminary'));
+    await expect(send(id, value(2, 9, 'preliminary'))).rejects.toThrow();
     expect(
       eventBridge
         .entries()

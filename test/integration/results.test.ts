@@ -114,11 +114,73 @@ describe('LabResultsReported ingest', () => {
     expect(byId((await results(id)).clinical_results, 3)).toMatchObject({ value: 2.1 });
   });
 
-  it('never lets an older report overwrite a newer one that arrived first', async () => {
+  it('refuses an older report that arrives after a newer one, naming the test, and keeps the newer value', async () => {
     const { id } = await drawnAppointment();
     await deliver(report(id, { clinical_results: [clinical(3, 2.5, '2026-11-21')] }));
-    await deliver(report(id, { clinical_results: [clinical(3, 1.0, '2026-11-19')] }));
+    await expect(deliver(report(id, { clinical_results: [clinical(3, 1.0, '2026-11-19')] }))).rejects.toThrow(
+      'biomarker 3: it is older than the final value stored',
+    );
     expect(byId((await results(id)).clinical_results, 3)).toMatchObject({ value: 2.5, tested_at: '2026-11-21' });
+  });
+
+  it('refuses a whole report when one of its results is older than the stored one, storing none of the others', async () => {
+    const { id } = await drawnAppointment();
+    await deliver(report(id, { clinical_results: [clinical(3, 2.5, '2026-11-21')] }));
+    await expect(deliver(report(id, { clinical_results: [clinical(4, 1.2, '2026-11-21'), clinical(3, 1.0, '2026-11-19')] }))).rejects.toThrow('biomarker 3');
+    expect(byId((await results(id)).clinical_results, 4)).toMatchObject({ status: 'planned' });
+  });
+
+  it('refuses a report dated more than 5 minutes ahead of the service clock and stores nothing', async () => {
+    const { id } = await drawnAppointment();
+    const ahead = new Date(Date.now() + 6 * 60_000).toISOString();
+    await expect(deliver(report(id, { reported_at: ahead, clinical_results: [clinical(3, 2.1)] }))).rejects.toThrow(
+      'reported_at is more than 5 minutes ahead of the service',
+    );
+    expect(byId((await results(id)).clinical_results, 3)).toMatchObject({ status: 'planned' });
+  });
+
+  it('accepts a report whose clock leads the service by less than 5 minutes', async () => {
+    const { id } = await drawnAppointment();
+    const ahead = new Date(Date.now() + 4 * 60_000).toISOString();
+    expect(await deliver(report(id, { reported_at: ahead, clinical_results: [clinical(3, 2.1)] }))).toEqual({ outcome: 'stored' });
+  });
+
+  it('refuses a report whose test is dated later than the day after the report', async () => {
+    const { id } = await drawnAppointment();
+    await expect(deliver(report(id, { reported_at: '2026-11-20T10:00:00Z', clinical_results: [clinical(3, 2.1, '2026-11-22')] }))).rejects.toThrow(
+      'tested_at is later than the day after reported_at for biomarker(s) 3',
+    );
+  });
+
+  it('refuses a value of 1e309 (Infinity once parsed) with a reason naming the field, and stores nothing', async () => {
+    const { id } = await drawnAppointment();
+    const detail = JSON.parse(JSON.stringify(report(id, { clinical_results: [clinical(4, 1), clinical(3, 7)] })).replace('"value":7', '"value":1e309'));
+    expect(detail.clinical_results[1].value).toBe(Infinity);
+    await expect(deliver(detail)).rejects.toThrow('clinical_results.1.value: must be a finite number of magnitude 1E-130 to 9007199254740991 (2^53 - 1), or 0');
+    expect(byId((await results(id)).clinical_results, 4)).toMatchObject({ status: 'planned' });
+  });
+
+  it('refuses a value smaller than the table holds (1e-200) with a reason naming the field', async () => {
+    const { id } = await drawnAppointment();
+    await expect(deliver(report(id, { clinical_results: [clinical(3, 1e-200)] }))).rejects.toThrow('clinical_results.0.value');
+  });
+
+  it('refuses a reference range bound beyond what the table gives back as the same number (1e16) with a reason naming it', async () => {
+    const { id } = await drawnAppointment();
+    const bad = { ...clinical(3, 2), reference_range_lab: { normal_min: 0, normal_max: 1e16, optimal_min: null, optimal_max: null } };
+    await expect(deliver(report(id, { clinical_results: [bad] }))).rejects.toThrow('clinical_results.0.reference_range_lab.normal_max');
+  });
+
+  it('refuses a unit_id beyond a safe integer with a reason naming the field', async () => {
+    const { id } = await drawnAppointment();
+    await expect(deliver(report(id, { clinical_results: [{ ...clinical(3, 2), unit_id: 1e20 }] }))).rejects.toThrow('clinical_results.0.unit_id');
+  });
+
+  it('stores and answers a value of 0, one of 1E-130 and one of 2^53 - 1 as sent', async () => {
+    const { id } = await drawnAppointment();
+    await deliver(report(id, { clinical_results: [clinical(3, 1e-130), clinical(4, Number.MAX_SAFE_INTEGER), clinical(10, 0)] }));
+    const stored = (await results(id)).clinical_results;
+    expect([3, 4, 10].map((biomarker) => byId(stored, biomarker))).toMatchObject([{ value: 1e-130 }, { value: Number.MAX_SAFE_INTEGER }, { value: 0 }]);
   });
 
   it('replaces a result with a newer report of the same biomarker', async () => {

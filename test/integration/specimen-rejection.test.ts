@@ -8,7 +8,9 @@ import { useApi } from '../support/api';
 import { mockEventBridge } from '../support/event-bridge';
 import { fhirErrors } from '../support/fhir-schema';
 import { apiKey, BERLIN_MITTE, seedDemoData, UNKNOWN_ID } from '../support/fixtures';
+import { WEBHOOK_EVENT_TYPES } from '../../shared/webhooks/event-types';
 import { clinical, deliver, report } from '../support/lab';
+import { dispatchPut, startReceiver } from '../support/webhooks';
 import { confirmDraw, createProfile, newBarcode, scheduleAppointment, slotIn } from '../support/scenario';
 
 const api = useApi();
@@ -82,6 +84,36 @@ describe('a rejected specimen', () => {
         reason_code: 'haemolysed',
       },
     ]);
+  });
+
+  it('announces a draw whose every test was rejected by SpecimenRejected and the status change only, to a subscriber of every type', async () => {
+    const hooks = await startReceiver();
+    const subscribed = await api.post('/api/v1/webhooks', { url: hooks.url, event_types: [...WEBHOOK_EVENT_TYPES] }, await apiKey());
+    expect(subscribed.status).toBe(201);
+    const { id } = await drawnAppointment();
+    eventBridge.client.resetHistory();
+    await reject(id, { reason_code: 'clotted' });
+    await dispatchPut(eventBridge);
+    await hooks.close();
+    const received = hooks.received.map((r) => JSON.parse(r.body) as { type: string; data: { appointment_id: string; status?: string } });
+    expect(received.map((message) => [message.type, message.data.status ?? null]).sort()).toEqual([
+      ['AppointmentStatusChanged', 'completed'],
+      ['SpecimenRejected', null],
+    ]);
+  });
+
+  it('still publishes LabResultsAvailable when a test of the rejected draw has a final value', async () => {
+    const { id } = await drawnAppointment();
+    await deliver(report(id, { clinical_results: [clinical(2, 14)] }));
+    eventBridge.client.resetHistory();
+    await reject(id, { reason_code: 'clotted', biomarker_ids: [3] });
+    expect(eventBridge.entries().map((entry) => entry.DetailType)).toContain('LabResultsAvailable');
+  });
+
+  it('is refused when every test it names already has a final value: nothing to reject', async () => {
+    const { id } = await drawnAppointment();
+    await deliver(report(id, { clinical_results: [clinical(2, 14)] }));
+    await expect(reject(id, { reason_code: 'clotted', biomarker_ids: [2] })).rejects.toThrow('the rejection names no test without a final value');
   });
 
   it('is refused whole when it names a test the appointment did not plan', async () => {
