@@ -256,6 +256,9 @@ export interface LocalApiOptions {
   extraRoutes?: readonly { name: string; route: Route }[];
 }
 
+/** How long an idle keep-alive connection stays open: longer than any client keeps one it means to reuse. */
+export const KEEP_ALIVE_MS = 65_000;
+
 export async function startLocalApi(port: number, options: LocalApiOptions = {}): Promise<LocalApi> {
   const { host = '127.0.0.1', corsAllowOrigins = process.env.CORS_ALLOW_ORIGINS, keyLimits, requestLine, extraRoutes = [] } = options;
   const parsed = v.safeParse(AllowedOrigins, corsAllowOrigins ?? '');
@@ -275,6 +278,13 @@ export async function startLocalApi(port: number, options: LocalApiOptions = {})
       else res.end();
     });
   });
+  // A client's pooled connection must never be closed under it: Node's default 5 s idle timeout is shorter
+  // than a pause between two calls of a partner's test suite (or `npm run lab`), and undici's fetch then
+  // sends on a socket the server is closing (UND_ERR_SOCKET other side closed). The server outlasts its
+  // clients: undici keeps a socket for the `Keep-Alive: timeout` this sends minus a margin, curl and most
+  // pools far less; headers are timed out only after it, as Node asks.
+  server.keepAliveTimeout = KEEP_ALIVE_MS;
+  server.headersTimeout = KEEP_ALIVE_MS + 5_000;
   await new Promise<void>((resolveListen, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => resolveListen());

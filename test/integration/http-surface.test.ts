@@ -2,6 +2,8 @@
  * The HTTP surface every route shares: API-key authentication, scope checks, body parsing, unknown
  * routes and methods, and the `{ "error": … }` shape of every failure.
  */
+import { connect } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it, beforeAll } from 'vitest';
 import { issueApiKey } from '../../shared/auth/api-keys';
 import { revokeApiKey } from '../../shared/store/api-keys/lifecycle';
@@ -306,5 +308,58 @@ describe('API Gateway with binaryMediaTypes */*', () => {
     const result = await handler(event, context);
     expect(result.statusCode).toBe(201);
     expect(JSON.parse(result.body)).toMatchObject({ first_name: 'Test', last_name: 'Person' });
+  });
+});
+
+describe('connections', () => {
+  /** One raw TCP connection: what a client's pooled keep-alive socket is. */
+  async function openConnection() {
+    const { hostname, port } = new URL(api.url());
+    const socket = connect(Number(port), hostname);
+    await new Promise((resolve, reject) => socket.once('connect', resolve).once('error', reject));
+    let closed = false;
+    socket.on('close', () => (closed = true));
+    const get = (path: string) =>
+      new Promise<string>((resolve, reject) => {
+        let text = '';
+        const onData = (chunk: Buffer) => {
+          text += chunk.toString();
+          const end = text.indexOf('\r\n\r\n');
+          if (end < 0) return;
+          const head = text.slice(0, end);
+          const body = text.slice(end + 4);
+          const length = /content-length: (\d+)/i.exec(head)?.[1];
+          // A body of a known length, or chunked until its last (empty) chunk.
+          if (length !== undefined ? body.length >= Number(length) : body.endsWith('0\r\n\r\n')) {
+            socket.off('data', onData);
+            resolve(head);
+          }
+        };
+        socket
+          .on('data', onData)
+          .once('error', reject)
+          .once('close', () => reject(new Error('the server closed the connection')));
+        socket.write(`GET ${path} HTTP/1.1\r\nHost: ${hostname}\r\nConnection: keep-alive\r\n\r\n`);
+      });
+    return { get, isClosed: () => closed, end: () => socket.destroy() };
+  }
+
+  it("keeps an idle connection open past Node's default 5 s, so a request after a pause on a reused connection is answered", { timeout: 20_000 }, async () => {
+    const connection = await openConnection();
+    const first = await connection.get('/health');
+    await sleep(6_000);
+    const closedMeanwhile = connection.isClosed();
+    const second = closedMeanwhile ? '' : await connection.get('/health');
+    connection.end();
+    expect(first).toMatch(/^HTTP\/1\.1 200/);
+    expect(closedMeanwhile).toBe(false);
+    expect(second).toMatch(/^HTTP\/1\.1 200/);
+  });
+
+  it('tells clients how long it keeps an idle connection: 65 s, beyond what a pool that honours it waits', async () => {
+    const connection = await openConnection();
+    const head = await connection.get('/health');
+    connection.end();
+    expect(head).toMatch(/\r\nkeep-alive: timeout=65\r\n/i);
   });
 });

@@ -25,7 +25,9 @@ export const scheduleFields = {
   closures: v.pipe(
     v.array(v.strictObject({ date: calendarDate, reason: v.nullable(text(200)) })),
     v.maxLength(400, 'must list at most 400 dates'),
-    v.check((closures) => closures.every((closure, i) => i === 0 || closures[i - 1]!.date < closure.date), 'must list each date once, in date order'),
+    v.check((closures) => new Set(closures.map((closure) => closure.date)).size === closures.length, 'must list each date once'),
+    // Any order in, date order stored: a clinic adding a holiday appends it and need not sort.
+    v.transform((closures) => closures.toSorted((a, b) => (a.date < b.date ? -1 : 1))),
   ),
 };
 
