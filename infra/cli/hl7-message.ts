@@ -85,6 +85,9 @@ export function oruR01(report: Hl7Report, coding: ObservationCoding): string {
       report.control_id,
       'P',
       '2.5.1',
+      ...Array(5).fill(''),
+      // MSH-18: a string uploaded to S3 is sent as UTF-8 (the lab CLI's and the tests' uploads).
+      'UNICODE UTF-8',
     ),
     segment('PID', '1', '', `${barcode}^^^LAB^SID`),
     segment('ORC', 'RE', barcode),

@@ -4,7 +4,7 @@
  * a reason naming the field, never its value.
  */
 import { isCalendarDate } from '../domain/calendar';
-import type { Interpretation, RejectionReason, ResultStatus, ValueOperator } from '../domain/results';
+import { type Interpretation, isStorableNumber, type RejectionReason, type ResultStatus, STORABLE_NUMBER, type ValueOperator } from '../domain/results';
 import type { Hl7Segment } from './message';
 import { decodeText } from './text';
 import { type Attachment, Hl7Refused, type KnownBiomarker, LOCAL_CODING_SYSTEM } from './report-shape';
@@ -67,8 +67,28 @@ export const HL7_TIMESTAMP = /^(\d{4})(\d{2})(\d{2})(?:(\d{2})(\d{2})?(?:(\d{2})
 /** Ranges as labs write them in OBX-7: `13.5-17.5`, `<5`, `>=40`. */
 export const RANGE = /^\s*(?:(-?\d+(?:\.\d+)?)\s*-\s*(-?\d+(?:\.\d+)?)|(<=?|>=?)\s*(-?\d+(?:\.\d+)?))\s*$/;
 
+/**
+ * Longer numbers are refused before they are read: every number the table holds (isStorableNumber) can be
+ * written in fewer characters (the smallest, 1E-130, with a double's 17 digits takes 148), and a lab's
+ * 100,000 digits then cost a length check, not a parse.
+ */
+export const MAX_NUMBER_LENGTH = 200;
+
+/** A component, decoded (escape sequences → text); an escape that names no text is refused, naming the field. */
 export function value(segment: Hl7Segment, field: number, component: number): string {
-  return decodeText(segment.getComponent(field, component), segment.delimiters).trim();
+  try {
+    return decodeText(segment.getComponent(field, component), segment.delimiters, segment.charset).trim();
+  } catch (error) {
+    if (error instanceof Hl7Refused) throw new Hl7Refused(`${segment.name}-${field}: ${error.message}`);
+    throw error;
+  }
+}
+
+/** A number the lab wrote (`subject`: OBX-5, a bound of OBX-7), refused unless the table can hold it as sent. */
+function storable(text: string, subject: string, where: string): number {
+  const number = Number(text);
+  if (!isStorableNumber(number)) throw new Hl7Refused(`${where}: ${subject} ${STORABLE_NUMBER}`);
+  return number;
 }
 
 export function statusOf(segment: Hl7Segment, order: Hl7Segment, where: string): Status {
@@ -95,15 +115,17 @@ export function measurement(segment: Hl7Segment, valueType: string, where: strin
     comparator = value(segment, 5, 1);
     number = value(segment, 5, 2);
   } else if (valueType === 'NM') {
-    const match = /^(<=?|>=?|=)?\s*(.*)$/.exec(value(segment, 5, 1))!;
+    // `s`: a value with a line break (\.br\) is no number, refused below rather than unmatched here.
+    const match = /^(<=?|>=?|=)?\s*(.*)$/s.exec(value(segment, 5, 1))!;
     comparator = match[1] ?? '';
     number = match[2]!;
   } else {
     throw new Hl7Refused(`${where}: OBX-2 value type ${valueType.slice(0, 3) || '(none)'} is not supported for a clinical result (NM, SN)`);
   }
   const operator = OPERATOR[comparator];
+  if (number.length > MAX_NUMBER_LENGTH) throw new Hl7Refused(`${where}: OBX-5 must be a number of at most ${MAX_NUMBER_LENGTH} characters`);
   if (!operator || !NUMBER.test(number)) throw new Hl7Refused(`${where}: OBX-5 is not a number (with an optional <, <=, >, >=)`);
-  return { value: Number(number), value_operator: operator };
+  return { value: storable(number, 'OBX-5', where), value_operator: operator };
 }
 
 /** OBX-6: the unit's text, and our unit id when the lab sends it as the alternate identifier (…^<id>^^99LAB). */
@@ -116,13 +138,17 @@ export function unitOf(segment: Hl7Segment): { unit_id: number | null; unit: str
 
 export function rangeOf(text: string, where: string) {
   if (!text) return null;
+  // Two numbers, a comparator or a dash, spaces: longer is no range of numbers the table holds.
+  if (text.length > 2 * MAX_NUMBER_LENGTH + 20)
+    throw new Hl7Refused(`${where}: OBX-7 must be a reference range of at most ${2 * MAX_NUMBER_LENGTH + 20} characters`);
   const match = RANGE.exec(text);
   if (!match) throw new Hl7Refused(`${where}: OBX-7 reference range not understood (low-high, <high, >low)`);
   const [, low, high, comparator, bound] = match;
+  const number = (text: string) => storable(text, 'each bound of OBX-7', where);
   const range = { normal_min: null as number | null, normal_max: null as number | null, optimal_min: null, optimal_max: null };
-  if (low !== undefined) return { ...range, normal_min: Number(low), normal_max: Number(high) };
-  if (comparator!.startsWith('<')) return { ...range, normal_max: Number(bound) };
-  return { ...range, normal_min: Number(bound) };
+  if (low !== undefined) return { ...range, normal_min: number(low), normal_max: number(high!) };
+  if (comparator!.startsWith('<')) return { ...range, normal_max: number(bound!) };
+  return { ...range, normal_min: number(bound!) };
 }
 
 /**

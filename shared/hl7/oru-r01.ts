@@ -4,8 +4,9 @@
  * the caller resolves observation codes to biomarkers, uploads the PDFs it extracts, and checks the
  * result against the same schema as a JSON report, so both paths obey one set of rules.
  *
- * Splitting is ./message.ts's (segments, fields, components, repetitions, MSH-1/MSH-2 delimiters);
- * escape sequences are decoded where a value is read (./text.ts).
+ * The message's bytes are read in the character set its MSH-18 declares (decodeOruR01, ./charset.ts);
+ * splitting is ./message.ts's (segments, fields, components, repetitions, MSH-1/MSH-2 delimiters); escape
+ * sequences are decoded where a value is read (./text.ts).
  *
  * A message that cannot mean one report is refused (Hl7Refused) with a reason naming segments, fields
  * and our rules only — never a value, a name or a barcode: the reason is logged.
@@ -15,6 +16,7 @@
 import type { RejectionReason } from '../domain/results';
 import { derivedUuid } from '../derived-uuid';
 import { type Hl7Segment, splitHl7Message } from './message';
+import { decodeMessage } from './charset';
 import { type Attachment, Hl7Refused, type BiomarkerLookup, LOCAL_CODING_SYSTEM, type TranslatedReport } from './report-shape';
 import { attachment, geneticResult, INTERPRETATION, instant, measurement, rangeOf, REJECT_REASON, statusOf, testDate, unitOf, value } from './oru-r01-fields';
 
@@ -34,6 +36,22 @@ interface Observation {
   position: number;
   notes: string[];
   order: Hl7Segment;
+}
+
+const ASCII_SPACE = new Set([0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x20]);
+/**
+ * The lab's bytes → the message's text, in the character set its MSH-18 declares (UTF-8 when empty). MSH-1,
+ * MSH-2 and MSH-18 are ASCII, so the MSH segment is read as Latin-1 (every byte a character) to find the
+ * set before the message is decoded in it. Bytes that are no text in that set are refused (./charset.ts).
+ */
+export function decodeOruR01(bytes: Uint8Array): string {
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  // The MSH segment: after a UTF-8 byte order mark and blank lines, up to the first CR or LF.
+  let start = buffer[0] === 0xef && buffer[1] === 0xbb && buffer[2] === 0xbf ? 3 : 0;
+  while (start < buffer.length && ASCII_SPACE.has(buffer[start]!)) start++;
+  const ends = [buffer.indexOf(0x0d, start), buffer.indexOf(0x0a, start)].filter((end) => end >= 0);
+  const [header] = parse(buffer.toString('latin1', start, ends.length > 0 ? Math.min(...ends) : buffer.length));
+  return decodeMessage(bytes, header!.charset);
 }
 
 export function translateOruR01(text: string, lookup: BiomarkerLookup): TranslatedReport {
@@ -130,7 +148,8 @@ function parse(text: string): Hl7Segment[] {
   // MSH-1 and the four encoding characters of MSH-2, all different, then MSH-1 again: a shorter MSH-2 would
   // make the parser take its escape character from MSH-3.
   const delimiters = normalised.slice(3, 8);
-  if (new Set(delimiters).size !== 5 || normalised[8] !== normalised[3] || /[\sA-Za-z0-9]/.test(delimiters))
+  // ASCII punctuation: MSH-2 and MSH-18 are read before the message's character set is known.
+  if (new Set(delimiters).size !== 5 || normalised[8] !== normalised[3] || /[^!-~]|[A-Za-z0-9]/.test(delimiters))
     throw new Hl7Refused('MSH-1 and MSH-2 must declare five distinct delimiters (|^~\\&)');
   return splitHl7Message(normalised);
 }

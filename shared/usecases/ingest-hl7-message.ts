@@ -1,16 +1,17 @@
 /**
  * An HL7 v2 ORU^R01 message the lab uploaded under `incoming/hl7/` (S3 tells EventBridge, EventBridge
- * invokes results-ingest): translated into the report it means (shared/hl7/oru-r01.ts), its embedded
- * PDFs put under `incoming/` like any upload, then checked against the LabResultsReported schema and
- * stored by the SAME ingestLabReport as a JSON report. So an HL7 message and the equivalent JSON report
- * store the same thing, and are refused for the same reasons. Once stored (or found stored before: the
- * message control id makes one event_id), the message file is deleted: it names the patient.
+ * invokes results-ingest): read in the character set its MSH-18 declares and translated into the report it
+ * means (shared/hl7/oru-r01.ts), its embedded PDFs put under `incoming/` like any upload, then checked
+ * against the LabResultsReported schema and stored by the SAME ingestLabReport as a JSON report. So an HL7
+ * message and the equivalent JSON report store the same thing, and are refused for the same reasons. Once
+ * stored (or found stored before: the message control id makes one event_id), the message file is deleted:
+ * it names the patient.
  */
 import * as v from 'valibot';
 import { HL7_DOCUMENTS_PREFIX, HL7_PREFIX } from '../documents/bucket-layout';
 import { deleteObject, putUpload, objectBytes } from '../documents/s3';
 import { LabResultsReportedDetail, reportIssues } from '../events/lab-results-reported';
-import { type BiomarkerLookup, Hl7Refused, LOCAL_CODING_SYSTEM, translateOruR01 } from '../hl7/oru-r01';
+import { type BiomarkerLookup, decodeOruR01, Hl7Refused, LOCAL_CODING_SYSTEM, translateOruR01 } from '../hl7/oru-r01';
 import { type Catalog, loadCatalog } from '../store/catalog';
 import { ingestLabReport, ReportRejected } from './ingest-lab-report';
 
@@ -38,7 +39,7 @@ export async function ingestHl7Message(key: string, now: Date, versionId?: strin
   // Already stored and deleted (S3 delivers a notification at least once), or removed by the lab.
   if (bytes === undefined) return { outcome: 'gone' };
 
-  const { detail, attachments } = await translate(utf8(bytes));
+  const { detail, attachments } = await translate(bytes);
   const eventId = detail.event_id as string;
   const documents = attachments.map((attachment, index) => ({
     // Derived from the message: a retry puts the same keys, and a stored report finds them listed.
@@ -64,28 +65,21 @@ export async function ingestHl7Message(key: string, now: Date, versionId?: strin
   return { outcome, event_id: eventId };
 }
 
-/** The message as UTF-8 (MSH-18 UNICODE UTF-8, what we accept): a byte sequence that is not is refused, never replaced by U+FFFD. */
-function utf8(bytes: Buffer): string {
+/** The message read in the character set its MSH-18 declares, then translated; Hl7Refused → ReportRejected. */
+async function translate(bytes: Buffer) {
   try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    throw new ReportRejected('the HL7 message is not UTF-8 text (send MSH-18 UNICODE UTF-8)');
-  }
-}
-
-async function translate(text: string) {
-  // A biomarker added in the last minutes may not be in the container's cached catalog yet: look again.
-  for (const fresh of [false, true]) {
-    const catalog = await loadCatalog({ fresh });
+    const text = decodeOruR01(bytes);
     try {
-      return translateOruR01(text, lookupIn(catalog));
+      return translateOruR01(text, lookupIn(await loadCatalog({ fresh: false })));
     } catch (error) {
-      if (!(error instanceof Hl7Refused)) throw error;
-      if (!fresh && error.message.includes('names no biomarker')) continue;
-      throw new ReportRejected(`HL7: ${error.message}`);
+      // A biomarker added in the last minutes may not be in the container's cached catalog yet: look again.
+      if (!(error instanceof Hl7Refused && error.message.includes('names no biomarker'))) throw error;
+      return translateOruR01(text, lookupIn(await loadCatalog({ fresh: true })));
     }
+  } catch (error) {
+    if (error instanceof Hl7Refused) throw new ReportRejected(`HL7: ${error.message}`);
+    throw error;
   }
-  throw new Error('unreachable');
 }
 
 /** OBX-3 → a biomarker: by LOINC (system LN), or by our id (system 99LAB). */

@@ -14,6 +14,7 @@ import { handler as resultsIngest } from '../../functions/events/results-ingest'
 import { type Hl7ClinicalResult, objectCreatedEvent, oruR01 } from '../../infra/cli/hl7-message';
 import { renderLabReport } from '../../infra/cli/lab-report-pdf';
 import { HL7_PREFIX } from '../../shared/documents/bucket-layout';
+import { STORABLE_NUMBER } from '../../shared/domain/results';
 import { s3 } from '../../shared/documents/s3';
 import { useApi } from '../support/api';
 import { mockEventBridge } from '../support/event-bridge';
@@ -105,6 +106,19 @@ describe('an ORU^R01 message from the lab', () => {
     await send(fixture('final-with-notes', barcode));
     expect((await clinical(id, 2)).comment).toBe('Sample slightly lipaemic & icteric; index | 2 ^ see note.\nValidated by Dr. \\K\\ (lab physician)');
     expect((await clinical(id, 1)).comment).toBe('Consider inflammation.\nRepeat in 3 months.');
+  });
+
+  it('stores \\XC3A4\\ in a UTF-8 message as ä', async () => {
+    const { id, barcode } = await drawn();
+    await send(fixture('final-with-notes', barcode).replace('lipaemic', 'h\\XC3A4\\molytisch'));
+    expect((await clinical(id, 2)).comment).toMatch(/^Sample slightly hämolytisch & icteric;/);
+  });
+
+  it('stores the characters of a message declaring 8859/1 sent in Latin-1', async () => {
+    const { id, barcode } = await drawn();
+    const text = fixture('final-with-notes', barcode).replace('UNICODE UTF-8', '8859/1').replace('lipaemic', 'hämolytisch, Größe 37 °C');
+    expect(await notify(await upload(Buffer.from(text, 'latin1')))).toEqual({ outcome: 'stored' });
+    expect((await clinical(id, 2)).comment).toMatch(/^Sample slightly hämolytisch, Größe 37 °C & icteric;/);
   });
 
   it('completes the appointment when every planned test has its final value', async () => {
@@ -257,7 +271,10 @@ async function readAll(id: string) {
     bytesOf(`/api/v1/appointments/${id}/results/report`),
   ]);
   const text = execFileSync('pdftotext', ['-layout', '-', '-'], { input: pdf, encoding: 'utf8' });
-  const documents = resultsBody.documents.map(({ reported_at: _filed, ...document }: { reported_at: string }) => document);
+  // When each document was filed (created_at; reported_at before issue #48 named it so) differs by construction.
+  const documents = resultsBody.documents.map(
+    ({ created_at: _created, reported_at: _filed, ...document }: { created_at?: string; reported_at?: string }) => document,
+  );
   const critical = { ...resultsBody.critical, reported_at: 'STORED' };
   return {
     results: JSON.stringify({ ...resultsBody, documents, critical }),
@@ -312,10 +329,64 @@ describe('a message that cannot be stored', () => {
     ]);
   });
 
-  it('is refused when it is not UTF-8, rather than stored with replacement characters', async () => {
+  it('is refused when it declares UTF-8 and is not, rather than stored with replacement characters', async () => {
     const { id, barcode } = await drawn();
     const latin1 = Buffer.from(fixture('final-with-notes', barcode).replace('lipaemic', 'hämolytisch'), 'latin1');
-    expect((await refused(latin1, id)).error?.message).toBe('the HL7 message is not UTF-8 text (send MSH-18 UNICODE UTF-8)');
+    const outcome = await refused(latin1, id);
+    expect([outcome.error?.message, outcome.unchanged, outcome.kept]).toEqual([
+      "HL7: MSH-18 declares UTF-8 (UNICODE UTF-8, or empty), but the message's bytes are not UTF-8: Latin-1 text is sent with MSH-18 8859/1",
+      true,
+      true,
+    ]);
+  });
+
+  it.each([
+    ['an encoded surrogate (\\XEDA080\\)', '\\XEDA080\\'],
+    ['a byte that is never UTF-8 (\\XFF\\)', '\\XFF\\'],
+  ])('is refused when a comment holds %s, storing nothing rather than U+FFFD', async (_case, escape) => {
+    const { id, barcode } = await drawn();
+    const outcome = await refused(fixture('final-with-notes', barcode).replace('lipaemic', `lip${escape}aemic`), id);
+    expect([outcome.error?.message, outcome.unchanged, outcome.kept]).toEqual([
+      'HL7: NTE-3: an \\X..\\ escape names bytes that are no UTF-8 text (the character set of MSH-18)',
+      true,
+      true,
+    ]);
+  });
+
+  it('is refused when it declares 8859/1 and holds UTF-8 (ß: bytes C3 9F, 0x9F no Latin-1 character), storing nothing', async () => {
+    const { id, barcode } = await drawn();
+    const outcome = await refused(Buffer.from(fixture('final-with-notes', barcode).replace('UNICODE UTF-8', '8859/1'), 'utf8'), id);
+    expect([outcome.error?.message, outcome.unchanged, outcome.kept]).toEqual([
+      'HL7: MSH-18 declares 8859/1 (Latin-1), but the message holds bytes 0x80-0x9F, which are no Latin-1 characters: UTF-8 text is sent with MSH-18 UNICODE UTF-8',
+      true,
+      true,
+    ]);
+  });
+
+  it('is refused when it declares 8859/1 and holds UTF-8 with no byte 0x80-0x9F (ä: bytes C3 A4), storing nothing', async () => {
+    const { id, barcode } = await drawn();
+    const text = fixture('final-with-notes', barcode)
+      .replace('UNICODE UTF-8', '8859/1')
+      .replace('Friedrichstraße', 'Hauptstr.')
+      .replace('lipaemic', 'hämolytisch');
+    const outcome = await refused(Buffer.from(text, 'utf8'), id);
+    expect([outcome.error?.message, outcome.unchanged, outcome.kept]).toEqual([
+      "HL7: MSH-18 declares 8859/1 (Latin-1), but the message's non-ASCII bytes are UTF-8: UTF-8 text is sent with MSH-18 UNICODE UTF-8",
+      true,
+      true,
+    ]);
+  });
+
+  it('is refused when an OBX-5 has 100,000 digits, naming OBX-5, and stores nothing', async () => {
+    const { id, barcode } = await drawn();
+    const outcome = await refused(fixture('final-with-notes', barcode).replace('||14.2|', `||${'9'.repeat(100_000)}|`), id);
+    expect([outcome.error?.message, outcome.unchanged, outcome.kept]).toEqual(['HL7: OBX 1: OBX-5 must be a number of at most 200 characters', true, true]);
+  });
+
+  it('is refused when an OBX-5 is a number the table cannot hold, naming OBX-5, and stores nothing', async () => {
+    const { id, barcode } = await drawn();
+    const outcome = await refused(fixture('final-with-notes', barcode).replace('||14.2|', `||1${'0'.repeat(126)}|`), id);
+    expect([outcome.error?.message, outcome.unchanged]).toEqual([`HL7: OBX 1: OBX-5 ${STORABLE_NUMBER}`, true]);
   });
 
   it('is refused when it is not HL7 at all', async () => {

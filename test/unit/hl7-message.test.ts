@@ -44,11 +44,14 @@ const unusual = [
   'OBX#1#NM#718-7*Hemoglobin*LN##14!S!2#g/dL',
   'NTE',
 ].join('\n');
+/** MSH-18 with a second repetition (an alternate set): the first is the message's. */
+const declaring = unusual.replace('#2.5.1', '#2.5.1######8859/1$UNICODE UTF-8');
 
 describe('splitHl7Message', () => {
   it.each([
     ['a message our lab writes', written],
     ['a message with other delimiters', unusual],
+    ['a message declaring its character set in MSH-18', declaring],
   ])('reads every component of %s as @medplum/core does', (_name, text) => {
     const ours = splitHl7Message(text);
     const theirs = Hl7Message.parse(text).segments;
@@ -86,5 +89,13 @@ describe('splitHl7Message', () => {
 
   it('declares the delimiters of MSH-1 and MSH-2', () => {
     expect(splitHl7Message(unusual)[0]!.delimiters).toEqual({ field: '#', component: '*', repetition: '$', escape: '!', subcomponent: '%' });
+  });
+
+  it('gives every segment the character set of MSH-18, its first repetition', () => {
+    expect(new Set(splitHl7Message(declaring).map((segment) => segment.charset))).toEqual(new Set(['latin1']));
+  });
+
+  it('gives every segment UTF-8 when MSH-18 is empty', () => {
+    expect(new Set(splitHl7Message(unusual).map((segment) => segment.charset))).toEqual(new Set(['utf-8']));
   });
 });

@@ -1,7 +1,8 @@
 /** The ORU^R01 translation's rules that no stored result shows (shared/hl7/oru-r01.ts): refusals and field mappings. */
 import { describe, expect, it } from 'vitest';
 import { oruR01 } from '../../infra/cli/hl7-message';
-import { translateOruR01 } from '../../shared/hl7/oru-r01';
+import { STORABLE_NUMBER } from '../../shared/domain/results';
+import { decodeOruR01, translateOruR01 } from '../../shared/hl7/oru-r01';
 
 const lookup = ({ code, system }: { code: string; system: string }) =>
   system === 'LN' && code === '718-7'
@@ -163,5 +164,158 @@ describe('translateOruR01 dates, delimiters and order statuses', () => {
       'other',
       'haemolysed',
     ]);
+  });
+});
+
+describe('decodeOruR01 and the character set of MSH-18', () => {
+  const declaring = (charset: string, comment = 'Hämolyse') =>
+    message({ clinical_results: [{ ...clinical, comment }] }).replace('|UNICODE UTF-8\r', `|${charset}\r`);
+  const comment = (text: string) => (translateOruR01(text, lookup).detail.clinical_results as { comment: string }[])[0]!.comment;
+
+  it('reads a message declaring UNICODE UTF-8 as UTF-8', () => {
+    expect(comment(decodeOruR01(Buffer.from(message({ clinical_results: [{ ...clinical, comment: 'Hämolyse €' }] }))))).toBe('Hämolyse €');
+  });
+
+  it('reads a message with an empty MSH-18 as UTF-8', () => {
+    expect(comment(decodeOruR01(Buffer.from(declaring('', 'Größe'))))).toBe('Größe');
+  });
+
+  it('reads a message declaring 8859/1 as Latin-1', () => {
+    expect(comment(decodeOruR01(Buffer.from(declaring('8859/1', 'Größe 37 °C'), 'latin1')))).toBe('Größe 37 °C');
+  });
+
+  it('refuses a message declaring 8859/1 that is UTF-8 (bytes 0x80-0x9F)', () => {
+    expect(() => decodeOruR01(Buffer.from(declaring('8859/1', 'Größe'), 'utf8'))).toThrow(
+      'MSH-18 declares 8859/1 (Latin-1), but the message holds bytes 0x80-0x9F',
+    );
+  });
+
+  it('refuses a message declaring 8859/1 that is UTF-8 (no byte 0x80-0x9F)', () => {
+    expect(() => decodeOruR01(Buffer.from(declaring('8859/1', 'Hämolyse'), 'utf8'))).toThrow(
+      "MSH-18 declares 8859/1 (Latin-1), but the message's non-ASCII bytes are UTF-8",
+    );
+  });
+
+  it('refuses a message declaring UTF-8 that is Latin-1', () => {
+    expect(() => decodeOruR01(Buffer.from(message({ clinical_results: [{ ...clinical, comment: 'Hämolyse' }] }), 'latin1'))).toThrow(
+      "MSH-18 declares UTF-8 (UNICODE UTF-8, or empty), but the message's bytes are not UTF-8",
+    );
+  });
+
+  it('refuses a message declaring ASCII that holds a byte above 0x7F', () => {
+    expect(() => decodeOruR01(Buffer.from(declaring('ASCII'), 'latin1'))).toThrow('MSH-18 declares ASCII, but the message holds bytes above 0x7F');
+  });
+
+  it('refuses a character set it does not read (8859/2), without naming it', () => {
+    expect(() => decodeOruR01(Buffer.from(declaring('8859/2', 'ok')))).toThrow(
+      /^MSH-18 names a character set that is not supported \(UNICODE UTF-8, 8859\/1, ASCII, or empty for UTF-8\)$/,
+    );
+  });
+
+  it('reads MSH-18 after a UTF-8 byte order mark and blank lines', () => {
+    const bytes = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(`\r\n${declaring('UNICODE UTF-8', 'Größe')}`)]);
+    expect(comment(decodeOruR01(bytes))).toBe('Größe');
+  });
+
+  it('reads MSH-18 when the MSH segment itself holds non-ASCII text (MSH-4)', () => {
+    const text = declaring('8859/1', 'Größe').replace('|LAB|', '|Zentrallabor Köln|');
+    expect(comment(decodeOruR01(Buffer.from(text, 'latin1')))).toBe('Größe');
+  });
+
+  it('refuses MSH-1 and MSH-2 that are not ASCII, as their bytes would differ by character set', () => {
+    expect(() => decodeOruR01(Buffer.from(message().replaceAll('|', '¦')))).toThrow('MSH-1 and MSH-2 must declare five distinct delimiters');
+  });
+
+  it('refuses an MSH-18 it does not read in a message given as text', () => {
+    expect(() => translateOruR01(declaring('UNICODE UTF-16'), lookup)).toThrow('MSH-18 names a character set that is not supported');
+  });
+});
+
+describe('translateOruR01 \\X escapes', () => {
+  const withComment = (escaped: string, charset = 'UNICODE UTF-8') =>
+    message({ clinical_results: [{ ...clinical, comment: 'COMMENT' }] })
+      .replace('COMMENT', escaped)
+      .replace('|UNICODE UTF-8\r', `|${charset}\r`);
+  const comment = (text: string) => (translateOruR01(text, lookup).detail.clinical_results as { comment: string }[])[0]!.comment;
+
+  it('decodes \\XC3A4\\ in a UTF-8 message as ä', () => {
+    expect(comment(withComment('H\\XC3A4\\molyse'))).toBe('Hämolyse');
+  });
+
+  it('decodes \\XE4\\ in a message declaring 8859/1 as ä', () => {
+    expect(comment(withComment('H\\XE4\\molyse', '8859/1'))).toBe('Hämolyse');
+  });
+
+  it.each(['\\XEDA080\\', '\\XFF\\'])('refuses %s in a UTF-8 message, naming NTE-3', (escaped) => {
+    expect(() => translateOruR01(withComment(`a${escaped}b`), lookup)).toThrow(
+      new RegExp(`^NTE-3: an \\\\X\\.\\.\\\\ escape names bytes that are no UTF-8 text \\(the character set of MSH-18\\)$`),
+    );
+  });
+
+  it('refuses an \\X escape with an odd number of hex digits, naming NTE-3', () => {
+    expect(() => translateOruR01(withComment('\\XC3A\\'), lookup)).toThrow('NTE-3: an \\X..\\ escape must name whole bytes in hexadecimal');
+  });
+
+  it('refuses an \\X escape naming a C1 byte in a message declaring 8859/1', () => {
+    expect(() => translateOruR01(withComment('\\X9F\\', '8859/1'), lookup)).toThrow('NTE-3: an \\X..\\ escape names bytes that are no Latin-1 text');
+  });
+
+  it('refuses an \\X escape naming a byte above 0x7F in a message declaring ASCII', () => {
+    expect(() => translateOruR01(withComment('\\XE4\\', 'ASCII'), lookup)).toThrow('NTE-3: an \\X..\\ escape names bytes that are no ASCII text');
+  });
+
+  it('refuses an \\X escape naming no UTF-8 in OBX-5, naming OBX-5', () => {
+    expect(() =>
+      translateOruR01(
+        obx(message(), (s) => s.replace('||14.2|', '||14\\XFF\\|')),
+        lookup,
+      ),
+    ).toThrow('OBX-5: an \\X..\\ escape names bytes');
+  });
+});
+
+describe('translateOruR01 numbers the table cannot hold', () => {
+  const withValue = (text: string) => obx(message(), (s) => s.replace('||14.2|', `||${text}|`));
+  const withRange = (range: string) => obx(message(), (s) => s.replace('g/dL^^^^^||', `g/dL^^^^^|${range}|`));
+
+  it('refuses an OBX-5 of 100,000 digits before reading it, naming OBX-5', () => {
+    expect(() => translateOruR01(withValue('9'.repeat(100_000)), lookup)).toThrow(/^OBX 1: OBX-5 must be a number of at most 200 characters$/);
+  });
+
+  it.each([
+    ['of 127 digits', `1${'0'.repeat(126)}`],
+    ['below 1E-130 (0.…01, 131 places)', `0.${'0'.repeat(130)}1`],
+    ['of 127 digits after a comparator (>)', `>1${'0'.repeat(126)}`],
+  ])('refuses an NM OBX-5 %s, naming OBX-5', (_case, number) => {
+    expect(() => translateOruR01(withValue(number), lookup)).toThrow(`OBX 1: OBX-5 ${STORABLE_NUMBER}`);
+  });
+
+  it('refuses an SN OBX-5 of 127 digits, naming OBX-5', () => {
+    const text = obx(message(), (s) => s.replace('|NM|', '|SN|').replace('||14.2|', `||<^1${'0'.repeat(126)}|`));
+    expect(() => translateOruR01(text, lookup)).toThrow(`OBX 1: OBX-5 ${STORABLE_NUMBER}`);
+  });
+
+  it.each([
+    ['1E-130', `0.${'0'.repeat(129)}1`, 1e-130],
+    ['1E+12 (a count per litre)', '1000000000000', 1e12],
+    ['0', '0', 0],
+  ])('stores an OBX-5 of %s', (_case, number, stored) => {
+    expect(translateOruR01(withValue(number), lookup).detail.clinical_results).toEqual([expect.objectContaining({ value: stored })]);
+  });
+
+  it('refuses an OBX-5 with a line break (\\.br\\) as no number', () => {
+    expect(() => translateOruR01(withValue('14\\.br\\2'), lookup)).toThrow('OBX 1: OBX-5 is not a number');
+  });
+
+  it.each([
+    ['a low bound of 127 digits', `1${'0'.repeat(126)}-2${'0'.repeat(126)}`],
+    ['a high bound of 127 digits', `<1${'0'.repeat(126)}`],
+    ['a bound below 1E-130', `>0.${'0'.repeat(130)}1`],
+  ])('refuses an OBX-7 with %s, naming OBX-7', (_case, range) => {
+    expect(() => translateOruR01(withRange(range), lookup)).toThrow(`OBX 1: each bound of OBX-7 ${STORABLE_NUMBER}`);
+  });
+
+  it('refuses an OBX-7 of 100,000 characters before reading it', () => {
+    expect(() => translateOruR01(withRange(`1-${'9'.repeat(100_000)}`), lookup)).toThrow('OBX 1: OBX-7 must be a reference range of at most 420 characters');
   });
 });
