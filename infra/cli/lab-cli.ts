@@ -14,6 +14,9 @@
  * `correct` sends a correction of one reported clinical value (same unit, range and test date).
  * `reject <appointment-id> --reason <code> [--biomarkers <id,id>]` rejects the specimen (every planned test,
  * or the named ones): they become not performed, and the person must be drawn again.
+ * `--reported-at <ISO instant>` (any command): the report's time instead of now (its tests dated that day),
+ * to try a late, early or future report: the ingest refuses one more than 5 minutes ahead, and one older
+ * than the value stored, saying why.
  * `--format hl7` (any command): the lab speaks HL7 v2 instead: the same report written as an ORU^R01
  * message (infra/cli/hl7-message.ts, its PDF embedded), uploaded under `incoming/hl7/`, and handed to
  * the ingest as the S3 `Object Created` event EventBridge would deliver.
@@ -22,6 +25,7 @@
 import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { HL7_PREFIX, INCOMING_PREFIX } from '../../shared/documents/bucket-layout';
+import { isZonedDateTime } from '../../shared/domain/instant';
 import { rangeFlag, REJECTION_REASONS, type RejectionReason } from '../../shared/domain/results';
 import { localFunctionEnvironment } from '../local/environment';
 import { apoeResult, geneticFinding } from './lab-samples';
@@ -34,6 +38,7 @@ const USAGE = `usage:
   npm run lab -- reject <appointment-id> --reason <code> [--biomarkers <id,id>]
     codes: ${REJECTION_REASONS.join(', ')}
   any of them with --format hl7: sent as an HL7 v2 ORU^R01 message instead of a JSON event
+  any of them with --reported-at <ISO instant, e.g. 2026-11-28T09:30:00Z>: the report's time instead of now
   npm run lab -- --help`;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
 
@@ -50,6 +55,7 @@ function parse(argv: string[]) {
         reason: { type: 'string' },
         biomarkers: { type: 'string' },
         format: { type: 'string' },
+        'reported-at': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }),
@@ -101,6 +107,9 @@ async function main(argv: string[]): Promise<void> {
   if (command === 'correct' && !correction) throw new UsageError('correct takes <biomarker_id>=<value>, e.g. 2=13.4');
   const format = values.format ?? 'json';
   if (format !== 'json' && format !== 'hl7') throw new UsageError(`--format takes json or hl7: ${format}`);
+  const givenTime = values['reported-at'];
+  if (givenTime !== undefined && !isZonedDateTime(givenTime))
+    throw new UsageError(`--reported-at takes an ISO 8601 instant with its zone, e.g. 2026-11-28T09:30:00Z: ${givenTime}`);
   const criticalId = values.critical === undefined ? undefined : Number(values.critical);
   if (criticalId !== undefined && !Number.isInteger(criticalId)) throw new UsageError(`--critical takes a biomarker id: ${values.critical}`);
 
@@ -122,7 +131,7 @@ async function main(argv: string[]): Promise<void> {
     throw new UsageError(`appointment ${appointmentId} is ${appointment.status}: confirm the blood draw first`);
   }
   const catalog = await loadCatalog();
-  const reportedAt = new Date().toISOString();
+  const reportedAt = new Date(givenTime ?? Date.now()).toISOString();
   const bucket = process.env.DOCUMENTS_BUCKET!;
   const upload = (key: string, body: Buffer | string, contentType: string) =>
     s3.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body, ContentType: contentType }));

@@ -51,7 +51,9 @@ export const PUBLISHED_EVENTS: PublishedEvent[] = [
     file: 'lab-results-available.schema.json',
     source: EVENT_SOURCE,
     detailType: LAB_RESULTS_AVAILABLE,
-    when: 'Every planned result of an appointment is in and the appointment is completed.',
+    when:
+      'Every planned result of an appointment is in and the appointment is completed, with at least one value to read: a draw whose every test ' +
+      'was rejected publishes SpecimenRejected and the completion (AppointmentStatusChanged) instead, never this.',
     more: 'Delivered at least once.',
     detail: LabResultsAvailableDetail,
   }),

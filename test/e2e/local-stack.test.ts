@@ -260,6 +260,15 @@ describe('npm start', () => {
     expect(history.clinical_results[0].versions[0].value).toBe(13.4);
   });
 
+  it('npm run lab -- correct --reported-at in the future is refused with its reason, exit code 1, and changes nothing', async () => {
+    const failed = await run('npm', ['run', '--silent', 'lab', '--', 'correct', criticalAppointmentId, '2=99', '--reported-at', '9999-12-31T00:00:00Z'], {
+      env: { ...process.env, ...ports, LAB_DATA_DIR: dataDir },
+    }).catch((e: { code: number; stderr: string }) => e);
+    expect(failed).toMatchObject({ code: 1, stderr: expect.stringContaining("reported_at is more than 5 minutes ahead of the service's clock") });
+    const history = (await call(first, 'GET', `/api/v1/appointments/${criticalAppointmentId}/results/history`, devKey)).body;
+    expect(history.clinical_results[0].versions.map((v: { value: number }) => v.value)[0]).toBe(13.4);
+  });
+
   it('npm run lab -- reject leaves the rejected tests not performed', async () => {
     const booked = await call(first, 'POST', '/api/v1/appointments', devKey, {
       profile_id: profileId,

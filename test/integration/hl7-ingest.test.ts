@@ -72,6 +72,18 @@ async function bytesOf(path: string): Promise<Buffer> {
 const coding = (id: number) => (({ 1: '2276-4', 2: '718-7', 3: '3016-3' }) as Record<number, string>)[id];
 const loinc = (id: number) => ({ code: coding(id) ?? String(id), text: `Biomarker ${id}`, system: coding(id) ? 'LN' : '99LAB' });
 
+/** A TSH value (3) tested today, as the lab's message carries it. */
+const tsh = (value: number, result_status: 'final' | 'corrected'): Hl7ClinicalResult => ({
+  biomarker_id: 3,
+  value,
+  value_operator: 'eq',
+  unit_id: null,
+  unit: 'mIU/L',
+  reference_range_lab: { normal_min: 0.4, normal_max: 4 },
+  tested_at: new Date().toISOString().slice(0, 10),
+  result_status,
+});
+
 describe('an ORU^R01 message from the lab', () => {
   it('stores each OBX as a result: value, unit, reference range, the lab flag, status and test date', async () => {
     const { id, barcode } = await drawn();
@@ -119,6 +131,32 @@ describe('an ORU^R01 message from the lab', () => {
     const text = fixture('final-with-notes', barcode).replace('UNICODE UTF-8', '8859/1').replace('lipaemic', 'hämolytisch, Größe 37 °C');
     expect(await notify(await upload(Buffer.from(text, 'latin1')))).toEqual({ outcome: 'stored' });
     expect((await clinical(id, 2)).comment).toMatch(/^Sample slightly hämolytisch, Größe 37 °C & icteric;/);
+  });
+
+  it('is refused when MSH-7 lies more than 5 minutes ahead, so that a same-day correction after it stands, in the history and announced', async () => {
+    const { id, barcode } = await drawn();
+    const message = (control_id: string, reported_at: string, result: Hl7ClinicalResult) =>
+      oruR01({ control_id, barcode, reported_at, clinical_results: [result], documents: [] }, loinc);
+    await send(message('TSH-FINAL', new Date().toISOString(), tsh(2.1, 'final')));
+    await expect(send(message('TSH-FUTURE', '9999-12-31T00:00:00Z', tsh(2.1, 'final')))).rejects.toThrow('more than 5 minutes ahead');
+    expect(await send(message('TSH-CORRECTED', new Date().toISOString(), tsh(2.5, 'corrected')))).toMatchObject({ outcome: 'stored' });
+    expect(await clinical(id, 3)).toMatchObject({ value: 2.5, result_status: 'corrected' });
+    const history = (await api.get(`/api/v1/appointments/${id}/results/history`, key)).body;
+    expect(history.clinical_results[0].versions.map((version: { value: number }) => version.value)).toEqual([2.5, 2.1]);
+    expect(eventBridge.entries().filter((e) => e.DetailType === 'LabResultsCorrected' && e.Detail!.includes(id))).toHaveLength(1);
+  });
+
+  it('is refused when its correction is older than the value stored, naming the test, and keeps the file for the dead-letter replay', async () => {
+    const { id, barcode } = await drawn();
+    await send(
+      oruR01({ control_id: 'NEWER-FINAL', barcode, reported_at: new Date().toISOString(), clinical_results: [tsh(2.1, 'final')], documents: [] }, loinc),
+    );
+    const older = new Date(Date.now() - 3_600_000).toISOString();
+    const s3Key = await upload(
+      oruR01({ control_id: 'OLDER-CORR', barcode, reported_at: older, clinical_results: [tsh(2.5, 'corrected')], documents: [] }, loinc),
+    );
+    await expect(notify(s3Key)).rejects.toThrow('biomarker 3: it is older than the final value stored');
+    expect([(await clinical(id, 3)).value, await exists(s3Key)]).toEqual([2.1, true]);
   });
 
   it('completes the appointment when every planned test has its final value', async () => {
