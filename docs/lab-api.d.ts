@@ -1231,7 +1231,7 @@ export interface webhooks {
         put?: never;
         /**
          * LabResultsAvailable, as POSTed to a subscription's URL
-         * @description Every planned result of an appointment is in and the appointment is completed. Delivered at least once. Its `data` is docs/events/lab-results-available.schema.json.
+         * @description Every planned result of an appointment is in and the appointment is completed, with at least one value to read: a draw whose every test was rejected publishes SpecimenRejected and the completion (AppointmentStatusChanged) instead, never this. Delivered at least once. Its `data` is docs/events/lab-results-available.schema.json.
          *
          *     Answer 2xx within 10 s; anything else (or no answer) is retried with backoff, and replayable.
          */
@@ -2473,7 +2473,7 @@ export interface components {
                 tracking_number: string | null;
             };
         };
-        /** @description Every planned result of an appointment is in and the appointment is completed. Delivered at least once. Its `data` is docs/events/lab-results-available.schema.json. */
+        /** @description Every planned result of an appointment is in and the appointment is completed, with at least one value to read: a draw whose every test was rejected publishes SpecimenRejected and the completion (AppointmentStatusChanged) instead, never this. Delivered at least once. Its `data` is docs/events/lab-results-available.schema.json. */
         LabResultsAvailableWebhook: {
             /** @constant */
             type: "LabResultsAvailable";

@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { handler as resultsIngest } from '../../functions/events/results-ingest';
+import { now } from '../../shared/config';
 import { INCOMING_PREFIX, s3 } from '../../shared/documents/s3';
 import { apoeResult } from '../../infra/cli/lab-samples';
 import { eventBridgeEnvelope } from './event-bridge';
@@ -28,9 +29,10 @@ export const clinical = (biomarker_id: number, value: number, tested_at = '2026-
 
 export const apoe = apoeResult('2026-11-20');
 
+/** A report made now by the service's clock (a file with a fixed clock, LAB_CLOCK, reports at that time). */
 export const report = (appointmentId: string, extra: Record<string, unknown> = {}) => ({
   event_id: randomUUID(),
   appointment_id: appointmentId,
-  reported_at: new Date().toISOString(),
+  reported_at: now().toISOString(),
   ...extra,
 });
