@@ -21,7 +21,8 @@ import { ReportFonts } from './report-fonts';
 import type { StageName } from './settings';
 import { LabFunction } from './lab-function';
 
-export { bundleAliases, copyPackageFiles, LAMBDA_BUNDLE, type PackageFiles, REPO_ROOT } from './bundling';
+export { bundleAliases, LAMBDA_BUNDLE, type PackageFiles, REPO_ROOT } from './bundling';
+export { copyPackageFiles } from './bundle-all';
 export { LabFunction, type LabFunctionProps, metricsNamespace, POWERTOOLS_ENVIRONMENT } from './lab-function';
 
 export interface ApiFunctionProps {

@@ -11,8 +11,10 @@ import { App, Tags, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks, HIPAASecurityChecks } from 'cdk-nag';
 import { LabApiStack } from './lab-api-stack';
 import { stageOf } from './settings';
+import { quietPerAssetLines, synthSummary, verboseSynth } from './synth-summary';
 
 const app = new App();
+if (!verboseSynth(app)) quietPerAssetLines();
 const stage = stageOf(app);
 const stack = new LabApiStack(app, `LabApi-${stage}`, {
   stage,
@@ -23,4 +25,6 @@ Tags.of(stack).add('service', 'lab-api');
 Tags.of(stack).add('stage', stage);
 Validations.of(app).addPlugins(new AwsSolutionsChecks(app, { verbose: true }));
 if (stack.hipaaControls) Validations.of(app).addPlugins(new HIPAASecurityChecks(app, { verbose: true }));
-app.synth();
+const assembly = app.synth();
+// On stderr, as CDK's own messages: `cdk synth` prints the template on stdout when asked to.
+process.stderr.write(`${synthSummary(assembly, process.uptime()).join('\n')}\n`);

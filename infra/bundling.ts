@@ -1,11 +1,11 @@
 /**
- * How every function is bundled (infra/lab-function.ts): the repository root, the esbuild settings the
- * bundle benchmark builds with too, the package files copied beside a bundle that reads them at run time, and
- * the side modules bundled beside one that imports them at run time (SIDE_MODULES).
+ * How every function is bundled (infra/lab-function.ts, in one build: infra/bundle-all.ts): the repository
+ * root, the esbuild settings the bundle benchmark builds with too, the package files copied beside a bundle
+ * that reads them at run time, and the side modules bundled beside one that imports them at run time
+ * (SIDE_MODULES).
  */
-import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join, posix, relative, sep } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BuildOptions } from 'esbuild';
 
@@ -52,8 +52,7 @@ export const LAMBDA_BUNDLE = {
 
 /**
  * LAMBDA_BUNDLE.alias as esbuild takes it: absolute paths on this machine. The stack always bundles with
- * the local esbuild (a devDependency; forceDockerBundling false in infra/lab-function.ts), never in Docker,
- * where these paths would not exist.
+ * the local esbuild (a devDependency, through its JavaScript API: infra/bundle-all.ts), never in Docker.
  */
 export const bundleAliases = (): Record<string, string> =>
   Object.fromEntries(Object.entries(LAMBDA_BUNDLE.alias).map(([from, to]) => [from, join(REPO_ROOT, to)]));
@@ -63,26 +62,6 @@ export const resolveFromRepo = createRequire(join(REPO_ROOT, 'package.json'));
 
 /** Files of installed packages, by package name, that a function reads at run time (PACKAGE_FILES). */
 export type PackageFiles = Readonly<Record<string, readonly string[]>>;
-
-const quote = (value: string) => `'${value.replaceAll("'", "'\\''")}'`;
-
-/**
- * The shell commands (NodejsFunction's afterBundling hook) that copy package files beside a bundle:
- * `<outputDir>/node_modules/<package>/<file>`, from the package as installed in the repository, for each
- * file this installed version has. inputDir is the repository root as the bundler sees it (local or Docker).
- */
-export function copyPackageFiles(packages: PackageFiles, inputDir: string, outputDir: string): string[] {
-  return Object.entries(packages).flatMap(([name, files]) => {
-    const installed = dirname(resolveFromRepo.resolve(`${name}/package.json`));
-    const source = posix.join(inputDir, relative(REPO_ROOT, installed).split(sep).join('/'));
-    const target = `${outputDir}/node_modules/${name}`;
-    const present = files.filter((file) => existsSync(join(installed, file)));
-    // Every folder a file lands in, created first: files may sit in sub-folders of the package (a font's
-    // `400Regular/`), and `cp` creates none.
-    const folders = [...new Set([target, ...present.map((file) => posix.dirname(`${target}/${file}`))])];
-    return [`mkdir -p ${folders.map(quote).join(' ')}`, ...present.map((file) => `cp ${quote(`${source}/${file}`)} ${quote(`${target}/${file}`)}`)];
-  });
-}
 
 /**
  * Modules a function imports from beside its bundle (SIDE_MODULES): the name it imports (`./<name>`, left
@@ -94,9 +73,9 @@ export type SideModules = Readonly<Record<string, string>>;
 export const sideModuleImports = (modules: SideModules): string[] => Object.keys(modules).map((name) => `./${name}`);
 
 /**
- * LAMBDA_BUNDLE as esbuild's build API takes it, as NodejsFunction passes it to esbuild: for the bundles
- * the benchmark and the tests build (infra/bench/bundle-build.ts). Every setting is mapped, so a new one
- * fails the type check here until it is.
+ * LAMBDA_BUNDLE as esbuild's build API takes it: for the stack's one build (infra/bundle-all.ts) and the
+ * bundles the benchmark and the tests build (infra/bench/bundle-build.ts). Every setting is mapped, so a
+ * new one fails the type check here until it is.
  */
 export function esbuildOptions(): BuildOptions {
   const mapped: { [Setting in keyof typeof LAMBDA_BUNDLE]: BuildOptions } = {
@@ -111,30 +90,4 @@ export function esbuildOptions(): BuildOptions {
     alias: { alias: bundleAliases() },
   };
   return Object.assign({ bundle: true, platform: 'node' }, ...Object.values(mapped)) as BuildOptions;
-}
-
-/**
- * The shell commands (NodejsFunction's afterBundling hook) that bundle each side module beside the function's
- * bundle, with the same esbuild and settings (LAMBDA_BUNDLE, every one mapped to its flag), into
- * `<outputDir>/<name>` with its source map. The stack bundles locally only (infra/lab-function.ts), so the
- * aliases' paths are this machine's.
- */
-export function sideModuleCommands(modules: SideModules, inputDir: string, outputDir: string): string[] {
-  if (Object.keys(modules).length === 0) return [];
-  const esbuild = join(dirname(resolveFromRepo.resolve('esbuild/package.json')), 'bin', 'esbuild');
-  const flags: { [Setting in keyof typeof LAMBDA_BUNDLE]: string[] } = {
-    format: [`--format=${LAMBDA_BUNDLE.format}`],
-    target: [`--target=${LAMBDA_BUNDLE.target}`],
-    minify: LAMBDA_BUNDLE.minify ? ['--minify'] : [],
-    sourceMap: LAMBDA_BUNDLE.sourceMap ? ['--sourcemap'] : [],
-    sourcesContent: [`--sources-content=${LAMBDA_BUNDLE.sourcesContent}`],
-    externalModules: LAMBDA_BUNDLE.externalModules.map((name) => `--external:${name}`),
-    mainFields: [`--main-fields=${LAMBDA_BUNDLE.mainFields.join(',')}`],
-    banner: [`--banner:js=${LAMBDA_BUNDLE.banner}`],
-    alias: Object.entries(bundleAliases()).map(([from, to]) => `--alias:${from}=${to}`),
-  };
-  const settings = ['--bundle', '--platform=node', ...Object.values(flags).flat(), '--log-level=warning'];
-  return Object.entries(modules).map(([name, source]) =>
-    [esbuild, posix.join(inputDir, source), ...settings, `--outfile=${outputDir}/${name}`].map(quote).join(' '),
-  );
 }

@@ -1,15 +1,14 @@
 /**
  * "A Lambda of this service": one handler module of the repository, bundled by the local esbuild into a
- * small ESM file for Node.js 24 on arm64 (infra/bundling.ts), with the environment shared/config.ts reads,
- * its own log group and its own role holding exactly the rights of its class (infra/route-classes.ts).
+ * small ESM file for Node.js 24 on arm64 (infra/bundling.ts; every function of a synth in one build:
+ * infra/bundle-all.ts), with the environment shared/config.ts reads, its own log group and its own role
+ * holding exactly the rights of its class (infra/route-classes.ts).
  */
-import { join } from 'node:path';
-import { RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import { AssetHashType, DockerImage, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import type { IEventBus } from 'aws-cdk-lib/aws-events';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { Architecture, type FunctionOptions, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { Architecture, Code, Function as LambdaFunction, type FunctionOptions, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Bucket } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
@@ -29,16 +28,8 @@ import {
   TABLE_ACTIONS,
 } from './route-classes';
 import type { StageName } from './settings';
-import {
-  bundleAliases,
-  copyPackageFiles,
-  LAMBDA_BUNDLE,
-  type PackageFiles,
-  REPO_ROOT,
-  sideModuleCommands,
-  sideModuleImports,
-  type SideModules,
-} from './bundling';
+import { type PackageFiles, REPO_ROOT, type SideModules } from './bundling';
+import { PrebuiltBundle } from './bundle-all';
 import { hipaaAcknowledgements } from './function-acknowledgements';
 import { bucketArnAsNagSeesIt, s3Statements } from './function-s3-rights';
 
@@ -83,11 +74,20 @@ export interface LabFunctionProps {
   readonly hipaa?: HipaaControls;
 }
 
-/** LAMBDA_BUNDLE as NodejsFunction takes it: its aliases go to esbuild as arguments (below). */
-const { alias: _aliases, ...bundleSettings } = LAMBDA_BUNDLE;
+/**
+ * A function's code: its bundle, made by CDK's local bundling from the synth's one build (PrebuiltBundle),
+ * hashed by its output as NodejsFunction's was. The image is never pulled: local bundling always succeeds,
+ * and a stack CDK does not bundle (`aws:cdk:bundling-stacks`) stages the repository as NodejsFunction did.
+ */
+function bundledCode(handlerFile: string, sideModules: SideModules, packageFiles: PackageFiles): Code {
+  return Code.fromAsset(REPO_ROOT, {
+    assetHashType: AssetHashType.OUTPUT,
+    bundling: { image: DockerImage.fromRegistry('lab-api-bundles-locally'), local: new PrebuiltBundle(handlerFile, sideModules, packageFiles) },
+  });
+}
 
 export class LabFunction extends Construct {
-  readonly function: NodejsFunction;
+  readonly function: LambdaFunction;
   readonly functionClass: FunctionClass;
   readonly logGroup: LogGroup;
   /** The module it bundles, relative to the repository root: the bundle benchmark lists the stack's functions by it. */
@@ -114,20 +114,16 @@ export class LabFunction extends Construct {
       description: `${props.description} (${functionClass})`.slice(0, 1000),
     });
     this.logGroup.grantWrite(role);
-    this.function = new NodejsFunction(this, 'Function', {
+    this.function = new LambdaFunction(this, 'Function', {
       description: props.description,
-      entry: join(REPO_ROOT, props.handlerFile),
-      handler: 'handler',
-      projectRoot: REPO_ROOT,
-      depsLockFilePath: join(REPO_ROOT, 'package-lock.json'),
+      code: bundledCode(props.handlerFile, sideModules, packageFiles),
+      handler: 'index.handler',
       runtime: Runtime.NODEJS_24_X,
       architecture: Architecture.ARM_64,
       ...FUNCTION_SIZES[functionClass],
       tracing: Tracing.ACTIVE,
       logGroup: this.logGroup,
       role,
-      // SDK v3 reuses connections by default; the variable would only be noise.
-      awsSdkConnectionReuse: false,
       environment: {
         TABLE_NAME: table.tableName,
         DOCUMENTS_BUCKET: bucket.bucketName,
@@ -138,25 +134,6 @@ export class LabFunction extends Construct {
         ...(SERVICE_LEVEL_CLASSES[functionClass] && { LAB_ROUTE_CLASS: SERVICE_LEVEL_CLASSES[functionClass] }),
         NODE_OPTIONS: '--enable-source-maps',
         ...props.environment,
-      },
-      bundling: {
-        ...bundleSettings,
-        format: OutputFormat.ESM,
-        externalModules: [...LAMBDA_BUNDLE.externalModules, ...sideModuleImports(sideModules)],
-        mainFields: [...LAMBDA_BUNDLE.mainFields],
-        esbuildArgs: Object.fromEntries(Object.entries(bundleAliases()).map(([from, to]) => [`--alias:${from}`, to])),
-        // esbuild is a devDependency: bundling needs no Docker, offline or in CI.
-        forceDockerBundling: false,
-        ...((props.packageFiles || props.sideModules) && {
-          commandHooks: {
-            beforeBundling: () => [],
-            beforeInstall: () => [],
-            afterBundling: (inputDir: string, outputDir: string) => [
-              ...copyPackageFiles(packageFiles, inputDir, outputDir),
-              ...sideModuleCommands(sideModules, inputDir, outputDir),
-            ],
-          },
-        }),
       },
       ...props.options,
     });

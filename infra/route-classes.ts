@@ -231,11 +231,11 @@ export const PACKAGE_FILES: Partial<Record<RouteName, Readonly<Record<string, re
 };
 
 /**
- * Modules a route imports at run time from beside its bundle, bundled on their own (infra/bundling.ts
- * sideModuleCommands), by route: the file name the code imports (`./<name>`, which the route's bundle leaves
+ * Modules a route imports at run time from beside its bundle, bundled on their own in the synth's one build
+ * (infra/bundle-all.ts), by route: the file name the code imports (`./<name>`, which the bundles leave
  * external) and the source it is built from. Code a cold start should not parse: the S3 client the report
  * needs only to fetch a CJK font (shared/report/font-object.mts). esbuild leaves out every import written
- * `./<name>`, from whichever file of the route's bundle, so a name here is for one importer only.
+ * `./<name>`, from whichever file of any bundle (the build is one), so a name here is for one importer only.
  */
 export const SIDE_MODULES: Partial<Record<RouteName, SideModules>> = {
   getAppointmentResultsReport: { 'font-object.mjs': 'shared/report/font-object.mts' },

@@ -55,6 +55,9 @@ const SYNTH_TIMEOUT_MS = 15 * 60_000;
 const root = mkdtempSync(join(tmpdir(), 'lab-deployable-'));
 let dev: Assembly;
 let prod: Assembly;
+/** What each synth printed, as a DevOps engineer reads it. */
+let devOutput: { stdout: string; stderr: string };
+let prodOutput: { stdout: string; stderr: string };
 
 // The set-up below runs through the local server in this process; its EventBridge client is the only one replaced.
 mockEventBridge();
@@ -86,7 +89,7 @@ beforeAll(async () => {
     });
   });
   await new Promise<void>((resolve) => eventBridge.listen(0, '127.0.0.1', resolve));
-  await Promise.all([
+  [devOutput, prodOutput] = await Promise.all([
     synthesize('npm', ['run', 'synth', '--', '-o', join(root, 'dev')]),
     synthesize('npx', ['cdk', 'synth', '-c', 'stage=prod', '-o', join(root, 'prod'), '--quiet']),
   ]);
@@ -263,6 +266,21 @@ describe('the cloud assembly of `npm run synth` and `npx cdk synth -c stage=prod
   it(`leaves room in every stack for the ${PLANNED_ROUTES} routes the open issues add, even were they all to land in one stack`, () => {
     const full = [...dev.stacks, ...prod.stacks].filter(({ resources }) => resources + PLANNED_ROUTES * RESOURCES_PER_ROUTE > MAX_RESOURCES);
     expect(full).toEqual([]);
+  });
+
+  it('prints a summary of each synth, its stacks with their resources and its largest assets, and no line per function', () => {
+    for (const [stage, output, assembly] of [['dev', devOutput, dev] as const, ['prod', prodOutput, prod] as const]) {
+      const printed = output.stdout + output.stderr;
+      expect(printed).toMatch(new RegExp(`Synthesized LabApi-${stage} in [\\d.]+ s \\(\\d+ bundles built at once in [\\d.]+ s\\)`));
+      for (const stack of assembly.stacks) expect(printed).toContain(`${String(stack.resources).padStart(4)}  ${stack.name}\n`);
+      expect(printed).toContain('largest function assets (unzipped): GetAppointmentResultsReport');
+      expect(printed).not.toContain('Bundling asset');
+      expect(printed.split('\n').length).toBeLessThan(120);
+    }
+  });
+
+  it("says what to do about prod's example alarm address, beside the warning", () => {
+    expect(prodOutput.stderr).toMatch(/alarmEmail is the example address of infra\/stages\/prod\.ts.*\n\s+what to do: edit the stage file it names/);
   });
 
   it('protects the prod stack from termination, and not the dev stack', () => {
