@@ -6,10 +6,11 @@
  *   2. handler CPU per request, to DynamoDB Local, against bare handlers (bench/handler-cpu.ts);
  *   3. per function: bundle size and cold import time against a bare handler (bench/bundle-figures.ts, bundles.ts);
  *   4. DynamoDB round trips and items read per request of every route, items read / returned on lists (bench/round-trips.ts);
- *   5. latency of the main routes (bench/latency.ts) and the cost of refusing pathological bodies.
+ *   5. latency of the main routes (bench/latency.ts) and the cost of refusing pathological bodies;
+ *   6. each stage's synth as DevOps run it, every function bundled, in seconds (bench/synth.ts).
  *
  *   BENCH_REQUESTS=200 BENCH_CONCURRENCY=8 BENCH_THROUGHPUT_REQUESTS=400 BENCH_ROUNDS=5 BENCH_CPU_ITERATIONS=2000 npm run bench
- *   BENCH_ONLY=throughput,cpu,bundles,routes,latency,input   a subset;   BENCH_PROFILE=1   CPU profiles in bench/profiles/
+ *   BENCH_ONLY=throughput,cpu,bundles,routes,latency,input,synth   a subset;   BENCH_PROFILE=1   CPU profiles in bench/profiles/
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
@@ -33,6 +34,7 @@ import {
   roundTripFigures,
   type World,
 } from './round-trips';
+import { synthFigures } from './synth';
 import { measureThroughput } from './throughput';
 import { ensureBucket, ensureTable } from '../local/bootstrap';
 import { startDynamoDbLocal, startS3Emulator } from '../local/emulators';
@@ -55,7 +57,7 @@ const settings = {
   listSize: number('BENCH_LIST_SIZE', 50),
   exportedAppointments: number('BENCH_EXPORTED_APPOINTMENTS', 200),
 };
-const only = new Set((process.env.BENCH_ONLY ?? 'throughput,cpu,bundles,routes,latency,input').split(',').map((part) => part.trim()));
+const only = new Set((process.env.BENCH_ONLY ?? 'throughput,cpu,bundles,routes,latency,input,synth').split(',').map((part) => part.trim()));
 const profile = process.env.BENCH_PROFILE === '1';
 /** Which part runs now, on stderr: the table comes at the end. */
 const progress = (part: string) => console.error(`… ${part} (${Math.round(process.uptime())} s)`);
@@ -145,6 +147,8 @@ async function main(): Promise<void> {
     await api.close();
     if (only.has('input')) progress('input');
     if (only.has('input')) figures.push(...(await inputCost(key)));
+    if (only.has('synth')) progress('synth');
+    if (only.has('synth')) figures.push(...(await synthFigures(startEnvironment)));
 
     const missed = printFigures(figures, previousRun());
     const file = writeResults({ settings: { ...settings, only: [...only].join(','), profile: String(profile) }, figures, notes, startedAt, loadAtStart });
