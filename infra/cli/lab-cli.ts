@@ -115,6 +115,7 @@ async function main(argv: string[]): Promise<void> {
 
   Object.assign(process.env, localFunctionEnvironment(runningStackSettings()));
   process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN'; // the simulator prints its own summary
+  const { now } = await import('../../shared/config');
   const { getAppointmentAggregate } = await import('../../shared/store/appointments/reads');
   const { loadCatalog, plannedBiomarkers } = await import('../../shared/store/catalog');
   const { getExistingProfile } = await import('../../shared/store/profiles');
@@ -131,7 +132,8 @@ async function main(argv: string[]): Promise<void> {
     throw new UsageError(`appointment ${appointmentId} is ${appointment.status}: confirm the blood draw first`);
   }
   const catalog = await loadCatalog();
-  const reportedAt = new Date(givenTime ?? Date.now()).toISOString();
+  // Now by the service's clock (LAB_CLOCK when the stack runs with a fixed one), as the ingest sees it.
+  const reportedAt = (givenTime === undefined ? now() : new Date(givenTime)).toISOString();
   const bucket = process.env.DOCUMENTS_BUCKET!;
   const upload = (key: string, body: Buffer | string, contentType: string) =>
     s3.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body, ContentType: contentType }));

@@ -51,17 +51,18 @@ export interface StoredVersion extends ReportOrder {
 }
 
 /**
- * Why an incoming result cannot replace the stored one, or null when it does: a preliminary value never
- * replaces a final or corrected one; a final replaces a preliminary one (and a final one it is not older
- * than: a late re-report); a correction replaces whatever it is not older than. Order is supersedes(): a
- * delayed, out-of-order report never overwrites a newer one. The caller refuses the whole report with the
- * reason (issue #48): a value that does not become current is never answered "stored".
+ * Why an incoming result cannot replace the stored one, or null when it does (issue #48). Status first, and
+ * only against a preliminary value: a preliminary value never replaces a final or corrected one, and a final
+ * or corrected one always replaces a preliminary one. Otherwise — two preliminary values, or two of the lab's
+ * answers (final, corrected) — the later one stands (supersedes()): a correction replaces the final value
+ * it corrects, and a final or correction reported after a correction replaces it too. So which of two
+ * reports stands never depends on the order they arrive in, only on their statuses and times. The caller
+ * refuses the whole report with the reason: a value that does not become current is never answered "stored".
  */
 export function replacementRefusal(incoming: ReportOrder & { result_status: ResultStatus }, existing: StoredVersion | undefined): string | null {
   if (!existing) return null;
   const stored = existing.result_status ?? 'final';
   if (incoming.result_status === 'preliminary' && stored !== 'preliminary') return `a preliminary value never replaces a ${stored} one`;
-  if (incoming.result_status === 'final' && stored === 'corrected') return 'a final value never replaces a corrected one (send it as corrected)';
   if (incoming.result_status !== 'preliminary' && stored === 'preliminary') return null;
   return supersedes(incoming, existing) ? null : `it is older than the ${stored} value stored (tested earlier, or reported earlier the same day)`;
 }
@@ -130,7 +131,10 @@ export function interpretationOf(
 export function supersedes(incoming: ReportOrder, existing: ReportOrder | undefined): boolean {
   if (!existing) return true;
   if (incoming.tested_at !== existing.tested_at) return incoming.tested_at > existing.tested_at;
-  return incoming.reported_at >= existing.reported_at;
+  // As instants, not as text: `10:30:00-05:00` is after `11:00:00Z`, and an HL7 time (`….000Z`) and a JSON one
+  // (`…Z`) of the same second are equal. A stored time Date.parse cannot read compares as text, as it was.
+  const [at, before] = [Date.parse(incoming.reported_at), Date.parse(existing.reported_at)];
+  return Number.isNaN(at) || Number.isNaN(before) ? incoming.reported_at >= existing.reported_at : at >= before;
 }
 
 /** Planned biomarkers that have no result yet. */

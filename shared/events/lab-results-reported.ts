@@ -5,6 +5,7 @@
  */
 import * as v from 'valibot';
 import { isCalendarDate } from '../domain/calendar';
+import { isZonedDateTime } from '../domain/instant';
 import { INTERPRETATIONS, REJECTION_REASONS, RESULT_STATUSES, VALUE_OPERATORS } from '../domain/results';
 import { BARCODE_PATTERN } from '../domain/sample';
 import { INCOMING_PREFIX } from '../documents/bucket-layout';
@@ -75,7 +76,8 @@ export const LabResultsReportedDetail = v.pipe(
     event_id: v.pipe(v.string(), v.uuid(), v.description('Unique per report; a report sent twice is stored once.')),
     appointment_id: v.optional(v.pipe(v.string(), v.uuid())),
     barcode: v.optional(v.pipe(v.string(), v.regex(BARCODE_PATTERN))),
-    reported_at: v.pipe(v.string(), v.isoTimestamp()),
+    // An instant with its zone (Z or ±HH:MM), as the API takes them: it is compared with our clock and other reports.
+    reported_at: v.pipe(v.string(), v.isoTimestamp(), v.check(isZonedDateTime, 'must be an ISO 8601 date and time with its zone (Z or ±HH:MM)')),
     clinical_results: v.optional(v.pipe(v.array(ClinicalResult), v.maxLength(MAX_CLINICAL_RESULTS_PER_REPORT)), []),
     genetic_results: v.optional(v.pipe(v.array(GeneticResult), v.maxLength(MAX_GENETIC_RESULTS_PER_REPORT)), []),
     documents: v.optional(v.pipe(v.array(ReportedDocument), v.maxLength(5)), []),
@@ -108,6 +110,13 @@ export type LabResultsReportedDetail = v.InferOutput<typeof LabResultsReportedDe
 export function reportIssues(issues: readonly v.BaseIssue<unknown>[], root: string): string {
   return issues
     .slice(0, 10)
-    .map((issue) => `${v.getDotPath(issue) ?? root}: ${issue.type === 'check' ? issue.message : `expected ${issue.expected ?? 'a valid value'}`}`)
+    .map((issue) => {
+      // A field we do not know is named by the lab, and a name can be anything: say where, never what.
+      if (issue.type === 'strict_object') {
+        const parent = issue.path && v.getDotPath({ ...issue, path: issue.path.slice(0, -1) as typeof issue.path });
+        return `${parent || root}: a field the schema does not have`;
+      }
+      return `${v.getDotPath(issue) ?? root}: ${issue.type === 'check' ? issue.message : `expected ${issue.expected ?? 'a valid value'}`}`;
+    })
     .join('; ');
 }

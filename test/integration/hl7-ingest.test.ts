@@ -427,6 +427,12 @@ describe('a message that cannot be stored', () => {
     expect([outcome.error?.message, outcome.unchanged]).toEqual([`HL7: OBX 1: OBX-5 ${STORABLE_NUMBER}`, true]);
   });
 
+  it('is refused when an OBX-5 lies just beyond 2^53 - 1 (1E+16), the bound in force, naming OBX-5, and stores nothing', async () => {
+    const { id, barcode } = await drawn();
+    const outcome = await refused(fixture('final-with-notes', barcode).replace('||14.2|', '||10000000000000000|'), id);
+    expect([outcome.error?.message, outcome.unchanged]).toEqual([`HL7: OBX 1: OBX-5 ${STORABLE_NUMBER}`, true]);
+  });
+
   it('is refused when it is not HL7 at all', async () => {
     const { id } = await drawn();
     expect((await refused('{"not":"hl7"}', id)).error?.message).toBe('HL7: an HL7 v2 message starts with its MSH segment');

@@ -86,12 +86,46 @@ describe('result_status', () => {
     expect((await results(id)).status).toBe('completed');
   });
 
-  it('refuses a late final value after a correction, saying why, and keeps the corrected one', async () => {
+  it('refuses a late final value reported before the correction stored, saying why, and keeps the corrected one', async () => {
     const id = await drawnAppointment();
-    await send(id, value(2, 15, 'final'));
+    const late = report(id, { reported_at: new Date(Date.now() - 60_000).toISOString(), clinical_results: [value(2, 15, 'final')] });
     await send(id, value(2, 13.1, 'corrected'));
-    await expect(send(id, value(2, 15, 'final'))).rejects.toThrow('biomarker 2: a final value never replaces a corrected one');
+    await expect(deliver(late)).rejects.toThrow('biomarker 2: it is older than the corrected value stored');
     expect(await item(id, 2)).toMatchObject({ result_status: 'corrected', value: 13.1 });
+  });
+
+  it('keeps whichever of a final value and a correction was reported later, whatever order they arrive in', async () => {
+    const [finalFirst, correctionFirst] = [await drawnAppointment(), await drawnAppointment()];
+    const at = (minutesAgo: number) => new Date(Date.now() - minutesAgo * 60_000).toISOString();
+    const reports = (id: string) => ({
+      final: report(id, { reported_at: at(1), clinical_results: [value(2, 15, 'final')] }),
+      correction: report(id, { reported_at: at(2), clinical_results: [value(2, 13.1, 'corrected')] }),
+    });
+    const one = reports(finalFirst);
+    await deliver(one.final);
+    await expect(deliver(one.correction)).rejects.toThrow('older');
+    const other = reports(correctionFirst);
+    await deliver(other.correction);
+    await deliver(other.final);
+    expect([await item(finalFirst, 2), await item(correctionFirst, 2)]).toMatchObject([
+      { result_status: 'final', value: 15 },
+      { result_status: 'final', value: 15 },
+    ]);
+  });
+
+  it('orders reports by instant, not by text: a correction at 10:30 -05:00 replaces a final value of 11:00 Z the same day', async () => {
+    const id = await drawnAppointment();
+    const day = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+    await deliver(report(id, { reported_at: `${day}T11:00:00Z`, clinical_results: [value(2, 15, 'final', { tested_at: day })] }));
+    await deliver(report(id, { reported_at: `${day}T10:30:00-05:00`, clinical_results: [value(2, 13.1, 'corrected', { tested_at: day })] }));
+    expect(await item(id, 2)).toMatchObject({ result_status: 'corrected', value: 13.1 });
+  });
+
+  it('refuses a report time without its zone written as ±HH:MM, naming the field', async () => {
+    const id = await drawnAppointment();
+    await expect(deliver(report(id, { reported_at: '2026-11-28T10:00:00+01', clinical_results: [value(2, 15, 'final')] }))).rejects.toThrow(
+      'reported_at: must be an ISO 8601 date and time with its zone',
+    );
   });
 
   it('refuses a correction older than the value stored, saying why, and keeps the stored one', async () => {

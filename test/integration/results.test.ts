@@ -171,6 +171,13 @@ describe('LabResultsReported ingest', () => {
     await expect(deliver(report(id, { clinical_results: [bad] }))).rejects.toThrow('clinical_results.0.reference_range_lab.normal_max');
   });
 
+  it('refuses a report with a field the schema does not have, saying where and never its name (a lab may name it anything)', async () => {
+    const { id } = await drawnAppointment();
+    const error = await deliver(report(id, { clinical_results: [{ ...clinical(3, 2), 'Erika Muster 1984-08-12': true }] })).catch((e: Error) => e);
+    expect((error as Error).message).toContain('clinical_results.0: a field the schema does not have');
+    expect((error as Error).message).not.toContain('Erika');
+  });
+
   it('refuses a unit_id beyond a safe integer with a reason naming the field', async () => {
     const { id } = await drawnAppointment();
     await expect(deliver(report(id, { clinical_results: [{ ...clinical(3, 2), unit_id: 1e20 }] }))).rejects.toThrow('clinical_results.0.unit_id');
