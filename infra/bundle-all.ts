@@ -25,7 +25,11 @@ import { SIDE_MODULES } from './route-classes';
  */
 const handlerOut = (handlerFile: string) => `${handlerFile.replace(/\.[cm]?ts$/, '').replaceAll('/', '~')}/index`;
 /** Where a side module lands: `side~shared~report~font-object/font-object.mjs`, beside the handler under its own name. */
-const sideOut = (source: string) => `side~${source.replace(/\.[cm]?ts$/, '').replaceAll('/', '~')}/${source.split('/').at(-1)!.replace(/\.[cm]?ts$/, '')}`;
+const sideOut = (source: string) =>
+  `side~${source.replace(/\.[cm]?ts$/, '').replaceAll('/', '~')}/${source
+    .split('/')
+    .at(-1)!
+    .replace(/\.[cm]?ts$/, '')}`;
 
 function handlerFiles(directory = 'functions'): string[] {
   return readdirSync(join(REPO_ROOT, directory), { withFileTypes: true }).flatMap((entry) => {
