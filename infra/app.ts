@@ -1,7 +1,10 @@
 /**
- * The CDK app: one stack per stage, `LabApi-dev` unless `-c stage=prod`. The stack is environment-agnostic
- * (no account or region, no lookups), so `cdk synth` works offline and gives the same template on every
- * machine; `cdk deploy` deploys to the account and region of the caller's AWS profile.
+ * The CDK app: one stack per stage, `LabApi-dev` unless `-c stage=<name>` names another file of
+ * infra/stages/, and `LabApi-account`, what every stage of an account and region shares (API Gateway's
+ * logging role, infra/account-stack.ts), which the stage's stack depends on: `cdk deploy LabApi-<stage>`
+ * deploys it first when it is new or changed. The stacks are environment-agnostic (no account or region, no
+ * lookups), so `cdk synth` works offline and gives the same templates on every machine; `cdk deploy` deploys
+ * to the account and region of the caller's AWS profile.
  *
  * cdk-nag's AwsSolutions rules run on every synth, and its HIPAA Security rules on a stage that holds
  * patient data (stage file hipaaControls: prod): an unacknowledged finding fails it. Each acknowledgement
@@ -20,9 +23,10 @@ const stack = new LabApiStack(app, `LabApi-${stage}`, {
   stage,
   description: `Lab Testing Service API (${stage})`,
 });
-// On every taggable resource, for cost allocation per service and stage.
+// On every taggable resource, for cost allocation per service and stage (the account stack is every stage's).
 Tags.of(stack).add('service', 'lab-api');
 Tags.of(stack).add('stage', stage);
+if (stack.accountStack) Tags.of(stack.accountStack).add('service', 'lab-api');
 Validations.of(app).addPlugins(new AwsSolutionsChecks(app, { verbose: true }));
 if (stack.hipaaControls) Validations.of(app).addPlugins(new HIPAASecurityChecks(app, { verbose: true }));
 const assembly = app.synth();

@@ -1,8 +1,10 @@
 /**
  * The whole service in one stack: the table, the documents bucket, the event bus with its archive, one
  * Lambda per row of the routes table behind a REST API whose methods are exactly that table, the outbox
- * relay, results-ingest, the lab orders queue, webhook delivery (queue, dispatcher, retry sweep) and, in
- * prod, the alarms. This module wires them; the parts live beside it: storage.ts (table, bucket, bus),
+ * relay, results-ingest, the lab orders queue, webhook delivery (queue, dispatcher, retry sweep) and, with
+ * the stage file's alarms, the alarms. What a stage keeps, how long it logs and what it alarms on follow
+ * from its stage file (infra/settings.ts), never from its name. API Gateway's logging role of the account
+ * is the account stack's (infra/account-stack.ts), which this one depends on. This module wires them; the parts live beside it: storage.ts (table, bucket, bus),
  * key-gate.ts (the authorizer), route-methods.ts (functions and methods), gateway-answers.ts (API Gateway's
  * own answers), events-stack.ts, service-monitoring.ts.
  *
@@ -21,14 +23,16 @@
  *   then reach the Lambdas base64-encoded (isBase64Encoded true), the bytes as the client sent them, which
  *   shared/http/json-body.ts decodes (UTF-8 only); the mock 405 integration converts them back to text (CONVERT_TO_TEXT).
  */
-import { Annotations, CfnOutput, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import { Annotations, CfnOutput, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import { AccessLogFormat, ApiKeySourceType, EndpointType, LogGroupLogDestination, MethodLoggingLevel, RestApi } from 'aws-cdk-lib/aws-apigateway';
 import { AccountPrincipal, PolicyStatement } from 'aws-cdk-lib/aws-iam';
-import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct, IConstruct } from 'constructs';
 import { LAB_PARTNER_SOURCE } from '../shared/events/lab-results-reported';
+import { AccountStack } from './account-stack';
 import { INCOMING_PREFIX_PATTERN } from './bucket-layout';
+import { dataPolicy, setDataPolicy } from './data-policy';
 import { EventStack } from './events-stack';
 import { type HipaaControls, operationalDataKey } from './hipaa-controls';
 import { gatewayAnswers } from './gateway-answers';
@@ -37,12 +41,14 @@ import { monitorService } from './service-monitoring';
 import { routeMethods } from './route-methods';
 import { patientDataStores } from './storage';
 import { Waf } from './waf';
-import { readSettings, settingsWarnings, type StageName } from './settings';
+import { readSettings, settingsWarnings, type StageFile, type StageName } from './settings';
 
 export type { StageName } from './settings';
 
 export interface LabApiStackProps extends StackProps {
   readonly stage: StageName;
+  /** The stage's file; infra/stages/<stage>.ts unless given (a test's variant of it). */
+  readonly stageFile?: StageFile;
 }
 
 // Named in shared/http/gateway-responses.ts (the local server gives the same answers); re-exported for test/infra.
@@ -79,17 +85,26 @@ export class LabApiStack extends Stack {
   readonly stage: StageName;
   /** The stage holds patient data: cdk-nag's HIPAA checks run on it (infra/app.ts). */
   readonly hipaaControls: boolean;
+  /** The stack of the account's shared settings this one depends on; none where the stage file leaves the account alone. */
+  readonly accountStack?: AccountStack;
 
   constructor(scope: Construct, id: string, props: LabApiStackProps) {
     // Read before the stack exists: termination protection is a property of the stack itself.
-    const settings = readSettings(scope, props.stage);
-    super(scope, id, { terminationProtection: settings.terminationProtection, ...props });
+    const { stageFile, ...stackProps } = props;
+    const settings = readSettings(scope, props.stage, stageFile);
+    super(scope, id, { terminationProtection: settings.terminationProtection, ...stackProps });
     const { stage } = props;
     this.stage = stage;
     for (const warning of settingsWarnings(stage, settings)) Annotations.of(this).addWarningV2('lab-api:stage-settings', warning);
-    const prod = stage === 'prod';
-    // Data and logs outlive a prod stack; a dev stack takes its table, queues and logs with it.
-    const removalPolicy = prod ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
+    // With retainData, data and logs outlive the stack; without, it takes its table, queues and logs with it.
+    const policy = dataPolicy(settings);
+    setDataPolicy(this, policy);
+    const { removalPolicy } = policy;
+    // API Gateway's logging role, once per account and region: deployed before this stack, and shared.
+    if (settings.apiGatewayCloudWatchRole) {
+      this.accountStack = AccountStack.sharedBy(scope);
+      this.addStackDependency(this.accountStack, "API Gateway's logging role must be set before a stage logs");
+    }
     this.hipaaControls = settings.hipaaControls;
     const hipaa: HipaaControls | undefined = settings.hipaaControls ? { operationalDataKey: operationalDataKey(this, 'OperationalDataKey') } : undefined;
     /** A HIPAA finding kept, with its reason: only where the HIPAA checks run (else the acknowledgement is stale). */
@@ -111,7 +126,8 @@ export class LabApiStack extends Stack {
       description: 'Lab Testing Service API',
       endpointTypes: [EndpointType.REGIONAL],
       binaryMediaTypes: ['*/*'],
-      cloudWatchRole: settings.apiGatewayCloudWatchRole,
+      // The account's, set by the account stack (infra/account-stack.ts), never one per stage.
+      cloudWatchRole: false,
       // Requests are counted against the usage plan of the key the authorizer allowed (infra/key-usage-plan.ts).
       apiKeySourceType: ApiKeySourceType.AUTHORIZER,
       // The routes' paths already carry /api/v1; the stage only tells dev from prod.
@@ -123,7 +139,7 @@ export class LabApiStack extends Stack {
         throttlingBurstLimit: settings.throttle.burstLimit,
         accessLogDestination: new LogGroupLogDestination(
           new LogGroup(this, 'ApiAccessLogs', {
-            retention: prod ? RetentionDays.ONE_YEAR : RetentionDays.ONE_MONTH,
+            retention: settings.logRetention,
             removalPolicy,
             encryptionKey: hipaa?.operationalDataKey,
           }),
@@ -135,19 +151,10 @@ export class LabApiStack extends Stack {
         metricsEnabled: false,
       },
     });
-    if (settings.apiGatewayCloudWatchRole) {
-      const cloudWatchRole = api.node.findChild('CloudWatchRole');
-      Validations.of(cloudWatchRole).acknowledge({
-        id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
-        reason:
-          "The region-wide role API Gateway writes logs with: AWS's managed policy for exactly that purpose, " +
-          'kept up to date by AWS. Skip it with -c apiGatewayCloudWatchRole=false where the account already has one.',
-      });
-    }
     // The log group API Gateway would otherwise create itself, without retention.
     new LogGroup(this, 'ApiExecutionLogs', {
       logGroupName: `API-Gateway-Execution-Logs_${api.restApiId}/${stage}`,
-      retention: prod ? RetentionDays.ONE_YEAR : RetentionDays.ONE_MONTH,
+      retention: settings.logRetention,
       removalPolicy,
       encryptionKey: hipaa?.operationalDataKey,
     });
@@ -262,8 +269,8 @@ export class LabApiStack extends Stack {
       );
     }
 
-    // Prod only: alarms on every function, queue, rule and the service levels, and the dashboard (infra/monitoring.ts).
-    if (prod) monitorService(this, { api, table, bus, events, routeFunctions, authorizerFunction, settings, hipaa });
+    // Stage file alarms: alarms on every function, queue, rule and the service levels, and the dashboard (infra/monitoring.ts).
+    if (settings.alarms) monitorService(this, { api, table, bus, events, routeFunctions, authorizerFunction, settings, hipaa });
 
     // ApiUrl replaces the construct's own "Endpoint" output (the same URL under a generated name).
     api.node.tryRemoveChild('Endpoint');

@@ -101,7 +101,7 @@ export class ResultsIngest extends Construct {
 
   constructor(scope: Construct, id: string, props: EventsProps) {
     super(scope, id);
-    this.deadLetterQueue = deadLetterQueue(this, 'DeadLetterQueue', props.stage);
+    this.deadLetterQueue = deadLetterQueue(this, 'DeadLetterQueue');
     this.function = new LabFunction(this, 'Ingest', {
       ...props,
       handlerFile: 'functions/events/results-ingest.ts',
@@ -149,10 +149,10 @@ export class LabOrdersSubscription extends Construct {
   readonly deadLetterQueue: Queue;
   readonly rule: Rule;
 
-  constructor(scope: Construct, id: string, props: Pick<EventsProps, 'stage' | 'bus'>) {
+  constructor(scope: Construct, id: string, props: Pick<EventsProps, 'bus'>) {
     super(scope, id);
-    this.deadLetterQueue = deadLetterQueue(this, 'DeadLetterQueue', props.stage);
-    this.queue = secureQueue(this, 'Queue', props.stage, {
+    this.deadLetterQueue = deadLetterQueue(this, 'DeadLetterQueue');
+    this.queue = secureQueue(this, 'Queue', {
       visibilityTimeout: Duration.minutes(5),
       deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: 5 },
     });

@@ -4,12 +4,12 @@
  * infra/bundle-all.ts), with the environment shared/config.ts reads, its own log group and its own role
  * holding exactly the rights of its class (infra/route-classes.ts).
  */
-import { AssetHashType, DockerImage, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import { AssetHashType, DockerImage, Stack, Validations } from 'aws-cdk-lib';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import type { IEventBus } from 'aws-cdk-lib/aws-events';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Code, Function as LambdaFunction, type FunctionOptions, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
-import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import type { Bucket } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import { SANDBOX_PARTITION_PREFIX } from '../shared/sandbox';
@@ -32,6 +32,7 @@ import { type PackageFiles, REPO_ROOT, type SideModules } from './bundling';
 import { PrebuiltBundle } from './bundle-all';
 import { hipaaAcknowledgements } from './function-acknowledgements';
 import { bucketArnAsNagSeesIt, s3Statements } from './function-s3-rights';
+import { dataPolicyOf } from './data-policy';
 
 /** Powertools configuration, the same for every function. */
 export const POWERTOOLS_ENVIRONMENT = {
@@ -97,15 +98,16 @@ export class LabFunction extends Construct {
 
   constructor(scope: Construct, id: string, props: LabFunctionProps) {
     super(scope, id);
-    const { functionClass, stage, table, bucket, bus } = props;
+    const { functionClass, table, bucket, bus } = props;
     this.functionClass = functionClass;
     this.handlerFile = props.handlerFile;
     const { packageFiles = {}, sideModules = {} } = props;
     this.sideModules = sideModules;
     // Created here rather than by Lambda on first invocation, so that retention applies from the start.
+    const { logRetention, removalPolicy } = dataPolicyOf(this);
     this.logGroup = new LogGroup(this, 'Logs', {
-      retention: stage === 'prod' ? RetentionDays.ONE_YEAR : RetentionDays.ONE_MONTH,
-      removalPolicy: stage === 'prod' ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+      retention: logRetention,
+      removalPolicy,
       encryptionKey: props.hipaa?.operationalDataKey,
     });
     // Its own role instead of AWSLambdaBasicExecutionRole: logs to its own group only, not to any group.

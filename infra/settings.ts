@@ -1,32 +1,38 @@
 /**
  * A stage's settings: the committed stage file (infra/stages/<stage>.ts) with any `cdk synth|deploy
- * -c key=value` on top, checked in one place. A malformed value, or a prod stage without a required one,
- * fails the synth with its name: nothing deploys a surprise. Values given on the command line arrive as
+ * -c key=value` on top, checked in one place. A malformed value, or a stage without one its other settings
+ * require, fails the synth with its name: nothing deploys a surprise. Values given on the command line arrive as
  * strings, those from cdk.json or a test as their JSON types: both are accepted. `-c key=` (empty) unsets
  * an optional value for that run.
  *
  * | context key                 | stage file field        | meaning                                                   |
  * |-----------------------------|-------------------------|-----------------------------------------------------------|
- * | `stage`                     | —                       | `dev` (default) or `prod`                                 |
+ * | `stage`                     | —                       | `dev` (default), or any stage of STAGE_FILES (a file in infra/stages/) |
  * | `apiThrottleRate`           | `throttle.rateLimit`    | API stage steady-state limit, requests per second         |
  * | `apiThrottleBurst`          | `throttle.burstLimit`   | API stage burst limit, requests                           |
  * | —                           | `keyLimits`             | requests per second, burst and daily quota of a key without its own |
  * | `apiGatewayCloudWatchRole`  | same                    | set the region's API Gateway logging role (false: already set) |
  * | `labAccountId`              | same                    | AWS account of the lab: may put results, upload, read orders |
- * | `alarmEmail`                | same (prod: required)   | subscribe this address to the alarm topic (prod only)     |
+ * | `alarmEmail`                | same (alarms: required) | subscribe this address to the alarm topic                 |
  * | `corsAllowOrigins`          | same                    | browser apps that may call the API: exact origins, comma-separated (docs/deploy.md "CORS"); empty: no CORS |
  * | `documentRetentionYears`    | same                    | lab report files under documents/ are deleted this many years after they were stored (docs/privacy.md "Privacy") |
  * | `auditRetentionDays`        | same                    | access-log entries are deleted (DynamoDB TTL) this many days after the read (docs/privacy.md "Privacy") |
- * | `criticalAckMinutes`        | same                    | a critical result unacknowledged this long is counted by the check and alarms in prod |
+ * | `criticalAckMinutes`        | same                    | a critical result unacknowledged this long is counted by the check, and alarms (alarms) |
  * | `terminationProtection`     | same                    | CloudFormation refuses to delete the stack                |
  * | `wafRequestsPerIp`          | same                    | a WAF in front of the stage: AWS's common rule set, and at most this many requests per IP in 5 minutes; unset: no WAF |
- * | —                           | `hipaaControls`         | prod: must be true. HIPAA checks on synth, logs under the stack's KMS key, AWS Backup (infra/hipaa-controls.ts) |
+ * | —                           | `retainData`            | the table (deletion protection on), queues and log groups outlive the stack |
+ * | —                           | `logRetention`          | how long CloudWatch Logs keeps the functions' and the API's logs |
+ * | —                           | `alarms`                | alarms, dashboard and alarm topic (infra/monitoring.ts); requires alarmEmail |
+ * | —                           | `hipaaControls`         | HIPAA checks on synth, logs under the stack's KMS key, AWS Backup (infra/hipaa-controls.ts); requires retainData and alarms; prod: must be true |
  *
- * What "prod" means beyond these (data and logs retained, the table's deletion protection, a year of logs,
- * the alarms) follows from the stage's name and is no setting: a stage that deletes patient data with its
- * stack must never be one edited line away from prod.
+ * Production-grade behaviour follows from these settings, never from the stage's name: a stage file decides
+ * it, reviewed like code. The settings marked "—" in the first column are the file's only (no `-c`): what
+ * happens to patient data is never one flag away. And a stage that deletes patient data with its stack is
+ * never one edited line away from prod: prod's file must say hipaaControls, which requires retainData and
+ * alarms.
  */
 import type { App } from 'aws-cdk-lib';
+import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IConstruct } from 'constructs';
 import * as v from 'valibot';
 import { MAX_BURST, MAX_DAILY_QUOTA, MAX_RATE_LIMIT } from '../shared/domain/rate-limits';
@@ -34,25 +40,26 @@ import { AllowedOrigins } from '../shared/http/cors-policy';
 import { dev } from './stages/dev';
 import type { StackSettings, StageFile } from './stages/stage-file';
 import { prod } from './stages/prod';
-
-export type StageName = 'dev' | 'prod';
-export const STAGES: readonly StageName[] = ['dev', 'prod'];
+import { staging } from './stages/staging';
 
 export type { StackSettings, StageFile } from './stages/stage-file';
 
-export const STAGE_FILES: Readonly<Record<StageName, StageFile>> = { dev, prod };
+/**
+ * Every stage, by name: its file is infra/stages/<name>.ts, exporting the const <name>. A new stage is a new
+ * file there and its line here (test/infra/stage-settings.test.ts fails on a file that is not listed).
+ */
+export const STAGE_FILES = { dev, staging, prod } as const satisfies Readonly<Record<string, StageFile>>;
 
-/** Values a stage must state: without them the stage synthesizes something nobody can operate. */
-const REQUIRED: Readonly<Record<StageName, readonly (keyof StackSettings)[]>> = {
-  dev: [],
-  // Alarms nobody receives are no alarms.
-  prod: ['alarmEmail'],
-};
+export type StageName = keyof typeof STAGE_FILES;
+export const STAGES = Object.keys(STAGE_FILES) as readonly StageName[];
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const ACCOUNT_ID = /^\d{12}$/;
 /** RFC 2606's reserved domains: an address there reaches nobody. */
 const EXAMPLE_DOMAIN = /@(.+\.)?example\.(com|org|net)$/i;
+
+/** The periods CloudWatch Logs can keep a log group's events, in days: every one but forever. */
+const LOG_RETENTIONS = Object.values(RetentionDays).filter((days): days is RetentionDays => typeof days === 'number' && days !== RetentionDays.INFINITE);
 
 const wholeNumber = (min: number, max: number, unit: string) =>
   v.pipe(v.number(), v.integer(`must be a whole number of ${unit}`), v.minValue(min, `must be at least ${min}`), v.maxValue(max, `must be at most ${max}`));
@@ -81,6 +88,9 @@ const StageFileSchema = v.strictObject({
   auditRetentionDays: wholeNumber(1, 99_999, 'days'),
   criticalAckMinutes: wholeNumber(1, 9999, 'minutes'),
   terminationProtection: v.boolean(),
+  retainData: v.boolean(),
+  logRetention: v.picklist(LOG_RETENTIONS, `must be a RetentionDays period CloudWatch Logs keeps logs for, never INFINITE (${LOG_RETENTIONS.join(', ')} days)`),
+  alarms: v.boolean(),
   hipaaControls: v.boolean(),
   wafRequestsPerIp: v.optional(wholeNumber(WAF_MIN_RATE, WAF_MAX_RATE, 'requests')),
 });
@@ -88,7 +98,11 @@ const StageFileSchema = v.strictObject({
 export function stageOf(app: App): StageName {
   const value: unknown = app.node.tryGetContext('stage') ?? 'dev';
   const stage = STAGES.find((candidate) => candidate === value);
-  if (!stage) throw new Error(`Unknown stage ${JSON.stringify(value)}: use -c stage=dev or -c stage=prod`);
+  if (!stage) {
+    throw new Error(
+      `Unknown stage ${JSON.stringify(value)}: use -c stage=${STAGES.join(', -c stage=')}; a new stage is a file in infra/stages/ (docs/deploy.md "Adding a stage")`,
+    );
+  }
   return stage;
 }
 
@@ -166,6 +180,10 @@ function checkedFile(stage: StageName, file: StageFile): StageFile {
   if (stage === 'prod' && !file.hipaaControls) {
     throw new Error(`${stageFilePath(stage)}: hipaaControls must be true: the prod stage holds patient data`);
   }
+  // Patient data is never deleted with a stack, nor left unwatched.
+  for (const key of ['retainData', 'alarms'] as const) {
+    if (file.hipaaControls && !file[key]) throw new Error(`${stageFilePath(stage)}: ${key} must be true: hipaaControls says the stage holds patient data`);
+  }
   return file;
 }
 
@@ -191,19 +209,23 @@ export function readSettings(scope: IConstruct, stage: StageName, stageFile: Sta
     auditRetentionDays: wholeNumberOf(scope, 'auditRetentionDays', file.auditRetentionDays, 'days', 99_999),
     criticalAckMinutes: wholeNumberOf(scope, 'criticalAckMinutes', file.criticalAckMinutes, 'minutes', 9999),
     terminationProtection: flag(scope, 'terminationProtection', file.terminationProtection),
-    // The stage file's only (no -c): a control over patient data is reviewed like code, never one flag away.
+    // The stage file's only (no -c): what happens to data and who is alarmed is reviewed like code, never one flag away.
+    retainData: file.retainData,
+    logRetention: file.logRetention,
+    alarms: file.alarms,
     hipaaControls: file.hipaaControls,
     wafRequestsPerIp: optionalWholeNumber(scope, 'wafRequestsPerIp', file.wafRequestsPerIp, 'requests', WAF_MIN_RATE, WAF_MAX_RATE),
   };
-  for (const key of REQUIRED[stage]) {
-    if (settings[key] === undefined) throw new Error(`The ${stage} stage requires ${key}: set it in ${path} (or pass -c ${key}=…)`);
+  // Alarms nobody receives are no alarms.
+  if (settings.alarms && settings.alarmEmail === undefined) {
+    throw new Error(`The ${stage} stage requires alarmEmail: set it in ${path} (or pass -c alarmEmail=…): its alarms notify that address`);
   }
   return settings;
 }
 
 /** Why a stage's settings may not be what its operators want, said at synth without stopping it. */
 export function settingsWarnings(stage: StageName, settings: StackSettings): string[] {
-  return stage === 'prod' && settings.alarmEmail && EXAMPLE_DOMAIN.test(settings.alarmEmail)
+  return settings.alarms && settings.alarmEmail && EXAMPLE_DOMAIN.test(settings.alarmEmail)
     ? [`alarmEmail is the example address of ${stageFilePath(stage)}: alarms reach nobody until it names the on-call team's address`]
     : [];
 }

@@ -50,9 +50,9 @@ export function patientDataStores(scope: Stack, props: PatientDataStoresProps): 
     // Idempotency records and other housekeeping items carry their expiry here; DynamoDB deletes them.
     timeToLiveAttribute: TTL_ATTRIBUTE,
     encryption: TableEncryption.DEFAULT,
-    // Patient data outlives any stack: deleting a prod stack leaves the table, which refuses deletion.
+    // Where data outlives the stack (stage file retainData), deleting it leaves the table, which refuses deletion.
     removalPolicy,
-    deletionProtection: props.stage === 'prod',
+    deletionProtection: removalPolicy === RemovalPolicy.RETAIN,
     // Backups: point-in-time recovery, any second of the last 35 days; with hipaaControls also AWS Backup
     // (below): daily copies for 35 days and monthly ones for a year, outside the table.
   });

@@ -47,8 +47,8 @@ export class WebhookDelivery extends Construct {
 
   constructor(scope: Construct, id: string, props: EventsProps) {
     super(scope, id);
-    this.deadLetterQueue = deadLetterQueue(this, 'DeadLetterQueue', props.stage);
-    this.queue = secureQueue(this, 'Queue', props.stage, {
+    this.deadLetterQueue = deadLetterQueue(this, 'DeadLetterQueue');
+    this.queue = secureQueue(this, 'Queue', {
       visibilityTimeout: WEBHOOK_VISIBILITY_TIMEOUT,
       deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: WEBHOOK_MAX_RECEIVES },
     });

@@ -1,8 +1,9 @@
 /**
  * The dev stage: a team's shared test deployment. No lab account (the lab CLI plays the lab), no alarms,
- * CORS off; data goes with the stack (decided by the stage's name, not here: see infra/settings.ts).
- * `cdk deploy` reads this file; `-c key=value` still overrides any value for one run.
+ * CORS off; its table, queues and logs go with the stack. `cdk deploy` reads this file; `-c key=value`
+ * still overrides a value for one run (not the ones marked file-only in infra/settings.ts).
  */
+import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { StageFile } from './stage-file';
 
 export const dev: StageFile = {
@@ -15,6 +16,11 @@ export const dev: StageFile = {
   auditRetentionDays: 730,
   criticalAckMinutes: 60,
   terminationProtection: false,
+  // Test data: `cdk destroy` takes the table, queues and log groups with the stack.
+  retainData: false,
+  logRetention: RetentionDays.ONE_MONTH,
+  // Nobody is on call for dev.
+  alarms: false,
   // A sandbox without patient data: no HIPAA checks, no KMS key ($1/month) and no backups of test data.
   hipaaControls: false,
 };

@@ -3,6 +3,7 @@
  * synth refuses to run without the values marked required (infra/settings.ts), and warns while one still
  * holds the example address below. Changes here are reviewed like code, because they are the deploy.
  */
+import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { StageFile } from './stage-file';
 
 export const prod: StageFile = {
@@ -11,7 +12,8 @@ export const prod: StageFile = {
   // Each API key without limits of its own: a quarter of the stage, so one runaway client cannot take it
   // all; 50,000 requests a day is ten times the busiest clinic's day.
   keyLimits: { rateLimit: 25, burstLimit: 50, dailyQuota: 50_000 },
-  // true on the first stack of an account and region that sets API Gateway's logging role; false after.
+  // API Gateway's logging role of the account and region, set once by the LabApi-account stack that every
+  // stage's stack depends on; false where the account has one already (a landing zone's).
   apiGatewayCloudWatchRole: true,
   // Required: the alarm topic's subscriber. Replace with the on-call team's address (a list, not a person).
   alarmEmail: 'lab-api-oncall@example.org',
@@ -29,7 +31,14 @@ export const prod: StageFile = {
   // wafRequestsPerIp: 30_000, (requests per source IP in 5 minutes, then 429: above one key's 7,500; $7/month + $0.60 per million)
   // `cdk destroy` and a console delete are refused until someone turns this off on purpose.
   terminationProtection: true,
+  // The table (deletion protection on), queues and logs outlive the stack: delete them by hand, deliberately.
+  retainData: true,
+  // A year of logs: a failure's context, and who called what (the API access log), long after the fact.
+  logRetention: RetentionDays.ONE_YEAR,
+  // Every function, queue, rule and the service levels watched; the alarm topic notifies alarmEmail.
+  alarms: true,
   // People's health data: the HIPAA checks run on every synth, logs are encrypted with the stack's own KMS
-  // key, AWS Backup keeps daily and monthly copies. Cannot be turned off here (infra/settings.ts).
+  // key, AWS Backup keeps daily and monthly copies. Cannot be turned off here, and requires retainData and
+  // alarms (infra/settings.ts).
   hipaaControls: true,
 };

@@ -1,4 +1,10 @@
-/** The shape of a stage file (infra/stages/<stage>.ts); infra/settings.ts checks the values. */
+/**
+ * The shape of a stage file (infra/stages/<stage>.ts); infra/settings.ts checks the values. What a stage's
+ * stack does follows from these values alone, never from the stage's name: retainData, logRetention,
+ * alarms, terminationProtection and hipaaControls are what makes a stage production-grade.
+ */
+import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
+
 export interface StackSettings {
   readonly throttle: { readonly rateLimit: number; readonly burstLimit: number };
   /**
@@ -6,6 +12,11 @@ export interface StackSettings {
    * requests per second, burst, requests per UTC day (null: no quota). Issue #31.
    */
   readonly keyLimits: { readonly rateLimit: number; readonly burstLimit: number; readonly dailyQuota: number | null };
+  /**
+   * API Gateway's logging role of the stage's account and region is set by the app's `LabApi-account` stack
+   * (infra/account-stack.ts), which this stage's stack then depends on; false: the account has one already
+   * (a landing zone's), and the app leaves it alone.
+   */
   readonly apiGatewayCloudWatchRole: boolean;
   readonly labAccountId?: string;
   readonly alarmEmail?: string;
@@ -17,14 +28,28 @@ export interface StackSettings {
   readonly auditRetentionDays: number;
   /**
    * Minutes a critical result may wait for a clinician's acknowledgement before the critical results check
-   * counts it (CRITICAL_ACK_MINUTES) and, in prod, the alarm fires.
+   * counts it (CRITICAL_ACK_MINUTES) and, with alarms, the alarm fires.
    */
   readonly criticalAckMinutes: number;
   readonly terminationProtection: boolean;
   /**
+   * The table (with its deletion protection on), the queues and dead-letter queues and every log group
+   * outlive the stack: deleting it leaves them, to be deleted by hand, deliberately. false: they go with the
+   * stack (a stage of test data). The buckets outlive every stack either way (S3 cannot delete a full one).
+   */
+  readonly retainData: boolean;
+  /** How long CloudWatch Logs keeps the functions' and the API's logs (a finite period). */
+  readonly logRetention: RetentionDays;
+  /**
+   * Alarms on every function, queue, rule and the service levels, the dashboard, and the SNS topic they
+   * notify (infra/monitoring.ts): alarmEmail is then required. false: none of them, nothing watched.
+   */
+  readonly alarms: boolean;
+  /**
    * The stage holds patient data and is held to HIPAA's Security Rule: cdk-nag's HIPAASecurityChecks run on
    * its synth (infra/app.ts), its logs are encrypted with a customer-managed KMS key, and AWS Backup copies
-   * its table and report files (infra/hipaa-controls.ts). Prod must say true.
+   * its table and report files (infra/hipaa-controls.ts). Requires retainData and alarms: patient data is
+   * never deleted with a stack, nor left unwatched. Prod must say true.
    */
   readonly hipaaControls: boolean;
   /**

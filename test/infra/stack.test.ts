@@ -11,11 +11,11 @@ import { isBuiltin } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { Match } from 'aws-cdk-lib/assertions';
+import { Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ApiFunction, copyPackageFiles, POWERTOOLS_ENVIRONMENT, REPO_ROOT, servesPages } from '../../infra/api-function';
 import { buildBundle } from '../../infra/bench/bundle-build';
-import { ACCESS_LOG_FIELDS, API_KEY_HEADER, KEY_AUTHORIZER_CACHE_SECONDS, MISSING_KEY_MESSAGE } from '../../infra/lab-api-stack';
+import { ACCESS_LOG_FIELDS, API_KEY_HEADER, KEY_AUTHORIZER_CACHE_SECONDS, type LabApiStack, MISSING_KEY_MESSAGE } from '../../infra/lab-api-stack';
 import { CRITICAL_UNACKNOWLEDGED_METRIC, METRICS_PER_ALARM, OUTBOX_RELAYED_LOG, OUTBOX_RELAYED_METRIC, WEBHOOKS_DISABLED_METRIC } from '../../infra/monitoring';
 import { FUNCTION_SIZES, type FunctionClass, INVOKED_BY, PACKAGE_FILES, routeClassOf, SERVICE_LEVEL_CLASSES, WEBHOOK_SENDERS } from '../../infra/route-classes';
 import { STAGE_FILES } from '../../infra/settings';
@@ -539,8 +539,13 @@ describe('the LabApi stack (prod): API Gateway', () => {
     expect(prod.resources[logGroupId]).toMatchObject({ Properties: { RetentionInDays: 365 }, DeletionPolicy: 'Retain' });
   });
 
-  it("sets the region's API Gateway logging role unless told the account has one", () => {
-    expect(prod.ofType('AWS::ApiGateway::Account')).toHaveLength(1);
+  it("sets the region's API Gateway logging role through the account stack it depends on, unless told the account has one", () => {
+    expect(prod.ofType('AWS::ApiGateway::Account')).toEqual([]);
+    const { accountStack } = prod.stack as LabApiStack;
+    expect(prod.stack.dependencies).toEqual([accountStack]);
+    expect(Template.fromStack(accountStack!).findResources('AWS::ApiGateway::Account')).toEqual({
+      ApiGatewayAccount: expect.objectContaining({ Type: 'AWS::ApiGateway::Account' }),
+    });
   });
 });
 

@@ -3,8 +3,12 @@
  * value is the default, the command line wins for one run, and a stage missing what it requires, or holding
  * a malformed value, fails the synth with the value's name and where it came from.
  */
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { describe, expect, it } from 'vitest';
-import { readSettings, STAGE_FILES, type StageFile, settingsWarnings, stageOf } from '../../infra/settings';
+import { REPO_ROOT } from '../../infra/api-function';
+import { readSettings, STAGE_FILES, STAGES, type StageFile, settingsWarnings, stageOf } from '../../infra/settings';
 import { labApiStack, testApp } from './synth';
 
 const withoutAlarmEmail: StageFile = (({ alarmEmail: _, ...rest }) => rest)(STAGE_FILES.prod);
@@ -43,7 +47,9 @@ describe('stage settings', () => {
   });
 
   it('refuse a `-c` value that cannot mean what its key says, naming the key', () => {
-    expect(() => stageOf(testApp({ stage: 'staging' }))).toThrow(/Unknown stage "staging"/);
+    expect(() => stageOf(testApp({ stage: 'qa' }))).toThrow(
+      /Unknown stage "qa": use -c stage=dev, -c stage=staging, -c stage=prod; a new stage is a file in infra\/stages\//,
+    );
     expect(() => readSettings(testApp({ apiThrottleRate: 'fast' }), 'dev')).toThrow(/apiThrottleRate must be a positive number/);
     expect(() => readSettings(testApp({ apiThrottleBurst: '0' }), 'dev')).toThrow(/apiThrottleBurst/);
     expect(() => readSettings(testApp({ apiGatewayCloudWatchRole: 'yes' }), 'dev')).toThrow(/apiGatewayCloudWatchRole/);
@@ -53,6 +59,51 @@ describe('stage settings', () => {
     expect(() => readSettings(testApp({ auditRetentionDays: '0.5' }), 'dev')).toThrow(/auditRetentionDays must be a whole number of days/);
     expect(() => readSettings(testApp({ terminationProtection: 'maybe' }), 'prod')).toThrow(/terminationProtection must be true or false/);
     expect(() => readSettings(testApp({ criticalAckMinutes: '0' }), 'prod')).toThrow(/criticalAckMinutes must be a positive number/);
+  });
+
+  it('are the staging stage file for staging: alarms to its own address, data deleted with the stack, a month of logs, no HIPAA controls', () => {
+    expect(stageOf(testApp({ stage: 'staging' }))).toBe('staging');
+    expect(readSettings(testApp(), 'staging')).toMatchObject({
+      alarms: true,
+      alarmEmail: STAGE_FILES.staging.alarmEmail,
+      retainData: false,
+      logRetention: RetentionDays.ONE_MONTH,
+      hipaaControls: false,
+      terminationProtection: false,
+      keyLimits: STAGE_FILES.prod.keyLimits,
+    });
+  });
+
+  it('hold every stage file of infra/stages/, each under its file name and exported by that name', async () => {
+    const files = readdirSync(join(REPO_ROOT, 'infra/stages'))
+      .filter((file) => file !== 'stage-file.ts')
+      .map((file) => file.replace(/\.ts$/, ''));
+    expect([...STAGES].sort()).toEqual(files.sort());
+    for (const stage of STAGES) {
+      const module = (await import(`../../infra/stages/${stage}.ts`)) as Record<string, unknown>;
+      expect(module[stage], stage).toBe(STAGE_FILES[stage]);
+    }
+  });
+
+  it('refuse a stage file with hipaaControls but without retainData or alarms: patient data is neither deleted with a stack nor unwatched', () => {
+    expect(() => readSettings(testApp(), 'staging', { ...STAGE_FILES.prod, retainData: false })).toThrow(
+      'infra/stages/staging.ts: retainData must be true: hipaaControls says the stage holds patient data',
+    );
+    expect(() => readSettings(testApp(), 'dev', { ...STAGE_FILES.prod, alarms: false })).toThrow(
+      'infra/stages/dev.ts: alarms must be true: hipaaControls says the stage holds patient data',
+    );
+  });
+
+  it('refuse a log retention CloudWatch Logs cannot keep, and keeping logs forever, naming the file', () => {
+    expect(() => readSettings(testApp(), 'dev', { ...STAGE_FILES.dev, logRetention: 42 as RetentionDays })).toThrow(
+      /^infra\/stages\/dev\.ts: logRetention must be a RetentionDays period/,
+    );
+    expect(() => readSettings(testApp(), 'dev', { ...STAGE_FILES.dev, logRetention: RetentionDays.INFINITE })).toThrow(/never INFINITE/);
+  });
+
+  it('require an alarm address of any stage with alarms, whatever its name, and of none without', () => {
+    expect(() => readSettings(testApp({ alarmEmail: '' }), 'staging')).toThrow('The staging stage requires alarmEmail: set it in infra/stages/staging.ts');
+    expect(readSettings(testApp(), 'staging', { ...withoutAlarmEmail, hipaaControls: false, alarms: false }).alarmEmail).toBeUndefined();
   });
 
   it('refuse a prod stage file that turns the HIPAA controls off: prod holds patient data', () => {
@@ -97,6 +148,13 @@ describe('stage settings', () => {
     expect(settingsWarnings('prod', readSettings(testApp(), 'prod'))).toEqual([expect.stringContaining('alarmEmail is the example address')]);
     expect(settingsWarnings('prod', readSettings(testApp({ alarmEmail: 'oncall@lab.example.de' }), 'prod'))).toEqual([]);
   });
+
+  it('warn about the example alarm address of any stage with alarms (staging), and of none without', () => {
+    expect(settingsWarnings('staging', readSettings(testApp(), 'staging'))).toEqual([
+      expect.stringContaining('alarmEmail is the example address of infra/stages/staging.ts'),
+    ]);
+    expect(settingsWarnings('dev', readSettings(testApp({ alarmEmail: 'team@example.org' }), 'dev'))).toEqual([]);
+  });
 });
 
 describe('termination protection', () => {
@@ -106,5 +164,9 @@ describe('termination protection', () => {
 
   it('is off for the dev stack', () => {
     expect(labApiStack(testApp(), 'dev').terminationProtection).toBe(false);
+  });
+
+  it('is off for the staging stack', () => {
+    expect(labApiStack(testApp(), 'staging').terminationProtection).toBe(false);
   });
 });

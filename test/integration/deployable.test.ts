@@ -271,7 +271,8 @@ describe('the cloud assembly of `npm run synth` and `npx cdk synth -c stage=prod
   it('prints a summary of each synth, its stacks with their resources and its largest assets, and no line per function', () => {
     for (const [stage, output, assembly] of [['dev', devOutput, dev] as const, ['prod', prodOutput, prod] as const]) {
       const printed = output.stdout + output.stderr;
-      expect(printed).toMatch(new RegExp(`Synthesized LabApi-${stage} in [\\d.]+ s \\(\\d+ bundles built at once in [\\d.]+ s\\)`));
+      // Each stage's stack and the account stack it depends on (infra/account-stack.ts).
+      expect(printed).toMatch(new RegExp(`Synthesized LabApi-account, LabApi-${stage} in [\\d.]+ s \\(\\d+ bundles built at once in [\\d.]+ s\\)`));
       for (const stack of assembly.stacks) expect(printed).toContain(`${String(stack.resources).padStart(4)}  ${stack.name}\n`);
       expect(printed).toContain('largest function assets (unzipped): GetAppointmentResultsReport');
       expect(printed).not.toContain('Bundling asset');
