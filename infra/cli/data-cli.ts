@@ -9,12 +9,15 @@
  * Every file is checked first: one invalid record anywhere and nothing is written (the message names the
  * file, the path inside it and the reason; exit code 2). Records are never deleted: one the files no longer
  * list is deactivated. Against the running local stack by default (as `npm run keys`); `--table NAME`
- * targets a deployed table, with the region and credentials of the usual AWS environment.
+ * targets a deployed table, with the region and credentials of the usual AWS environment. A bad argument:
+ * the message and the usage, exit code 2; any other failure (no region, no credentials, a table that is not
+ * there) one line, `data: <why>`, exit code 1, as the keys CLI answers (infra/cli/usage.ts).
  */
 import { parseArgs } from 'node:util';
 import { localFunctionEnvironment } from '../local/environment';
 import { runningStackSettings } from '../local/stack-file';
 import { DATA_DIR, InvalidReferenceData, loadReferenceData } from '../data/reference-data';
+import { asUsage, runCli, UsageError } from './usage';
 
 const USAGE = `usage:
   npm run data -- plan  [--table TABLE] [--data-dir DIR]
@@ -26,18 +29,17 @@ npm start stack; --table: a deployed table, with your usual AWS credentials and 
 infra/data/*.yaml unless --data-dir names another folder.`;
 
 async function main(argv: string[]): Promise<void> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    options: { table: { type: 'string' }, 'data-dir': { type: 'string' }, help: { type: 'boolean' } },
-    allowPositionals: true,
-  });
+  const { values, positionals } = asUsage(() =>
+    parseArgs({
+      args: argv,
+      options: { table: { type: 'string' }, 'data-dir': { type: 'string' }, help: { type: 'boolean' } },
+      allowPositionals: true,
+    }),
+  );
   const [command, ...rest] = positionals;
   if (values.help) return void console.log(USAGE);
-  if ((command !== 'plan' && command !== 'apply' && command !== 'seats') || rest.length > 0) {
-    console.error(USAGE);
-    process.exitCode = 2;
-    return;
-  }
+  if (command !== 'plan' && command !== 'apply' && command !== 'seats') throw new UsageError(command ? `unknown command: ${command}` : 'a command is required');
+  if (rest.length > 0) throw new UsageError(`unexpected argument: ${rest[0]}`);
   // Every file checked before the table is even looked at.
   let data;
   try {
@@ -72,4 +74,4 @@ async function main(argv: string[]): Promise<void> {
   }
 }
 
-await main(process.argv.slice(2));
+runCli('data', USAGE, () => main(process.argv.slice(2)));
