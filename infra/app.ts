@@ -8,12 +8,16 @@
  *
  * cdk-nag's AwsSolutions rules run on every synth, and its HIPAA Security rules on a stage that holds
  * patient data (stage file hipaaControls: prod): an unacknowledged finding fails it. Each acknowledgement
- * sits next to the resource it concerns, with its reason.
+ * sits next to the resource it concerns, with its reason. AWS Control Tower's proactive controls run too
+ * (infra/control-tower.ts), and report: the summary counts the controls not met, warns of any not listed
+ * with its reason in CONTROLS_NOT_MET, and the whole result goes to control-tower-report.json.
  */
+import { relative } from 'node:path';
 import { App, Tags, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks, HIPAASecurityChecks } from 'cdk-nag';
+import { ControlTowerControls, controlsNotMet } from './control-tower';
 import { LabApiStack } from './lab-api-stack';
-import { stageOf } from './settings';
+import { readSettings, stageOf } from './settings';
 import { quietPerAssetLines, synthSummary, verboseSynth } from './synth-summary';
 
 const app = new App();
@@ -29,6 +33,10 @@ Tags.of(stack).add('stage', stage);
 if (stack.accountStack) Tags.of(stack.accountStack).add('service', 'lab-api');
 Validations.of(app).addPlugins(new AwsSolutionsChecks(app, { verbose: true }));
 if (stack.hipaaControls) Validations.of(app).addPlugins(new HIPAASecurityChecks(app, { verbose: true }));
+const controls = new ControlTowerControls();
+Validations.of(app).addPlugins(controls);
 const assembly = app.synth();
+const report = controls.writeReport(assembly.directory);
+const controlLines = controls.summaryLines(controlsNotMet(readSettings(app, stage)), report && relative(process.cwd(), report));
 // On stderr, as CDK's own messages: `cdk synth` prints the template on stdout when asked to.
-process.stderr.write(`${synthSummary(assembly, process.uptime()).join('\n')}\n`);
+process.stderr.write(`${[...synthSummary(assembly, process.uptime()), ...controlLines].join('\n')}\n`);

@@ -19,6 +19,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { REPO_ROOT } from '../../infra/api-function';
+import { type ControlsResult, controlsNotMet } from '../../infra/control-tower';
+import { readGuide, regionOf } from '../../infra/contract/guides';
+import { STAGE_FILES } from '../../infra/settings';
 import { objectCreatedEvent, oruR01 } from '../../infra/cli/hl7-message';
 import { ensureBucket } from '../../infra/local/bootstrap';
 import { HL7_PREFIX } from '../../shared/documents/bucket-layout';
@@ -277,6 +280,46 @@ describe('the cloud assembly of `npm run synth` and `npx cdk synth -c stage=prod
       expect(printed).toContain('largest function assets (unzipped): GetAppointmentResultsReport');
       expect(printed).not.toContain('Bundling asset');
       expect(printed.split('\n').length).toBeLessThan(120);
+    }
+  });
+
+  it("counts in docs/deploy.md's stack sizes what these synths make, every stack of dev and prod", () => {
+    const guide = 'docs/deploy.md';
+    const [header, , ...rows] = regionOf(readGuide(guide), guide, 'stack sizes').trim().split('\n');
+    const stages = header!
+      .split('|')
+      .map((cell) => cell.trim())
+      .filter(Boolean)
+      .slice(1);
+    const table = new Map(
+      rows.map((row) => {
+        const cells = row
+          .split('|')
+          .slice(1, -1)
+          .map((cell) => cell.trim());
+        return [/^`([^`]+)`/.exec(cells[0]!)![1]!, cells.slice(1)];
+      }),
+    );
+    for (const [stage, assembly] of [
+      ['dev', dev],
+      ['prod', prod],
+    ] as const) {
+      const column = stages.indexOf(stage);
+      for (const { name, resources } of assembly.stacks) {
+        const row = name === `LabApi-${stage}` ? 'LabApi-<stage>' : name.replace(`LabApi-${stage}/`, '');
+        expect(table.get(row)?.[column], `${stage}: ${name}`).toBe(String(resources));
+      }
+      expect([...table.values()].filter((counts) => counts[column] !== '—')).toHaveLength(assembly.stacks.length);
+    }
+  });
+
+  it('reports the Control Tower controls each synth does not meet, all of them listed in infra/control-tower.ts for the stage', () => {
+    for (const [stage, output, assembly] of [['dev', devOutput, dev] as const, ['prod', prodOutput, prod] as const]) {
+      const report = JSON.parse(readFileSync(join(assembly.dir, 'control-tower-report.json'), 'utf8')) as ControlsResult;
+      expect(report.notMet.map(({ control }) => control).sort(), stage).toEqual(controlsNotMet(STAGE_FILES[stage]).sort());
+      expect(output.stderr).toMatch(
+        /Control Tower proactive controls \(cfn-guard, \d+ of 237 rules apply, [\d.]+ s\): (\d+) not met, \1 of them as docs\/deploy\.md lists/,
+      );
     }
   });
 
