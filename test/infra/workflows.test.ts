@@ -185,7 +185,7 @@ describe('the delivery workflow', () => {
     const job = delivery.jobs[`deploy-${stage}`]!;
     expect(environmentOf(job)).toBe(stage);
     expect(roleStep(job)?.with).toEqual({ 'role-to-assume': '${{ vars.DEPLOY_ROLE_ARN }}', 'aws-region': '${{ vars.AWS_REGION }}' });
-    expect(scripts(job)).toContain(`npx cdk deploy -c stage=${stage} --require-approval never`);
+    expect(scripts(job)).toContain(`npx cdk deploy -c stage=${stage} LabApi-${stage} --require-approval never`);
     expect(scripts(job)).toContain(`.["LabApi-${stage}"].ApiUrl`);
   });
 
