@@ -12,7 +12,7 @@
  * stack outside `aws:cdk:bundling-stacks`, as in the infra tests) and hashes each asset by its output.
  */
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative, sep } from 'node:path';
 import { buildSync } from 'esbuild';
 import type { BundlingOptions, ILocalBundling } from 'aws-cdk-lib';
 import { esbuildOptions, type PackageFiles, REPO_ROOT, resolveFromRepo, sideModuleImports, type SideModules } from './bundling';
@@ -39,8 +39,15 @@ function handlerFiles(directory = 'functions'): string[] {
   });
 }
 
-let built: { directory: string; outputs: Set<string> } | undefined;
+/** The build's folder, and each output's side-module imports (`./<name>`, left external). */
+let built: { directory: string; outputs: Map<string, string[]> } | undefined;
 const stats = { entries: 0, ms: 0 };
+
+/** Removes the build's folder (at the process's exit; a test runner's worker may never fire that, so its tests call it). */
+export function removeBuild(): void {
+  if (built) rmSync(built.directory, { recursive: true, force: true });
+  built = undefined;
+}
 
 /** How many bundles this process built, and in how long (the synth summary prints it). */
 export const bundlingStats = (): Readonly<typeof stats> => ({ ...stats });
@@ -55,8 +62,8 @@ function buildOutputs(wanted: readonly (readonly [string, string])[]): string {
     // At the repository's top (git-ignored: .lab-bundles-*), so that each bundle sits two levels below the
     // repository as one built into cdk.out/ did, and its source map names the same sources.
     const directory = mkdtempSync(join(REPO_ROOT, '.lab-bundles-'));
-    process.once('exit', () => rmSync(directory, { recursive: true, force: true }));
-    built = { directory, outputs: new Set() };
+    process.once('exit', removeBuild);
+    built = { directory, outputs: new Map() };
   }
   const known = first
     ? [
@@ -70,19 +77,38 @@ function buildOutputs(wanted: readonly (readonly [string, string])[]): string {
     // Every side module's import stays external in every bundle: only the function that has it imports it.
     const sideImports = Object.values(SIDE_MODULES).flatMap((modules) => sideModuleImports(modules ?? {}));
     const started = performance.now();
-    buildSync({
+    const { metafile } = buildSync({
       ...settings,
       entryPoints: entries,
       outdir: built.directory,
       outExtension: { '.js': '.mjs' },
       external: [...(settings.external ?? []), ...sideImports],
+      metafile: true,
       logLevel: 'warning',
     });
-    for (const out of Object.keys(entries)) built.outputs.add(out);
+    for (const out of Object.keys(entries)) {
+      const output =
+        metafile.outputs[
+          relative(process.cwd(), join(built.directory, `${out}.mjs`))
+            .split(sep)
+            .join('/')
+        ];
+      built.outputs.set(out, output?.imports.filter((i) => i.external && i.path.startsWith('./')).map((i) => i.path) ?? []);
+    }
     stats.entries += Object.keys(entries).length;
     stats.ms += performance.now() - started;
   }
   return built.directory;
+}
+
+/**
+ * A bundle that imports a side module its function does not ship would fail at run time, on the first call
+ * that needs it (every side module's import is external in every bundle of the one build): refused here.
+ */
+function assertSideModulesShipped(handlerFile: string, sideModules: SideModules): void {
+  const missing = (built?.outputs.get(handlerOut(handlerFile)) ?? []).filter((path) => !sideModuleImports(sideModules).includes(path));
+  if (missing.length > 0)
+    throw new Error(`${handlerFile} imports ${missing.join(', ')} at run time, but its function ships no such side module (SIDE_MODULES)`);
 }
 
 /** A file and its source map, from the shared build into an asset folder under a name of the asset's. */
@@ -121,6 +147,7 @@ export class PrebuiltBundle implements ILocalBundling {
   tryBundle(outputDir: string, _options: BundlingOptions): boolean {
     const sides = Object.entries(this.sideModules);
     const directory = buildOutputs([[handlerOut(this.handlerFile), this.handlerFile], ...sides.map(([, source]) => [sideOut(source), source] as const)]);
+    assertSideModulesShipped(this.handlerFile, this.sideModules);
     copyWithMap(join(directory, handlerOut(this.handlerFile)), join(outputDir, 'index.mjs'));
     for (const [name, source] of sides) copyWithMap(join(directory, sideOut(source)), join(outputDir, name));
     copyPackageFiles(this.packageFiles, outputDir);

@@ -56,10 +56,10 @@ const NO_DEAD_LETTER_QUEUE: Record<Invocation, string | undefined> = {
   api:
     'Invoked synchronously by API Gateway (a Lambda proxy integration, or the request authorizer): the caller receives the ' +
     'failure as a 5xx and may retry. Lambda sends only failed asynchronous invocations to a dead-letter queue: one here would ' +
-    'never receive anything. Errors alarm in prod (infra/monitoring.ts).',
+    'never receive anything. Errors alarm in every stage with alarms (infra/monitoring.ts).',
   schedule:
     'Invoked by an EventBridge schedule, never retried: its event holds nothing but the time, and the next run does the work ' +
-    "again. A dead-letter queue would collect empty timer events; a failing run shows as the function's errors, which alarm in prod.",
+    "again. A dead-letter queue would collect empty timer events; a failing run shows as the function's errors, which alarm in every stage with alarms.",
   queue:
     "Invoked by the webhook queue's SQS event source mapping, which is synchronous: an event that keeps failing moves to the " +
     "queue's own dead-letter queue after 5 receives (WebhooksDLQ, alarmed). A function's DLQ takes failed asynchronous " +

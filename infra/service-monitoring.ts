@@ -1,5 +1,5 @@
 /**
- * What on-call watches in prod (infra/monitoring.ts builds it): every function, dead-letter queue, queue,
+ * What on-call watches in a stage with `alarms` (prod, staging; infra/monitoring.ts builds it): every function, dead-letter queue, queue,
  * EventBridge rule and the table of the service, named as the runbook names them, and where alarms go.
  */
 import { CfnOutput, Duration, type Stack } from 'aws-cdk-lib';

@@ -73,6 +73,11 @@ export function checkedDeliverySettings(settings: DeliverySettings): DeliverySet
       "diffRole: never in the prod stage's account (through CDK's lookup role, any pull request could read its data); give it to staging's account",
     );
   }
+  // Another stage's deploy role in prod's account could change prod through the bootstrap's execution role
+  // (AdministratorAccess by default) without the reviewers of the environment prod: prod's account is its own.
+  if (settings.stages.includes('prod') && settings.stages.length > 1) {
+    throw new Error(`stages: prod shares its account with no other stage (${settings.stages.join(',')}): another stage's role could change prod unreviewed`);
+  }
   if (settings.stages.length === 0 && !settings.diffRole) throw new Error('Nothing to create: give -c stages=<stage,…> and/or -c diffRole=true');
   if (!QUALIFIER.test(settings.qualifier))
     throw new Error(`The bootstrap qualifier must be 1 to 10 letters, digits, _ or -, got ${JSON.stringify(settings.qualifier)}`);

@@ -1,7 +1,7 @@
 /**
- * The prod stage: the one people's health data lives in. Edit this file before the first deploy; a prod
- * synth refuses to run without the values marked required (infra/settings.ts), and warns while one still
- * holds the example address below. Changes here are reviewed like code, because they are the deploy.
+ * The prod stage: the one people's health data lives in. Edit this file before the first deploy; a synth
+ * refuses a stage file whose settings contradict each other or what patient data needs (infra/settings.ts),
+ * and warns while alarmEmail still holds the example address below. Changes here are reviewed like code, because they are the deploy.
  */
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { StageFile } from './stage-file';

@@ -19,7 +19,8 @@ export const staging: StageFile = {
   // Half of prod's ceiling bounds what a runaway test can cost; each key's own limits below are prod's.
   throttle: { rateLimit: 50, burstLimit: 100 },
   keyLimits: { rateLimit: 25, burstLimit: 50, dailyQuota: 50_000 },
-  // The account's logging role from LabApi-account, shared with prod when both live in one account.
+  // The account's logging role from LabApi-account, shared with any stage of the same account (never prod's
+  // when the pipeline deploys: prod has an account of its own, docs/delivery.md).
   apiGatewayCloudWatchRole: true,
   // Required by the alarms: the team's address (not the one that pages on-call). Replace the example.
   alarmEmail: 'lab-api-staging@example.org',

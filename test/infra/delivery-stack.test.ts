@@ -179,6 +179,12 @@ describe('the delivery settings', () => {
     expect(() => checkedDeliverySettings({ ...valid, stages: ['staging', 'prod'] })).toThrow(/diffRole: never in the prod stage's account/);
   });
 
+  it('refuses prod beside another stage in one account, whose role could change prod without its reviewers', () => {
+    expect(() => checkedDeliverySettings({ ...valid, diffRole: false, stages: ['staging', 'prod'] })).toThrow(
+      /stages: prod shares its account with no other stage/,
+    );
+  });
+
   it("refuses a provider ARN that is not an account's GitHub OIDC provider", () => {
     expect(() => checkedDeliverySettings({ ...valid, oidcProviderArn: 'arn:aws:iam::123456789012:oidc-provider/example.com' })).toThrow(/oidcProviderArn/);
   });
@@ -188,8 +194,8 @@ describe('the delivery settings', () => {
   });
 
   it('reads -c values as the CLI gives them (strings), the qualifier from the context key the LabApi app reads', () => {
-    const context = { githubRepo: REPO, stages: 'staging, prod', diffRole: 'false', '@aws-cdk/core:bootstrapQualifier': 'lab2' };
-    expect(readDeliverySettings(testApp(context))).toEqual({ githubRepo: REPO, stages: ['staging', 'prod'], diffRole: false, qualifier: 'lab2' });
+    const context = { githubRepo: REPO, stages: 'staging, qa', diffRole: 'false', '@aws-cdk/core:bootstrapQualifier': 'lab2' };
+    expect(readDeliverySettings(testApp(context))).toEqual({ githubRepo: REPO, stages: ['staging', 'qa'], diffRole: false, qualifier: 'lab2' });
   });
 
   it('requires the repository', () => {

@@ -119,10 +119,10 @@ describe('the GitHub workflows: permissions and roles', () => {
     for (const { file, id, job } of allJobs) expect(job.permissions?.['id-token'] === 'write', `${file} ${id}`).toBe(assumesRole(job));
   });
 
-  it('gives no job any permission beyond reading the repository and writing its OIDC token', () => {
+  it("gives no job any permission beyond reading the repository and writing its OIDC token, but the prod deploy's read of its environment's rules", () => {
     for (const { file, id, job } of allJobs) {
-      for (const [scope, level] of Object.entries(job.permissions ?? {}))
-        expect(`${scope}: ${level}`, `${file} ${id}`).toMatch(/^(contents: read|id-token: write)$/);
+      const allowed = id === 'deploy-prod' ? /^(contents: read|id-token: write|actions: read)$/ : /^(contents: read|id-token: write)$/;
+      for (const [scope, level] of Object.entries(job.permissions ?? {})) expect(`${scope}: ${level}`, `${file} ${id}`).toMatch(allowed);
     }
   });
 
@@ -181,6 +181,13 @@ describe('the delivery workflow', () => {
     expect(deployProd.if).toBeUndefined();
   });
 
+  it('refuses, as its first step, to deploy prod unless the environment prod requires a reviewer (private repositories have none without Enterprise)', () => {
+    const [first] = delivery.jobs['deploy-prod']!.steps;
+    expect(first?.run).toContain('repos/$GITHUB_REPOSITORY/environments/prod');
+    expect(first?.run).toContain('select(.type == "required_reviewers")');
+    expect(first?.run).toMatch(/-lt 1 \]; then[\s\S]*exit 1/);
+  });
+
   it.each(['staging', 'prod'])("deploys %s in its GitHub environment, with that environment's deploy role, into the stage of that name", (stage) => {
     const job = delivery.jobs[`deploy-${stage}`]!;
     expect(environmentOf(job)).toBe(stage);
@@ -198,8 +205,12 @@ describe('the delivery workflow', () => {
   });
 
   it('deploys a stage only while its commit is still the newest of main, so a late run never rolls a stage back', () => {
-    for (const id of ['deploy-staging', 'deploy-prod']) {
-      const [guard, ...rest] = delivery.jobs[id]!.steps;
+    // Prod's reviewer check comes first (it only refuses); the newest-commit guard comes before anything that deploys.
+    for (const [id, guards] of [
+      ['deploy-staging', 0],
+      ['deploy-prod', 1],
+    ] as const) {
+      const [guard, ...rest] = delivery.jobs[id]!.steps.slice(guards);
       expect(guard!.id, id).toBe('newest');
       for (const step of rest) expect(step.if, `${id} ${step.name ?? step.uses ?? step.run}`).toBe("steps.newest.outputs.deploy == 'true'");
     }
