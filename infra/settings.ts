@@ -37,6 +37,7 @@ import type { IConstruct } from 'constructs';
 import * as v from 'valibot';
 import { MAX_BURST, MAX_DAILY_QUOTA, MAX_RATE_LIMIT } from '../shared/domain/rate-limits';
 import { AllowedOrigins } from '../shared/http/cors-policy';
+import { ACCOUNT_STACK_ID } from './account-stack';
 import { dev } from './stages/dev';
 import type { StackSettings, StageFile } from './stages/stage-file';
 import { prod } from './stages/prod';
@@ -171,6 +172,8 @@ export const stageFilePath = (stage: StageName) => `infra/stages/${stage}.ts`;
 
 /** The stage file checked on its own: a bad committed value is the file's fault, whatever `-c` says. */
 function checkedFile(stage: StageName, file: StageFile): StageFile {
+  // Its stack would be LabApi-account, the name of the account's own stack (infra/account-stack.ts).
+  if (`LabApi-${stage as string}` === ACCOUNT_STACK_ID) throw new Error(`${stageFilePath(stage)}: the stage name "${stage}" is taken by ${ACCOUNT_STACK_ID}`);
   const parsed = v.safeParse(StageFileSchema, file);
   if (!parsed.success) {
     const issue = parsed.issues[0];

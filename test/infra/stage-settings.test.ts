@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../infra/api-function';
-import { readSettings, STAGE_FILES, STAGES, type StageFile, settingsWarnings, stageOf } from '../../infra/settings';
+import { readSettings, STAGE_FILES, STAGES, type StageFile, type StageName, settingsWarnings, stageOf } from '../../infra/settings';
 import { labApiStack, testApp } from './synth';
 
 const withoutAlarmEmail: StageFile = (({ alarmEmail: _, ...rest }) => rest)(STAGE_FILES.prod);
@@ -18,6 +18,10 @@ describe('stage settings', () => {
     const app = testApp();
     expect(stageOf(app)).toBe('dev');
     expect(readSettings(app, 'dev')).toEqual({ ...STAGE_FILES.dev, labAccountId: undefined, alarmEmail: undefined });
+  });
+
+  it('refuse a stage named account, whose stack would take the name of the account stack', () => {
+    expect(() => readSettings(testApp(), 'account' as StageName, STAGE_FILES.dev)).toThrow('the stage name "account" is taken by LabApi-account');
   });
 
   it('are the prod stage file for prod, its alarm address and termination protection included', () => {
