@@ -255,7 +255,7 @@ export interface paths {
         };
         /**
          * List panels
-         * @description Every panel that can be attached to an appointment or a home kit order, with its biomarkers.
+         * @description Every panel that can be attached to an appointment or a home kit order, with its biomarkers, its names in English, German and Finnish, and what it asks of the lab and the patient, derived from its tests: their distinct specimens, the strictest fasting and their instructions, the collection methods all of them allow and the longest turnaround. loinc only where the lab orders the panel as one (a lipid panel).
          *
          *     Scopes (any one suffices): `TEST_SESSIONS_VIEW`, `TEST_SESSIONS_SCHEDULE`, `home_kit_orders_manage`, `RESULTS_VIEW`.
          */
@@ -277,7 +277,7 @@ export interface paths {
         };
         /**
          * List biomarkers
-         * @description Every biomarker that can be attached individually, clinical and genetic.
+         * @description Every biomarker that can be attached individually, clinical and genetic: its LOINC code, its names and category in English, German and Finnish, the specimen the lab needs (type, container, least volume), the preparation (fasting hours, instructions), the collection methods (practitioner, home) that can take it and its turnaround in days.
          *
          *     Scopes (any one suffices): `TEST_SESSIONS_VIEW`, `TEST_SESSIONS_SCHEDULE`, `home_kit_orders_manage`, `RESULTS_VIEW`.
          */
@@ -1513,8 +1513,22 @@ export interface components {
         };
         Biomarker: {
             id: number;
+            /** @description its English name (names.en) */
             name: string;
+            /** @description English, German and Finnish */
+            names: {
+                en: string;
+                de: string;
+                fi: string;
+            };
+            /** @description its English category name (category_names.en) */
             category: string;
+            /** @description English, German and Finnish */
+            category_names: {
+                en: string;
+                de: string;
+                fi: string;
+            };
             unit_id: number | null;
             unit: string | null;
             /** @description the service's own range */
@@ -1526,8 +1540,30 @@ export interface components {
             kind: "clinical" | "genetic";
             /** @description the gene a genetic biomarker genotypes (e.g. APOE); null for clinical ones */
             gene: string | null;
-            /** @description its LOINC code, as the FHIR export names it; null where it has none */
-            loinc: string | null;
+            /** @description its LOINC code: what its result carries (the HL7 ingest matches it) and the FHIR export names it by */
+            loinc: string;
+            specimen: {
+                /** @enum {string} */
+                type: "serum" | "plasma" | "whole_blood" | "capillary_blood" | "saliva";
+                /** @description the tube or card, by its cap colour where it has one (EN ISO 6710), e.g. SST (gold) */
+                container: string;
+                /** @description the least volume of the specimen the lab needs, in millilitres */
+                min_volume_ml: number;
+            };
+            preparation: {
+                /** @description hours without food before the collection; 0 when none */
+                fasting_hours: number;
+                /** @description what the patient does before the collection; null when nothing */
+                instructions: {
+                    en: string;
+                    de: string;
+                    fi: string;
+                } | null;
+            };
+            /** @description the appointments' test_method values that can collect it: practitioner (a draw at a location), home (a home kit) */
+            collection_methods: ("practitioner" | "home")[];
+            /** @description days from the sample reaching the lab to its result */
+            turnaround_days: number;
         };
         CancelBody: {
             cancellation_reason: string;
@@ -2012,9 +2048,41 @@ export interface components {
         Panel: {
             /** Format: uuid */
             id: string;
+            /** @description its English name (names.en) */
             name: string;
+            /** @description English, German and Finnish */
+            names: {
+                en: string;
+                de: string;
+                fi: string;
+            };
             description: string | null;
+            /** @description its LOINC panel code where the lab orders it as one (a lipid panel); else null */
+            loinc: string | null;
             biomarker_ids: number[];
+            /** @description the distinct specimens of its tests, each with the largest volume any of them needs */
+            specimens: {
+                /** @enum {string} */
+                type: "serum" | "plasma" | "whole_blood" | "capillary_blood" | "saliva";
+                /** @description the tube or card, by its cap colour where it has one (EN ISO 6710), e.g. SST (gold) */
+                container: string;
+                /** @description the least volume of the specimen the lab needs, in millilitres */
+                min_volume_ml: number;
+            }[];
+            preparation: {
+                /** @description the strictest fasting of its tests; 0 when none */
+                fasting_hours: number;
+                /** @description the distinct instructions of its tests */
+                instructions: {
+                    en: string;
+                    de: string;
+                    fi: string;
+                }[];
+            };
+            /** @description the test_method values every one of its tests allows */
+            collection_methods: ("practitioner" | "home")[];
+            /** @description the longest turnaround of its tests: the report waits for the last */
+            turnaround_days: number;
         };
         PickupBody: {
             /** @description 1–100 distinct ids; a duplicate is counted once */

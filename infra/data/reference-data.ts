@@ -1,13 +1,16 @@
 /**
  * The reference data files (infra/data/*.yaml), read and checked as one set: each record against its
  * schema (infra/data/schemas.ts), then across files (unique ids, a location's group listed, a panel's
- * biomarkers in the catalog). Any problem throws, naming the file, the path inside it and the reason, and
+ * biomarkers in the catalog, a category named alike wherever it appears, a panel whose tests share a
+ * collection method). A panel's specimens, preparation, collection methods and turnaround are derived here
+ * from its tests, never typed in its file. Any problem throws, naming the file, the path inside it and the reason, and
  * then nothing may be written: callers validate everything before they apply anything.
  */
 import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import * as v from 'valibot';
 import { parse } from 'yaml';
+import { panelRequirements } from '../../shared/domain/catalog';
 import type { BiomarkerRecord, PanelRecord } from '../../shared/store/catalog';
 import type { LocationRecord } from '../../shared/store/locations';
 import type { ProfileGroupRecord } from '../../shared/store/profiles';
@@ -36,6 +39,15 @@ function shownPath(dir: string, file: string): string {
   return inRepo.startsWith('..') ? path : inRepo;
 }
 
+/** The record a refusal is about, by its id or slug and its name: ` (id 1, Ferritin)`; empty when it has none. */
+function recordLabel(record: unknown): string {
+  if (typeof record !== 'object' || record === null) return '';
+  const { id, slug, name, names } = record as { id?: unknown; slug?: unknown; name?: unknown; names?: { en?: unknown } };
+  const key = id !== undefined ? `id ${String(id)}` : slug !== undefined ? `slug ${String(slug)}` : undefined;
+  const said = [key, name ?? names?.en].filter((part) => typeof part === 'string');
+  return said.length === 0 ? '' : ` (${said.join(', ')})`;
+}
+
 function readList<S extends v.GenericSchema>(dir: string, file: string, schema: S): v.InferOutput<S>[] {
   const path = join(dir, file);
   const shown = shownPath(dir, file);
@@ -48,7 +60,8 @@ function readList<S extends v.GenericSchema>(dir: string, file: string, schema: 
   const parsed = v.safeParse(v.array(schema), document ?? []);
   if (!parsed.success) {
     const issue = parsed.issues[0];
-    throw new InvalidReferenceData(`${shown}: ${v.getDotPath(issue) ?? '(the file)'}: ${issue.message}`);
+    const record = Array.isArray(document) ? recordLabel(document[Number(issue.path?.[0]?.key)]) : '';
+    throw new InvalidReferenceData(`${shown}: ${v.getDotPath(issue) ?? '(the file)'}: ${issue.message}${record}`);
   }
   return parsed.output;
 }
@@ -69,13 +82,14 @@ export function loadReferenceData(dir = DATA_DIR): ReferenceData {
     locationGroups: readList(dir, 'location-groups.yaml', LocationGroupFile),
     locations: readList(dir, 'locations.yaml', LocationFile),
     biomarkers: readList(dir, 'biomarkers.yaml', BiomarkerFile) as BiomarkerRecord[],
-    panels: readList(dir, 'panels.yaml', PanelFile),
+    panels: [],
   };
+  const panelFiles = readList(dir, 'panels.yaml', PanelFile);
   unique(shownPath(dir, 'profile-groups.yaml'), data.profileGroups, (group) => group.slug);
   unique(shownPath(dir, 'location-groups.yaml'), data.locationGroups, (group) => group.slug);
   unique(shownPath(dir, 'locations.yaml'), data.locations, (location) => location.id);
   unique(shownPath(dir, 'biomarkers.yaml'), data.biomarkers, (biomarker) => biomarker.id);
-  unique(shownPath(dir, 'panels.yaml'), data.panels, (panel) => panel.id);
+  unique(shownPath(dir, 'panels.yaml'), panelFiles, (panel) => panel.id);
   const locationGroups = new Set(data.locationGroups.map((group) => group.slug));
   data.locations.forEach((location, i) => {
     if (!locationGroups.has(location.location_group_slug)) {
@@ -84,11 +98,29 @@ export function loadReferenceData(dir = DATA_DIR): ReferenceData {
       );
     }
   });
-  const biomarkers = new Set(data.biomarkers.map((biomarker) => biomarker.id));
-  data.panels.forEach((panel, i) => {
+  const categories = new Map<string, string>();
+  data.biomarkers.forEach((biomarker, i) => {
+    const names = JSON.stringify(biomarker.category_names);
+    const before = categories.get(biomarker.category);
+    if (before !== undefined && before !== names) {
+      throw new InvalidReferenceData(
+        `${shownPath(dir, 'biomarkers.yaml')}: ${i}.category_names: names the category ${biomarker.category} unlike an earlier biomarker${recordLabel(biomarker)}`,
+      );
+    }
+    categories.set(biomarker.category, names);
+  });
+  const biomarkers = new Map(data.biomarkers.map((biomarker) => [biomarker.id, biomarker]));
+  data.panels = panelFiles.map((panel, i) => {
+    const where = `${shownPath(dir, 'panels.yaml')}: ${i}.biomarker_ids`;
     const missing = panel.biomarker_ids.filter((id) => !biomarkers.has(id));
-    if (missing.length > 0)
-      throw new InvalidReferenceData(`${shownPath(dir, 'panels.yaml')}: ${i}.biomarker_ids: ${missing.join(', ')} not in biomarkers.yaml`);
+    if (missing.length > 0) throw new InvalidReferenceData(`${where}: ${missing.join(', ')} not in biomarkers.yaml`);
+    const tests = panel.biomarker_ids.map((id) => biomarkers.get(id)!);
+    const derived = panelRequirements(tests);
+    if (derived.collection_methods.length === 0) {
+      const methods = tests.map((test) => `${test.name}: ${test.collection_methods.join(', ')}`).join('; ');
+      throw new InvalidReferenceData(`${where}: its tests share no collection method (${methods})${recordLabel(panel)}`);
+    }
+    return { ...panel, ...derived };
   });
   return data;
 }

@@ -5,6 +5,7 @@
  * IANA time zone, opening ranges in order).
  */
 import * as v from 'valibot';
+import { SPECIMEN_TYPES, TEST_METHODS } from '../../shared/domain/catalog';
 import { LOGISTICS_PROVIDERS } from '../../shared/domain/shipment';
 import { ReferenceRange } from '../../shared/events/result-shapes';
 import { biomarkerId } from '../../shared/schemas/bodies/appointments';
@@ -54,24 +55,62 @@ export const LocationFile = v.strictObject({
   closures: scheduleFields.closures,
 });
 
-export const BiomarkerFile = v.strictObject({
-  id: biomarkerId,
-  name: text(200),
-  category: text(100),
-  unit_id: v.nullable(v.pipe(v.number(), v.integer('must be an integer'))),
-  unit: nullableText(32),
-  reference_range_service: v.nullable(ReferenceRange),
-  kind: v.picklist(['clinical', 'genetic']),
-  gene: v.optional(text(32)),
-  loinc: v.optional(v.pipe(v.string(), v.regex(/^\d{1,7}-\d$/, 'must be a LOINC code, e.g. 2276-4'))),
-  // Values beyond these are critical: the clinician must see them at once (issue #29).
-  critical_low: v.optional(v.nullable(v.number())),
-  critical_high: v.optional(v.nullable(v.number())),
+/** A text in each language of the catalog: English, German, Finnish. */
+const texts = (max: number) => v.strictObject({ en: text(max), de: text(max), fi: text(max) });
+const loinc = v.pipe(v.string(), v.regex(/^\d{1,7}-\d$/, 'must be a LOINC code, e.g. 2276-4'));
+const integer = (min: number, max: number) =>
+  v.pipe(v.number(), v.integer('must be an integer'), v.minValue(min, `must be at least ${min}`), v.maxValue(max, `must be at most ${max}`));
+
+const Specimen = v.strictObject({
+  type: v.picklist(SPECIMEN_TYPES, `must be one of ${SPECIMEN_TYPES.join(', ')}`),
+  container: text(100),
+  min_volume_ml: v.pipe(v.number(), v.gtValue(0, 'must be more than 0'), v.maxValue(50, 'must be at most 50')),
 });
 
-export const PanelFile = v.strictObject({
-  id: uuid,
-  name: text(200),
-  description: nullableText(1000),
-  biomarker_ids: v.pipe(v.array(biomarkerId), v.minLength(1, 'must list at least one biomarker')),
+const Preparation = v.strictObject({
+  fasting_hours: integer(0, 24),
+  // null when the patient need do nothing; else what to do, in every language.
+  instructions: v.nullable(texts(500)),
 });
+
+const collectionMethods = v.pipe(
+  v.array(v.picklist(TEST_METHODS, `must be one of ${TEST_METHODS.join(', ')}`)),
+  v.minLength(1, 'must list at least one collection method'),
+  v.check((methods) => new Set(methods).size === methods.length, 'must list each collection method once'),
+);
+
+/** A biomarker as the file holds it; `name` and `category` are its English names (names.en, category_names.en). */
+export const BiomarkerFile = v.pipe(
+  v.strictObject({
+    id: biomarkerId,
+    names: texts(200),
+    category_names: texts(100),
+    unit_id: v.nullable(v.pipe(v.number(), v.integer('must be an integer'))),
+    unit: nullableText(32),
+    reference_range_service: v.nullable(ReferenceRange),
+    kind: v.picklist(['clinical', 'genetic']),
+    gene: v.optional(text(32)),
+    loinc,
+    // Values beyond these are critical: the clinician must see them at once (issue #29).
+    critical_low: v.optional(v.nullable(v.number())),
+    critical_high: v.optional(v.nullable(v.number())),
+    specimen: Specimen,
+    preparation: Preparation,
+    collection_methods: collectionMethods,
+    turnaround_days: integer(1, 90),
+  }),
+  v.transform(({ id, names, category_names, ...rest }) => ({ id, name: names.en, names, category: category_names.en, category_names, ...rest })),
+);
+
+/** A panel as the file holds it: its names and tests; what it asks of a lab and a patient is derived from them (reference-data.ts). */
+export const PanelFile = v.pipe(
+  v.strictObject({
+    id: uuid,
+    names: texts(200),
+    description: nullableText(1000),
+    // Only where the lab orders the set as one (a lipid panel); its members still report under their own codes.
+    loinc: v.nullable(loinc),
+    biomarker_ids: v.pipe(v.array(biomarkerId), v.minLength(1, 'must list at least one biomarker')),
+  }),
+  v.transform(({ id, names, ...rest }) => ({ id, name: names.en, names, ...rest })),
+);

@@ -9,6 +9,7 @@
  */
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { plannedBiomarkerIds } from '../domain/appointment';
+import type { PanelRequirements, TestRequirements, Texts } from '../domain/catalog';
 import { NotFound } from '../errors';
 import { dynamo, tableName } from './client';
 import { GSI1 } from './keys';
@@ -23,29 +24,39 @@ export interface ReferenceRange {
   optimal_max: number | null;
 }
 
-export interface PanelRecord {
+/** A panel; its specimens, preparation, collection methods and turnaround derived from its tests when the reference data is loaded. */
+export interface PanelRecord extends PanelRequirements {
   id: string;
   /** false: withdrawn by the reference data (infra/data): not listed, not attachable; past orders keep it. */
   active?: boolean;
+  /** names.en */
   name: string;
+  names: Texts;
   description: string | null;
+  /** Its LOINC panel code where the lab orders it as one (a lipid panel), else null. */
+  loinc: string | null;
   biomarker_ids: number[];
 }
 
-export interface BiomarkerRecord {
+/** A test: what it measures, and what a lab and a patient need to collect it (specimen, preparation, methods, turnaround). */
+export interface BiomarkerRecord extends TestRequirements {
   id: number;
   /** false: withdrawn by the reference data (infra/data): not listed, not attachable; past orders keep it. */
   active?: boolean;
+  /** names.en */
   name: string;
+  names: Texts;
+  /** category_names.en */
   category: string;
+  category_names: Texts;
   unit_id: number | null;
   unit: string | null;
   reference_range_service: ReferenceRange | null;
   kind: 'clinical' | 'genetic';
   /** The gene a genetic biomarker genotypes (APOE); absent for clinical ones. */
   gene?: string;
-  /** Its LOINC code (what FHIR exports name it by), where it has one. */
-  loinc?: string;
+  /** Its LOINC code: what its result carries (the HL7 ingest matches it) and the FHIR export names it by. */
+  loinc: string;
   /** Values beyond these need a clinician at once (issue #29): critical_low / critical_high. */
   critical_low?: number | null;
   critical_high?: number | null;

@@ -6,7 +6,7 @@ import { putBiomarker } from '../../shared/store/catalog';
 import { GSI1 } from '../../shared/store/keys';
 import { useApi } from '../support/api';
 import { mockEventBridge } from '../support/event-bridge';
-import { apiKey, BERLIN_INACTIVE, BERLIN_MITTE, HELSINKI_KAMPPI, seedDemoData, UNKNOWN_ID } from '../support/fixtures';
+import { apiKey, BERLIN_INACTIVE, BERLIN_MITTE, BIOMARKERS, HELSINKI_KAMPPI, seedDemoData, UNKNOWN_ID } from '../support/fixtures';
 import { confirmDraw, createProfile, ESSENTIALS_PANEL, newBarcode, scheduleAppointment, THYROID_PANEL } from '../support/scenario';
 
 const api = useApi();
@@ -234,7 +234,8 @@ describe('the 90-test capacity of a kit', () => {
     const extra = Array.from({ length: 100 }, (_, i) => 1000 + i);
     await Promise.all(
       extra.map((id) =>
-        putBiomarker({ id, name: `Test marker ${id}`, category: 'Test', unit_id: null, unit: null, reference_range_service: null, kind: 'clinical' }),
+        // A home kit's test (HbA1c's specimen, methods and turnaround) under another id and name.
+        putBiomarker({ ...BIOMARKERS.find((b) => b.id === 6)!, id, name: `Test marker ${id}`, unit_id: null, unit: null, reference_range_service: null }),
       ),
     );
     const { id } = await order();

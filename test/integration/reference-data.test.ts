@@ -82,6 +82,17 @@ describe('on a table that holds the files already', () => {
     expect((await getLocation(BERLIN_MITTE))?.name).toBe('Berlin Mitte (Friedrichstraße)');
   });
 
+  it("a test's changed turnaround is planned as an update of it and of the panel that holds it (the panel's is derived)", async () => {
+    await apply();
+    const slower = loadReferenceData(dataDirWith('biomarkers.yaml', (text) => text.replace('turnaround_days: 21', 'turnaround_days: 28')));
+    const plan = await planReferenceData(slower);
+    expect(plan.changes.map(({ action, kind, id }) => [action, kind, id])).toEqual([
+      ['update', 'biomarker', '100'],
+      ['update', 'panel', '7c0e4b1a-2f3d-4c5e-8a9b-0d1e2f3a4b04'],
+    ]);
+    expect(plan.changes[1]?.record).toMatchObject({ name: 'Cardiogenetics', turnaround_days: 28 });
+  });
+
   it('a location the files no longer list is deactivated, not deleted: stored, inactive, gone from its list', async () => {
     await apply();
     const key = await apiKey();
@@ -141,6 +152,39 @@ describe('a file with an invalid record', () => {
   it('is refused when a closure date is listed twice', () => {
     const dir = dataDirWith('locations.yaml', (text) => text.replace('date: "2026-12-25"', 'date: "2026-12-24"'));
     expect(() => loadReferenceData(dir)).toThrow(/locations\.yaml: 0\.closures: must list each date once/);
+  });
+
+  it('is refused when a biomarker has no specimen, naming the biomarker', () => {
+    const dir = dataDirWith('biomarkers.yaml', (text) => text.replace('  specimen: {type: serum, container: SST (gold), min_volume_ml: 1.0}\n', ''));
+    expect(() => loadReferenceData(dir)).toThrow(/biomarkers\.yaml: 0\.specimen: Invalid key: Expected "specimen" but received undefined \(id 1, Ferritin\)$/);
+  });
+
+  it('is refused when a biomarker names an unknown collection method, naming the biomarker', () => {
+    const dir = dataDirWith('biomarkers.yaml', (text) => text.replace('collection_methods: [practitioner]', 'collection_methods: [practitioner, pharmacy]'));
+    expect(() => loadReferenceData(dir)).toThrow(/biomarkers\.yaml: 0\.collection_methods\.1: must be one of practitioner, home \(id 1, Ferritin\)$/);
+  });
+
+  it('is refused when a specimen type is not one the lab accepts', () => {
+    const dir = dataDirWith('biomarkers.yaml', (text) => text.replace('type: serum', 'type: urine'));
+    expect(() => loadReferenceData(dir)).toThrow(
+      /biomarkers\.yaml: 0\.specimen\.type: must be one of serum, plasma, whole_blood, capillary_blood, saliva \(id 1, Ferritin\)$/,
+    );
+  });
+
+  it("is refused when the tests of a panel share no collection method, naming the panel and each test's methods", () => {
+    // Vitamin D (the first home test) made home-only: Essentials also holds venous-only ferritin and haemoglobin.
+    const dir = dataDirWith('biomarkers.yaml', (text) => text.replace('collection_methods: [practitioner, home]', 'collection_methods: [home]'));
+    expect(() => loadReferenceData(dir)).toThrow(
+      'panels.yaml: 0.biomarker_ids: its tests share no collection method (Ferritin: practitioner; Haemoglobin: practitioner; ' +
+        'Vitamin D (25-OH): home; HbA1c: practitioner, home) (id 7c0e4b1a-2f3d-4c5e-8a9b-0d1e2f3a4b01, Essentials)',
+    );
+  });
+
+  it('is refused when two biomarkers of one category name it differently', () => {
+    const dir = dataDirWith('biomarkers.yaml', (text) => text.replace('de: Schilddrüse,', 'de: Schilddrüsenwerte,'));
+    expect(() => loadReferenceData(dir)).toThrow(
+      /biomarkers\.yaml: 3\.category_names: names the category Thyroid unlike an earlier biomarker \(id 4, Free T4\)$/,
+    );
   });
 
   it('is refused by `npm run data -- plan` before any configuration is read (no table, no stack running)', async () => {

@@ -41,13 +41,19 @@ export const locationsOperations = {
   listPanels: {
     tag: 'Catalog',
     summary: 'List panels',
-    description: 'Every panel that can be attached to an appointment or a home kit order, with its biomarkers.',
+    description:
+      'Every panel that can be attached to an appointment or a home kit order, with its biomarkers, its names in English, German and Finnish, ' +
+      'and what it asks of the lab and the patient, derived from its tests: their distinct specimens, the strictest fasting and their instructions, ' +
+      'the collection methods all of them allow and the longest turnaround. loinc only where the lab orders the panel as one (a lipid panel).',
     responses: { 200: { description: 'Panels, by name.', schema: list(Panel) } },
   },
   listBiomarkers: {
     tag: 'Catalog',
     summary: 'List biomarkers',
-    description: 'Every biomarker that can be attached individually, clinical and genetic.',
+    description:
+      'Every biomarker that can be attached individually, clinical and genetic: its LOINC code, its names and category in English, German and Finnish, ' +
+      'the specimen the lab needs (type, container, least volume), the preparation (fasting hours, instructions), the collection methods ' +
+      '(practitioner, home) that can take it and its turnaround in days.',
     responses: { 200: { description: 'Biomarkers, by id.', schema: list(Biomarker) } },
   },
 } as const satisfies Partial<Record<RouteName, OperationDoc>>;
