@@ -12,7 +12,7 @@
  * stack outside `aws:cdk:bundling-stacks`, as in the infra tests) and hashes each asset by its output.
  */
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { dirname, join, relative, sep } from 'node:path';
+import { basename, dirname, join, relative, sep } from 'node:path';
 import { buildSync } from 'esbuild';
 import type { BundlingOptions, ILocalBundling } from 'aws-cdk-lib';
 import { esbuildOptions, type PackageFiles, REPO_ROOT, resolveFromRepo, sideModuleImports, type SideModules } from './bundling';
@@ -23,13 +23,11 @@ import { SIDE_MODULES } from './route-classes';
  * deep as an asset's `index.mjs` is, so that its source map names the same relative sources
  * (`../../node_modules/…`, `../../shared/…`) as a bundle built straight into `cdk.out/` did.
  */
-const handlerOut = (handlerFile: string) => `${handlerFile.replace(/\.[cm]?ts$/, '').replaceAll('/', '~')}/index`;
+/** A source's path without its extension, as one folder name: `functions/appointments/create.ts` → `functions~appointments~create`. */
+const folderOf = (source: string) => source.replace(/\.[cm]?ts$/, '').replaceAll('/', '~');
+const handlerOut = (handlerFile: string) => `${folderOf(handlerFile)}/index`;
 /** Where a side module lands: `side~shared~report~font-object/font-object.mjs`, beside the handler under its own name. */
-const sideOut = (source: string) =>
-  `side~${source.replace(/\.[cm]?ts$/, '').replaceAll('/', '~')}/${source
-    .split('/')
-    .at(-1)!
-    .replace(/\.[cm]?ts$/, '')}`;
+const sideOut = (source: string) => `side~${folderOf(source)}/${basename(source).replace(/\.[cm]?ts$/, '')}`;
 
 function handlerFiles(directory = 'functions'): string[] {
   return readdirSync(join(REPO_ROOT, directory), { withFileTypes: true }).flatMap((entry) => {

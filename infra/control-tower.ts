@@ -24,7 +24,7 @@ import { createRequire } from 'node:module';
 import { arch, platform } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { type IPolicyValidationContext, type IPolicyValidationPlugin, NestedStack, type PolicyValidationPluginReport, Stack } from 'aws-cdk-lib';
-import type { IConstruct } from 'constructs';
+import { topLevelStack } from './top-level-stack';
 import type { StackSettings } from './settings';
 
 type Settings = Pick<StackSettings, 'alarms' | 'hipaaControls' | 'logRetention'>;
@@ -253,16 +253,10 @@ export function checkControls(templates: readonly StackTemplate[]): ControlsResu
 export function templatesOf(stack: Stack, dir: string): StackTemplate[] {
   const nested = stack.node
     .findAll()
-    .filter((construct): construct is NestedStack => NestedStack.isNestedStack(construct) && rootOf(construct) === stack)
+    .filter((construct): construct is NestedStack => NestedStack.isNestedStack(construct) && topLevelStack(construct) === stack)
     .map((child) => ({ stack: `${stack.stackName}/${child.node.id}`, file: join(dir, child.templateFile) }));
   return [{ stack: stack.stackName, file: join(dir, stack.templateFile) }, ...nested];
 }
-
-const rootOf = (construct: IConstruct): Stack => {
-  let stack = Stack.of(construct);
-  while (stack.nestedStackParent) stack = stack.nestedStackParent;
-  return stack;
-};
 
 /**
  * The validation plugin infra/app.ts adds: it checks the controls on the synth's templates and keeps the

@@ -4,9 +4,10 @@
  * construct that creates a table, queue or log group, in whichever nested stack it sits. So every one of
  * them follows the stage file, and none looks at the stage's name.
  */
-import { RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { RemovalPolicy, type Stack } from 'aws-cdk-lib';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IConstruct } from 'constructs';
+import { topLevelStack } from './top-level-stack';
 
 export interface DataPolicy {
   /** RETAIN: the table, the queues and every log group outlive the stack (retainData); DESTROY: they go with it. */
@@ -28,8 +29,7 @@ export function setDataPolicy(stack: Stack, policy: DataPolicy): void {
 
 /** The policy of the top-level stack `scope` sits in; a construct outside a stage's stack has none, and says so. */
 export function dataPolicyOf(scope: IConstruct): DataPolicy {
-  let stack = Stack.of(scope);
-  while (stack.nestedStackParent) stack = stack.nestedStackParent;
+  const stack = topLevelStack(scope);
   const policy = policies.get(stack);
   if (!policy) throw new Error(`${scope.node.path}: the stack ${stack.node.path} set no data policy (infra/data-policy.ts): only a stage's stack creates data`);
   return policy;

@@ -4,7 +4,7 @@
  * infra/bundle-all.ts), with the environment shared/config.ts reads, its own log group and its own role
  * holding exactly the rights of its class (infra/route-classes.ts).
  */
-import { AssetHashType, DockerImage, Stack, Validations } from 'aws-cdk-lib';
+import { AssetHashType, DockerImage, Validations } from 'aws-cdk-lib';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import type { IEventBus } from 'aws-cdk-lib/aws-events';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
@@ -12,6 +12,7 @@ import { Architecture, Code, Function as LambdaFunction, type FunctionOptions, R
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import type { Bucket } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
+import { topLevelStack } from './top-level-stack';
 import { SANDBOX_PARTITION_PREFIX } from '../shared/sandbox';
 import { ACCESS_LOG_PARTITION_PREFIX, API_KEY_LAST_USE_ATTRIBUTE, API_KEY_PARTITION_PREFIX, GSI1, GSI2 } from '../shared/store/keys';
 import { DOCUMENTS_PREFIX_PATTERN, HL7_DOCUMENTS_PREFIX_PATTERN, INCOMING_PREFIX_PATTERN } from './bucket-layout';
@@ -47,9 +48,7 @@ export const POWERTOOLS_ENVIRONMENT = {
  * whichever nested stack asks, so that two stages in one account never mix.
  */
 export function metricsNamespace(scope: Construct): string {
-  let stack = Stack.of(scope);
-  while (stack.nestedStackParent) stack = stack.nestedStackParent;
-  return `LabApi/${stack.stackName}`;
+  return `LabApi/${topLevelStack(scope).stackName}`;
 }
 
 export interface LabFunctionProps {

@@ -59,6 +59,9 @@ const PARENT =
   'the API: every resource and method, one deployment and its stage; usage plan, table, buckets, bus, secret; with hipaaControls the KMS key and AWS Backup';
 const ACCOUNT = "API Gateway's logging role, once per account and region";
 
+/** A stack's row in the stack-size table: the stage's own stack as `LabApi-<stage>`, a nested one by its name alone. */
+export const stackRowName = (stack: string, stage: string) => (stack === `LabApi-${stage}` ? 'LabApi-<stage>' : stack.slice(`LabApi-${stage}/`.length));
+
 /** docs/deploy.md: one row per stack (its name without the stage's), one column per stage. */
 export function stackSizesTable(synth: StagesSynth): string {
   const rows = new Map<string, { what: string; counts: Map<StageName, number> }>();
@@ -67,7 +70,7 @@ export function stackSizesTable(synth: StagesSynth): string {
   for (const { stage, templates } of synth.stages) {
     for (const template of templates) {
       const read = readTemplate(template);
-      const name = template.stack === `LabApi-${stage}` ? 'LabApi-<stage>' : template.stack.slice(`LabApi-${stage}/`.length);
+      const name = stackRowName(template.stack, stage);
       row(name, name === 'LabApi-<stage>' ? PARENT : describe(read)).counts.set(stage, Object.keys(read.Resources).length);
     }
   }

@@ -211,7 +211,7 @@ export function resultsBundle({ aggregate, biomarkers, status, missing, reported
           presentedForm: [...aggregate.documents].reverse().map((d) => ({
             contentType: 'application/pdf',
             url: `${baseUrl.replace(/\/$/, '')}/api/v1/documents/${d.id}`,
-            title: `${d.file_name} (${d.result_status ?? 'final'})`,
+            title: `${d.file_name} (${d.result_status})`,
             creation: d.added_at,
           })),
         }

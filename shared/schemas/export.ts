@@ -17,7 +17,7 @@ import { instant } from './fields';
 import { AppointmentHistoryEntry, HomeKitOrderHistoryEntry, toHistoryEntry } from './history';
 import { HomeKitOrder, toHomeKitOrder } from './home-kit-orders';
 import { Profile, toFullProfile } from './profiles';
-import { AppointmentResults, ResultsDocument, toAppointmentResults, toResultsDocument } from './results';
+import { AppointmentResults, ResultsDocument, toAppointmentResults } from './results';
 
 export const EXPORT_FORMAT = 'lab-api.profile-export';
 export const EXPORT_VERSION = 1;
@@ -78,10 +78,14 @@ export function toExportedAppointment({ results, history }: AppointmentReading, 
     ...appointment,
     history: history.map(toHistoryEntry),
     results: received,
-    documents: results.aggregate.documents.map((link) => {
-      const { id, file_name, kind, result_status, created_at } = toResultsDocument(link);
-      return { id, file_name, kind, result_status, added_at: created_at, download_url: `${baseUrl.replace(/\/$/, '')}/api/v1/documents/${id}` };
-    }),
+    documents: results.aggregate.documents.map(({ id, file_name, kind, result_status, added_at }) => ({
+      id,
+      file_name,
+      kind,
+      result_status,
+      added_at,
+      download_url: `${baseUrl.replace(/\/$/, '')}/api/v1/documents/${id}`,
+    })),
   };
 }
 

@@ -45,13 +45,13 @@ export const ResultsDocument = v.object({
 });
 export type ResultsDocument = v.InferOutput<typeof ResultsDocument>;
 
-/** The link as the results answer it; links stored before kinds and statuses existed are final lab reports. */
-export const toResultsDocument = (link: DocumentLink): ResultsDocument => ({
-  id: link.id,
-  file_name: link.file_name,
-  kind: link.kind ?? 'lab_report',
-  result_status: link.result_status ?? 'final',
-  created_at: link.added_at,
+/** The link as the results answer it. */
+export const toResultsDocument = ({ id, file_name, kind, result_status, added_at }: DocumentLink): ResultsDocument => ({
+  id,
+  file_name,
+  kind,
+  result_status,
+  created_at: added_at,
 });
 
 /** A planned clinical test the lab has not reported yet: its value fields are null. */

@@ -78,10 +78,16 @@ export interface DocumentLink {
   id: string;
   file_name: string;
   added_at: string;
-  /** Absent on links stored before issue #48: a lab report, final. */
-  kind?: DocumentKind;
-  result_status?: ResultStatus;
+  kind: DocumentKind;
+  result_status: ResultStatus;
 }
+
+/** A link as read: one stored before issue #48 has no kind or status, and is a lab report, final. */
+export const documentLink = (item: Omit<DocumentLink, 'kind' | 'result_status'> & Partial<DocumentLink>): DocumentLink => ({
+  ...item,
+  kind: item.kind ?? 'lab_report',
+  result_status: item.result_status ?? 'final',
+});
 
 const INGESTED_TTL_DAYS = 90;
 

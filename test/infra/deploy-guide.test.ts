@@ -6,7 +6,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CONTROLS_NOT_MET, checkControls, controlRules, controlsNotMet, ControlTowerControls, type ControlsResult } from '../../infra/control-tower';
-import { controlsTable, DEPLOY_GUIDE, stackSizesTable, type StagesSynth, synthesizeStages } from '../../infra/contract/deploy-guide';
+import { controlsTable, DEPLOY_GUIDE, stackSizesTable, type StagesSynth, stackRowName, synthesizeStages } from '../../infra/contract/deploy-guide';
 import { readGuide, regionOf } from '../../infra/contract/guides';
 import { readSettings, STAGES } from '../../infra/settings';
 import { testApp } from './synth';
@@ -28,11 +28,7 @@ describe('docs/deploy.md', () => {
   it('lists every stack of every stage, nested ones and the account stack included, with a column per stage', () => {
     const table = stackSizesTable(synth);
     expect(table.split('\n')[0]).toBe(`| stack | ${STAGES.join(' | ')} |`);
-    const names = new Set(
-      synth.stages.flatMap(({ stage, templates }) =>
-        templates.map(({ stack }) => (stack === `LabApi-${stage}` ? 'LabApi-<stage>' : stack.replace(`LabApi-${stage}/`, ''))),
-      ),
-    );
+    const names = new Set(synth.stages.flatMap(({ stage, templates }) => templates.map(({ stack }) => stackRowName(stack, stage))));
     expect(rows(table)).toHaveLength(names.size + 1);
     for (const row of ['`LabApi-<stage>`', '`SandboxRoutes`', '`Monitoring`', '`LabApi-account`']) expect(table).toContain(`| ${row} (`);
   });

@@ -20,6 +20,7 @@ import { randomUUID } from 'node:crypto';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { REPO_ROOT } from '../../infra/api-function';
 import { type ControlsResult, controlsNotMet } from '../../infra/control-tower';
+import { stackRowName } from '../../infra/contract/deploy-guide';
 import { readGuide, regionOf } from '../../infra/contract/guides';
 import { STAGE_FILES } from '../../infra/settings';
 import { objectCreatedEvent, oruR01 } from '../../infra/cli/hl7-message';
@@ -306,7 +307,7 @@ describe('the cloud assembly of `npm run synth` and `npx cdk synth -c stage=prod
     ] as const) {
       const column = stages.indexOf(stage);
       for (const { name, resources } of assembly.stacks) {
-        const row = name === `LabApi-${stage}` ? 'LabApi-<stage>' : name.replace(`LabApi-${stage}/`, '');
+        const row = stackRowName(name, stage);
         expect(table.get(row)?.[column], `${stage}: ${name}`).toBe(String(resources));
       }
       expect([...table.values()].filter((counts) => counts[column] !== '—')).toHaveLength(assembly.stacks.length);

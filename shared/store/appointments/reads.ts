@@ -11,7 +11,7 @@ import { tableName } from '../client';
 import { appointmentSk } from '../keys';
 import * as keys from '../keys/items';
 import * as index from '../keys/index-entries';
-import type { ClinicalResultRecord, DocumentLink, GeneticResultRecord, RejectedTestRecord } from '../lab-reports';
+import { type ClinicalResultRecord, type DocumentLink, documentLink, type GeneticResultRecord, type RejectedTestRecord } from '../lab-reports';
 import { type Page, type PageRequest, pageByIndexPrefix } from '../pages';
 import { batchGetAll, queryAll, withoutKeys } from '../query';
 import { APPOINTMENT_NOT_FOUND, type AppointmentAggregate, type AppointmentRecord, type BiomarkerLink, type PanelLink, type ShipmentLink } from './records';
@@ -49,7 +49,7 @@ export async function getAppointmentAggregate(id: string): Promise<AppointmentAg
     else if (sk.startsWith(appointmentSk.shipment)) aggregate.shipments.push(withoutKeys<ShipmentLink>(item));
     else if (sk.startsWith(appointmentSk.clinicalResult)) aggregate.clinicalResults.push(withoutKeys<ClinicalResultRecord>(item));
     else if (sk.startsWith(appointmentSk.geneticResult)) aggregate.geneticResults.push(withoutKeys<GeneticResultRecord>(item));
-    else if (sk.startsWith(appointmentSk.document)) aggregate.documents.push(withoutKeys<DocumentLink>(item));
+    else if (sk.startsWith(appointmentSk.document)) aggregate.documents.push(documentLink(withoutKeys<DocumentLink>(item)));
     else if (sk.startsWith(appointmentSk.rejectedTest)) aggregate.rejectedTests.push(withoutKeys<RejectedTestRecord>(item));
   }
   if (!aggregate.appointment) return undefined;
