@@ -1,3 +1,4 @@
+/** How a document link of an appointment reads (shared/store/lab-reports.ts documentLink): the store module needs the configuration of an integration file. */
 import { describe, expect, it } from 'vitest';
 import { documentLink } from '../../shared/store/lab-reports';
 
