@@ -59,8 +59,14 @@ const PARENT =
   'the API: every resource and method, one deployment and its stage; usage plan, table, buckets, bus, secret; with hipaaControls the KMS key and AWS Backup';
 const ACCOUNT = "API Gateway's logging role, once per account and region";
 
-/** A stack's row in the stack-size table: the stage's own stack as `LabApi-<stage>`, a nested one by its name alone. */
-export const stackRowName = (stack: string, stage: string) => (stack === `LabApi-${stage}` ? 'LabApi-<stage>' : stack.slice(`LabApi-${stage}/`.length));
+/**
+ * A stack's row in the stack-size table: the stage's own stack as `LabApi-<stage>`, one nested in it by its name
+ * alone, any other (the account's) by its full name.
+ */
+export function stackRowName(stack: string, stage: string): string {
+  if (stack === `LabApi-${stage}`) return 'LabApi-<stage>';
+  return stack.startsWith(`LabApi-${stage}/`) ? stack.slice(`LabApi-${stage}/`.length) : stack;
+}
 
 /** docs/deploy.md: one row per stack (its name without the stage's), one column per stage. */
 export function stackSizesTable(synth: StagesSynth): string {
