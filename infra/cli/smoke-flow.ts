@@ -173,7 +173,7 @@ async function flow(sandboxKey: Chain, api: Api, options: FlowOptions, made: Mad
 
 /**
  * Waits for the delivery of this flow's LabResultsAvailable to the subscription (its event, read from the
- * event log, names the appointment) and answers once it succeeded; fails at once when an attempt was refused.
+ * event log, names the appointment) and answers once it succeeded; fails at once when a finished attempt was refused.
  */
 async function labResultsDelivered(api: Api, made: Made, waitMs: number): Promise<string> {
   const deadline = Date.now() + waitMs;
@@ -189,7 +189,10 @@ async function labResultsDelivered(api: Api, made: Made, waitMs: number): Promis
       }
       if (!ours.get(eventId)) continue;
       if (delivery.outcome === 'succeeded') return `LabResultsAvailable of the appointment (${attemptOf(delivery)})`;
-      if (delivery.attempts !== 0) throw new StepFailed(`the delivery of LabResultsAvailable was not accepted: ${attemptOf(delivery)}`);
+      // An attempt is counted when it starts (the dispatcher claims it) and answered when it ends: one in flight
+      // has no status code and no error yet, and is waited for like a delivery not yet attempted.
+      const answered = delivery.last_status_code != null || delivery.last_error != null;
+      if (delivery.attempts !== 0 && answered) throw new StepFailed(`the delivery of LabResultsAvailable was not accepted: ${attemptOf(delivery)}`);
     }
     if (Date.now() > deadline) throw new StepFailed(`no delivery of the appointment's LabResultsAvailable within ${waitMs / 1000} s`);
     await new Promise((resolve) => setTimeout(resolve, 500));
