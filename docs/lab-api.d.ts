@@ -1387,6 +1387,12 @@ export interface components {
             barcode: string | null;
             /** @description null unless cancelled */
             cancellation_reason: string | null;
+            /** @description the requisition its draw or activation made: the number all its tests are ordered under (the form: GET …/requisition); null before, and on samples taken before requisitions existed */
+            requisition: {
+                number: string;
+                /** Format: date-time */
+                created_at: string;
+            } | null;
             /** Format: date-time */
             created_at: string;
             updated_at: string | null;
@@ -1465,6 +1471,12 @@ export interface components {
             barcode: string | null;
             /** @description null unless cancelled */
             cancellation_reason: string | null;
+            /** @description the requisition its draw or activation made: the number all its tests are ordered under (the form: GET …/requisition); null before, and on samples taken before requisitions existed */
+            requisition: {
+                number: string;
+                /** Format: date-time */
+                created_at: string;
+            } | null;
             /** Format: date-time */
             created_at: string;
             updated_at: string | null;
@@ -1755,6 +1767,12 @@ export interface components {
             barcode: string | null;
             /** @description null unless cancelled */
             cancellation_reason: string | null;
+            /** @description the requisition its draw or activation made: the number all its tests are ordered under (the form: GET …/requisition); null before, and on samples taken before requisitions existed */
+            requisition: {
+                number: string;
+                /** Format: date-time */
+                created_at: string;
+            } | null;
             /** Format: date-time */
             created_at: string;
             updated_at: string | null;
@@ -1833,6 +1851,12 @@ export interface components {
             dispatched_at: string | null;
             /** @description the appointment its activation created */
             appointment_id: string | null;
+            /** @description the requisition its draw or activation made: the number all its tests are ordered under (the form: GET …/requisition); null before, and on samples taken before requisitions existed */
+            requisition: {
+                number: string;
+                /** Format: date-time */
+                created_at: string;
+            } | null;
             /** @description every status change, oldest first, the creation first */
             history: {
                 /** @enum {string} */
@@ -1941,6 +1965,12 @@ export interface components {
             dispatched_at: string | null;
             /** @description the appointment its activation created */
             appointment_id: string | null;
+            /** @description the requisition its draw or activation made: the number all its tests are ordered under (the form: GET …/requisition); null before, and on samples taken before requisitions existed */
+            requisition: {
+                number: string;
+                /** Format: date-time */
+                created_at: string;
+            } | null;
         };
         InlineAddress: {
             /** @description contains at least one letter of any script */

@@ -9,7 +9,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { toJsonSchema } from '@valibot/to-json-schema';
 import type { GenericSchema } from 'valibot';
-import { LAB_ORDER_REQUESTED, LabOrderRequestedDetail } from '../../shared/events/lab-order-requested';
+import { LAB_ORDER_REQUESTED, LabOrderRequestedDetail, LabOrderRequestedDetailV1 } from '../../shared/events/lab-order-requested';
 import { EVENT_SOURCE } from '../../shared/events/event-source';
 import { CRITICAL_RESULT_REPORTED, CriticalResultReportedDetail } from '../../shared/events/critical-result-reported';
 import { LAB_RESULTS_AVAILABLE, LabResultsAvailableDetail } from '../../shared/events/lab-results-available';
@@ -44,7 +44,9 @@ export const PUBLISHED_EVENTS: PublishedEvent[] = [
     source: EVENT_SOURCE,
     detailType: LAB_ORDER_REQUESTED,
     when: 'A sample exists (a blood draw was confirmed, or a home kit activated) and the lab should test it.',
-    more: 'Delivered at least once: drop duplicates by event_id.',
+    more:
+      'schema_version 2: the requisition number and each test with its LOINC code and specimen. A detail without schema_version is version 1 ' +
+      '(lab-order-requested.v1.schema.json); a consumer dispatches on schema_version. Delivered at least once: drop duplicates by event_id.',
     detail: LabOrderRequestedDetail,
   }),
   published({
@@ -137,10 +139,27 @@ export const PUBLISHED_EVENTS: PublishedEvent[] = [
   }),
 ];
 
+/**
+ * Earlier versions of a published event's detail, no longer sent: their schemas stay published (unchanged) for
+ * consumers that validate against them until they move to the current one.
+ */
+export const SUPERSEDED_EVENTS: PublishedEvent[] = [
+  {
+    file: 'lab-order-requested.v1.schema.json',
+    source: EVENT_SOURCE,
+    detailType: LAB_ORDER_REQUESTED,
+    when: 'A sample exists (a blood draw was confirmed, or a home kit activated) and the lab should test it.',
+    description:
+      'Version 1, sent until issue #50 (no schema_version field). Superseded by schema_version 2 (lab-order-requested.schema.json): ' +
+      'the same fields, and the requisition number and tests.',
+    detail: LabOrderRequestedDetailV1,
+  },
+];
+
 /** file name → JSON text of the schema of the event's `detail`, with its EventBridge source and type. */
 export function eventSchemaDocuments(): Map<string, string> {
   return new Map(
-    PUBLISHED_EVENTS.map((event) => {
+    [...PUBLISHED_EVENTS, ...SUPERSEDED_EVENTS].map((event) => {
       const schema = {
         $schema: 'http://json-schema.org/draft-07/schema#',
         title: `${event.detailType} detail`,

@@ -8,12 +8,16 @@
  */
 import { randomUUID } from 'node:crypto';
 import * as v from 'valibot';
+import { SPECIMEN_TYPES } from '../domain/catalog';
+import { REQUISITION_NUMBER_PATTERN } from '../domain/requisition';
 import { BARCODE_PATTERN } from '../domain/sample';
 import type { DomainEvent } from './publisher';
 
 export const LAB_ORDER_REQUESTED = 'LabOrderRequested';
+/** Raised when a field is added or changed; a consumer dispatches on it (docs/events-and-webhooks.md). */
+export const LAB_ORDER_SCHEMA_VERSION = 2;
 
-export const LabOrderRequestedDetail = v.strictObject({
+const v1Entries = {
   event_id: v.pipe(v.string(), v.uuid(), v.description('Unique per event; consumers drop duplicates by it.')),
   occurred_at: v.pipe(v.string(), v.isoTimestamp(), v.description('When the sample was registered (UTC).')),
   appointment_id: v.pipe(v.string(), v.uuid()),
@@ -26,11 +30,42 @@ export const LabOrderRequestedDetail = v.strictObject({
     v.array(v.pipe(v.number(), v.integer())),
     v.description("Every biomarker to test: the panels' biomarkers plus the individual ones, once each."),
   ),
+};
+
+/**
+ * Version 1 (before issue #50): ids and the barcode only. No longer published; its schema stays in
+ * docs/events/ (lab-order-requested.v1.schema.json) for consumers that still validate against it.
+ */
+export const LabOrderRequestedDetailV1 = v.strictObject(v1Entries);
+
+/** The specimen a test needs, as the catalog names it (GET /api/v1/biomarkers). */
+const OrderedSpecimen = v.strictObject({
+  type: v.picklist(SPECIMEN_TYPES),
+  container: v.string(),
+  min_volume_ml: v.number(),
+});
+
+/** The current version: what version 1 carried, unchanged, and the order a lab can accept. */
+export const LabOrderRequestedDetail = v.strictObject({
+  schema_version: v.pipe(
+    v.literal(LAB_ORDER_SCHEMA_VERSION),
+    v.description('The version of this detail: 2. A detail without it is version 1 (lab-order-requested.v1.schema.json).'),
+  ),
+  ...v1Entries,
+  requisition_number: v.pipe(
+    v.string(),
+    v.regex(REQUISITION_NUMBER_PATTERN),
+    v.description('The requisition all the tests of this sample are ordered under (RQ- and 12 characters of Crockford base32).'),
+  ),
+  tests: v.pipe(
+    v.array(v.strictObject({ biomarker_id: v.pipe(v.number(), v.integer()), loinc: v.string(), specimen: OrderedSpecimen })),
+    v.description('Each biomarker of biomarker_ids with its LOINC code and the specimen it is tested on.'),
+  ),
 });
 export type LabOrderRequestedDetail = v.InferOutput<typeof LabOrderRequestedDetail>;
 
-export function labOrderRequested(order: Omit<LabOrderRequestedDetail, 'event_id' | 'occurred_at'>, occurredAt: string): DomainEvent {
+export function labOrderRequested(order: Omit<LabOrderRequestedDetail, 'schema_version' | 'event_id' | 'occurred_at'>, occurredAt: string): DomainEvent {
   const event_id = randomUUID();
-  const detail: LabOrderRequestedDetail = { event_id, occurred_at: occurredAt, ...order };
+  const detail: LabOrderRequestedDetail = { schema_version: LAB_ORDER_SCHEMA_VERSION, event_id, occurred_at: occurredAt, ...order };
   return { event_id, detail_type: LAB_ORDER_REQUESTED, occurred_at: occurredAt, detail };
 }

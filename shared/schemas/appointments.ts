@@ -3,7 +3,7 @@ import * as v from 'valibot';
 import { APPOINTMENT_STATUSES } from '../domain/appointment';
 import type { ProfileRecord } from '../store/profiles';
 import type { AppointmentAggregate, AppointmentRecord } from '../store/appointments/records';
-import { AttachedBiomarker, AttachedPanel, instant, uuid } from './fields';
+import { AttachedBiomarker, AttachedPanel, instant, RequisitionSummary, toRequisitionSummary, uuid } from './fields';
 import { CreatedProfile, EmbeddedProfile, toCreatedProfile, toEmbeddedProfile } from './profiles';
 
 const appointmentStatus = v.pipe(
@@ -23,6 +23,7 @@ const summaryEntries = {
   ...createdEntries,
   barcode: v.pipe(v.nullable(v.string()), v.description("the sample's barcode once the blood is drawn (clinics look samples up by it); null before")),
   cancellation_reason: v.pipe(v.nullable(v.string()), v.description('null unless cancelled')),
+  requisition: RequisitionSummary,
   created_at: instant,
   updated_at: v.nullable(instant),
 };
@@ -66,6 +67,7 @@ export function toAppointmentSummary(appointment: AppointmentRecord): Appointmen
     ...createdFields(appointment),
     barcode: appointment.barcode,
     cancellation_reason: appointment.cancellation_reason,
+    requisition: toRequisitionSummary(appointment.requisition),
     created_at: appointment.created_at,
     updated_at: appointment.updated_at,
   };

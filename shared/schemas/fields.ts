@@ -82,6 +82,17 @@ export const date = v.pipe(v.string(), v.isoDate());
 export const AttachedPanel = v.object({ panel_id: uuid, added_at: instant });
 export const AttachedBiomarker = v.object({ biomarker_id: v.pipe(v.number(), v.integer()), added_at: instant });
 
+/** The requisition of a drawn sample (issue #50); null before the draw or the kit's activation. */
+export const RequisitionSummary = v.pipe(
+  v.nullable(v.object({ number: v.string(), created_at: instant })),
+  v.description(
+    'the requisition its draw or activation made: the number all its tests are ordered under (the form: GET …/requisition); null before, ' +
+      'and on samples taken before requisitions existed',
+  ),
+);
+export const toRequisitionSummary = (requisition: { number: string; created_at: string } | undefined) =>
+  requisition ? { number: requisition.number, created_at: requisition.created_at } : null;
+
 /** `{"success": true}`: the spec's answer to operations that return no resource. */
 export const Success = v.object({ success: v.literal(true) });
 export type Success = v.InferOutput<typeof Success>;

@@ -7,7 +7,7 @@ import { isCountryCode } from '../domain/countries';
 import { HOME_KIT_ORDER_STATUSES } from '../domain/home-kit-order';
 import type { ProfileRecord } from '../store/profiles';
 import type { HomeKitOrderRecord } from '../store/home-kit-orders';
-import { AttachedBiomarker, AttachedPanel, e164Phone, email, instant, personName, text, uuid } from './fields';
+import { AttachedBiomarker, AttachedPanel, e164Phone, email, instant, personName, RequisitionSummary, text, toRequisitionSummary, uuid } from './fields';
 import { Profile, toFullProfile } from './profiles';
 
 export const LocationReference = v.strictObject({ location_id: uuid });
@@ -48,6 +48,7 @@ export const HomeKitOrder = v.object({
   carrier: v.nullable(v.string()),
   dispatched_at: v.nullable(instant),
   appointment_id: v.pipe(v.nullable(uuid), v.description('the appointment its activation created')),
+  requisition: RequisitionSummary,
 });
 export type HomeKitOrder = v.InferOutput<typeof HomeKitOrder>;
 
@@ -70,5 +71,6 @@ export function toHomeKitOrder(order: HomeKitOrderRecord, profile: ProfileRecord
     carrier: order.carrier,
     dispatched_at: order.dispatched_at,
     appointment_id: order.appointment_id,
+    requisition: toRequisitionSummary(order.requisition),
   };
 }

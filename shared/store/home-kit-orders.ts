@@ -40,6 +40,8 @@ export interface HomeKitOrderRecord {
   dispatched_at: string | null;
   activation_barcode: string | null;
   appointment_id: string | null;
+  /** The requisition its activation made (the appointment keeps its tests); absent before. */
+  requisition?: { number: string; created_at: string };
   created_at: string;
   updated_at: string | null;
   /** How many history entries it has (shared/store/transitions.ts); absent before the history existed. */

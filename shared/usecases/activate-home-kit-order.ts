@@ -1,7 +1,7 @@
 /**
  * The patient registers the kit's barcode. In ONE transaction: the order becomes activated, the sample
- * becomes an appointment (test_method home, blood_drawn, the order's tests), the barcode is claimed
- * (unique across all samples) and the lab order pipeline starts (LabOrderRequested), with both
+ * becomes an appointment (test_method home, blood_drawn, the order's tests), the barcode and a new
+ * requisition number are claimed (each unique across all samples) and the lab order pipeline starts (LabOrderRequested), with both
  * resources' history entries and status events. Activating again with the same barcode is a safe retry.
  */
 import { assertProfileResourceAccess } from '../auth/access';
@@ -9,7 +9,7 @@ import { decideActivation } from '../domain/home-kit-order';
 import { apiActor } from '../domain/lifecycle';
 import { Conflict } from '../errors';
 import { appointmentLifecycle, newAppointment } from '../store/appointments/records';
-import { BARCODE_USED, barcodeClaim, testLinkPuts } from '../store/appointments/writes';
+import { BARCODE_USED, barcodeClaim, requisitionClaim, testLinkPuts } from '../store/appointments/writes';
 import { getHomeKitOrderOrThrow, homeKitOrderLifecycle, type HomeKitOrderRecord, ORDER_CHANGED_MEANWHILE } from '../store/home-kit-orders';
 import { getExistingProfile, type ProfileRecord } from '../store/profiles';
 import { TransactionCancelled } from '../store/transactions';
@@ -40,7 +40,7 @@ export async function activateHomeKitOrder(
 /** The activated order, or undefined when a racing request changed the order first. */
 async function activate(order: HomeKitOrderRecord, barcode: string, keyId: string, now: Date): Promise<HomeKitOrderRecord | undefined> {
   const at = now.toISOString();
-  const appointment = newAppointment(
+  const sample = newAppointment(
     {
       profile_id: order.profile_id,
       profile_group_slug: order.profile_group_slug,
@@ -53,10 +53,24 @@ async function activate(order: HomeKitOrderRecord, barcode: string, keyId: strin
     },
     at,
   );
-  const after: HomeKitOrderRecord = { ...order, status: 'activated', activation_barcode: barcode, appointment_id: appointment.id, updated_at: at };
   const tests = {
     panels: Object.entries(order.panels).map(([panel_id, added_at]) => ({ panel_id, added_at })),
     biomarkers: Object.entries(order.biomarkers).map(([biomarkerId, added_at]) => ({ biomarker_id: Number(biomarkerId), added_at })),
+  };
+  const { requisition, event } = await labOrderFor(
+    sample,
+    barcode,
+    { panelIds: tests.panels.map((t) => t.panel_id), biomarkerIds: tests.biomarkers.map((t) => t.biomarker_id) },
+    at,
+  );
+  const appointment = { ...sample, requisition };
+  const after: HomeKitOrderRecord = {
+    ...order,
+    status: 'activated',
+    activation_barcode: barcode,
+    appointment_id: appointment.id,
+    requisition: { number: requisition.number, created_at: requisition.created_at },
+    updated_at: at,
   };
   const actor = apiActor(keyId);
   try {
@@ -65,20 +79,18 @@ async function activate(order: HomeKitOrderRecord, barcode: string, keyId: strin
         { lifecycle: homeKitOrderLifecycle, before: order, after, actor, at },
         { lifecycle: appointmentLifecycle, before: null, after: appointment, actor, at, reason: 'home kit activated', name: 'appointment' },
       ],
-      items: [barcodeClaim(barcode, { appointment_id: appointment.id, home_kit_order_id: order.id }, at), ...testLinkPuts(appointment.id, tests)],
-      events: [
-        await labOrderFor(
-          appointment,
-          barcode,
-          { panelIds: tests.panels.map((t) => t.panel_id), biomarkerIds: tests.biomarkers.map((t) => t.biomarker_id) },
-          at,
-        ),
+      items: [
+        barcodeClaim(barcode, { appointment_id: appointment.id, home_kit_order_id: order.id }, at),
+        requisitionClaim(requisition, appointment.id),
+        ...testLinkPuts(appointment.id, tests),
       ],
+      events: [event],
       writtenAt: at,
     });
   } catch (error) {
     if (!(error instanceof TransactionCancelled)) throw error;
-    if (error.failed('state')) return undefined;
+    // The order changed meanwhile, or (once in 2^60) the requisition number was taken: read it again.
+    if (error.failed('state') || error.failed('requisition')) return undefined;
     if (error.failed('barcode')) throw new Conflict(BARCODE_USED);
     throw error;
   }

@@ -58,6 +58,7 @@ describe('POST /api/v1/appointments/{id}/confirm', () => {
       Detail: expect.any(String),
     });
     expect(JSON.parse(entries[0]?.Detail as string)).toEqual({
+      schema_version: 2,
       event_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
       occurred_at: expect.any(String),
       appointment_id: id,
@@ -67,6 +68,8 @@ describe('POST /api/v1/appointments/{id}/confirm', () => {
       location_id: BERLIN_MITTE,
       panel_ids: expect.arrayContaining([ESSENTIALS_PANEL, THYROID_PANEL]),
       biomarker_ids: [1, 2, 3, 4, 5, 6, 10],
+      requisition_number: ((await storedAppointment(id)).requisition as { number: string }).number,
+      tests: [1, 2, 3, 4, 5, 6, 10].map((biomarker_id) => ({ biomarker_id, loinc: expect.any(String), specimen: expect.any(Object) })),
     });
   });
 

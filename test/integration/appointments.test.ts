@@ -109,6 +109,7 @@ describe('GET /api/v1/appointments/{id}', () => {
       'profile',
       'profile_id',
       'recollection_of',
+      'requisition',
       'scheduled_at',
       'shipments',
       'status',

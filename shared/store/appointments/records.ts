@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AppointmentStatus } from '../../domain/appointment';
 import { toUtcInstant } from '../../domain/instant';
+import type { Requisition } from '../../domain/requisition';
 import { appointmentStatusChanged } from '../../events/status-changed';
 import * as keys from '../keys/items';
 import * as index from '../keys/index-entries';
@@ -37,6 +38,8 @@ export interface AppointmentRecord {
    * conditional on this being unchanged, and a test attached meanwhile cannot miss the lab order.
    */
   tests_version?: number;
+  /** The requisition its draw (or its kit's activation) made, with the tests ordered (issue #50); absent before. */
+  requisition?: Requisition;
   /** The appointment whose rejected specimen this one draws again (issue #29); absent otherwise. */
   recollection_of?: string;
   /** When its slot ends (scheduled_at plus the location's slot_minutes as booked); absent before slots. */

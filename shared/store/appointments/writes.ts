@@ -7,9 +7,11 @@
  * - reschedule / relocate .................... TransactWrite  Update (scheduled at the slot read) + seats, location, person
  * - attach panels / biomarkers ............... TransactWrite  Update tests_version (status = scheduled) + Update per link
  * - (with a transition) claim a barcode ...... Put BARCODE#<barcode> (not yet claimed)
+ * - (with a transition) claim a requisition .. Put REQUISITION#<number> (not yet claimed)
  * - (with a transition) hand to a shipment ... ConditionCheck shipment + Put SHIPMENT#<ref> link per appointment
  */
 import { assertEditable } from '../../domain/appointment';
+import type { Requisition } from '../../domain/requisition';
 import { linkedShipmentId } from '../../domain/shipment';
 import { Conflict } from '../../errors';
 import { tableName } from '../client';
@@ -79,6 +81,16 @@ export const barcodeClaim = (barcode: string, sample: { appointment_id: string; 
     Put: {
       TableName: tableName,
       Item: { ...keys.barcode(barcode), barcode, ...sample, created_at: at },
+      ConditionExpression: 'attribute_not_exists(PK)',
+    },
+  });
+
+/** Claims a requisition number for a sample: 60 random bits never met twice, and this makes it certain. */
+export const requisitionClaim = (requisition: Requisition, appointmentId: string): NamedItem =>
+  named('requisition', {
+    Put: {
+      TableName: tableName,
+      Item: { ...keys.requisition(requisition.number), number: requisition.number, appointment_id: appointmentId, created_at: requisition.created_at },
       ConditionExpression: 'attribute_not_exists(PK)',
     },
   });

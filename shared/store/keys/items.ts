@@ -57,6 +57,8 @@ export const appointmentBiomarker = (id: string, biomarkerId: number): ItemKey =
 });
 /** One item per barcode: a barcode identifies one sample, whether drawn at a location or at home. */
 export const barcode = (barcode: string): ItemKey => ({ PK: t(`BARCODE#${barcode}`), SK: 'BARCODE' });
+/** One item per requisition number: the claim that makes each unique across the service (domain/requisition.ts). */
+export const requisition = (number: string): ItemKey => ({ PK: t(`REQUISITION#${number}`), SK: 'REQUISITION' });
 export const outbox = (eventId: string): ItemKey => ({ PK: t(`OUTBOX#${eventId}`), SK: 'OUTBOX' });
 /** Results and report links of an appointment, in its partition. */
 export const clinicalResult = (appointmentId: string, biomarkerId: number): ItemKey => ({
