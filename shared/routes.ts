@@ -16,6 +16,7 @@ import * as profiles from './routes/profiles';
 import * as locations from './routes/locations';
 import * as appointments from './routes/appointments';
 import * as results from './routes/results';
+import * as orders from './routes/orders';
 import * as shipments from './routes/shipments';
 import * as homeKitOrders from './routes/home-kit-orders';
 import * as webhooks from './routes/webhooks';
@@ -49,6 +50,7 @@ export const routes = {
   pickupAppointments: appointments.pickupAppointments,
   listProfileAppointments: appointments.listProfileAppointments,
   listAppointmentHistory: appointments.listAppointmentHistory,
+  getAppointmentOrderFhir: orders.getAppointmentOrderFhir,
   getAppointmentResults: results.getAppointmentResults,
   acknowledgeAppointmentResults: results.acknowledgeAppointmentResults,
   getAppointmentResultsHistory: results.getAppointmentResultsHistory,

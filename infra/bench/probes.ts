@@ -72,6 +72,7 @@ export const PROBES = {
   // test/integration/results-lifecycle.test.ts.
   acknowledgeAppointmentResults: undefined,
   getAppointmentResultsFhir: async (w) => ({ params: { id: w.reported.appointmentId } }),
+  getAppointmentOrderFhir: async (w) => ({ params: { id: w.reported.appointmentId } }),
   getAppointmentResultsReport: async (w) => ({ params: { id: w.reported.appointmentId } }),
   getDocument: async (w) => ({ params: { id: w.reported.documentId } }),
   createShipment: async () => ({ body: { location_id: BERLIN_MITTE, pickup_date: nextWeekday(), pickup_time_from: '10:00', pickup_time_till: '12:00' } }),

@@ -41,6 +41,7 @@ const ROUTE_NOTES: { readonly [N in RouteName]?: string } = {
   acknowledgeAppointmentResults: 'ours: a clinician saw the critical values, see [Results](results.md#results-and-documents)',
   getAppointmentResultsHistory: 'ours: every version of every result, see [Results](results.md#results-and-documents)',
   getAppointmentResultsFhir: 'ours: FHIR R4 export',
+  getAppointmentOrderFhir: 'ours: the lab order as FHIR R4, see [Orders](orders.md)',
   getAppointmentResultsReport: 'ours: the results report, PDF',
   updateShipmentStatus: 'ours: the courier integration, see [Shipments](#shipments)',
   listShipmentHistory: STATUS_HISTORY,

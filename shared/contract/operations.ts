@@ -21,6 +21,7 @@ import { profilesOperations } from './operations/profiles';
 import { locationsOperations } from './operations/locations';
 import { appointmentsOperations } from './operations/appointments';
 import { resultsOperations } from './operations/results';
+import { ordersOperations } from './operations/orders';
 import { shipmentsOperations } from './operations/shipments';
 import { homeKitOrdersOperations } from './operations/home-kit-orders';
 import { webhooksOperations } from './operations/webhooks';
@@ -33,6 +34,7 @@ export const operations = {
   ...locationsOperations,
   ...appointmentsOperations,
   ...resultsOperations,
+  ...ordersOperations,
   ...shipmentsOperations,
   ...homeKitOrdersOperations,
   ...webhooksOperations,

@@ -16,6 +16,10 @@ const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 
 export const REQUISITION_NUMBER_PATTERN = /^RQ-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}$/;
 
+/** Why a sample has no requisition to show: not drawn (or activated) yet, or drawn before requisitions existed. */
+export const NO_REQUISITION =
+  'No requisition yet: it is made when the blood draw is confirmed (or the home kit activated); samples taken before requisitions existed have none';
+
 /** A new requisition number, from 60 bits of the system's cryptographic randomness. */
 export function newRequisitionNumber(): string {
   const bytes = randomBytes(12);

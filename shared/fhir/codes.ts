@@ -2,12 +2,32 @@
  * The code systems of our FHIR export. LOINC codes of the biomarkers come from the catalog (seeded in
  * infra/local/seed-data.ts); units are translated to UCUM here, the unit language FHIR quantities use.
  */
+import type { SpecimenType } from '../domain/catalog';
+
 export const LOINC = 'http://loinc.org';
 export const UCUM = 'http://unitsofmeasure.org';
 export const OBSERVATION_CATEGORY = 'http://terminology.hl7.org/CodeSystem/observation-category';
 export const INTERPRETATION = 'http://terminology.hl7.org/CodeSystem/v3-ObservationInterpretation';
 export const DIAGNOSTIC_SERVICE = 'http://terminology.hl7.org/CodeSystem/v2-0074';
 export const DATA_ABSENT_REASON = 'http://terminology.hl7.org/CodeSystem/data-absent-reason';
+export const SPECIMEN_TYPE = 'http://terminology.hl7.org/CodeSystem/v2-0487';
+export const SNOMED = 'http://snomed.info/sct';
+
+/** Our own identifier systems: a sample's barcode (its tube label) and a requisition's number. */
+export const SAMPLE_BARCODE_SYSTEM = 'urn:lab-api:sample-barcode';
+export const REQUISITION_SYSTEM = 'urn:lab-api:requisition';
+
+/** Our specimen types (the catalog's closed set) as HL7 v2 table 0487 codes, which FHIR and HL7 v2 SPM-4 both use. */
+export const SPECIMEN_TYPE_CODES: Readonly<Record<SpecimenType, { code: string; display: string }>> = {
+  serum: { code: 'SER', display: 'Serum' },
+  plasma: { code: 'PLAS', display: 'Plasma' },
+  whole_blood: { code: 'WB', display: 'Whole blood' },
+  capillary_blood: { code: 'BLDC', display: 'Blood, capillary' },
+  saliva: { code: 'SAL', display: 'Saliva' },
+};
+
+/** SNOMED CT's "Laboratory procedure": the category of a lab ServiceRequest. */
+export const LABORATORY_PROCEDURE = { system: SNOMED, code: '108252007', display: 'Laboratory procedure' } as const;
 
 /** LOINC: the panel of the whole report, the genotype of a genetic finding, the gene studied. */
 export const LAB_REPORT_CODE = { system: LOINC, code: '11502-2', display: 'Laboratory report' } as const;

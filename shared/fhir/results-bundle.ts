@@ -11,16 +11,17 @@ import type { AppointmentAggregate } from '../store/appointments/records';
 import type { BiomarkerRecord } from '../store/catalog';
 import type { ClinicalResultRecord, GeneticResultRecord, RejectedTestRecord } from '../store/lab-reports';
 import type { ProfileRecord } from '../store/profiles';
+import { patient, serviceRequestId, urn } from './resources';
 import {
   DATA_ABSENT_REASON,
   DIAGNOSTIC_SERVICE,
   GENE_STUDIED_CODE,
   GENOTYPE_CODE,
-  genderOf,
   INTERPRETATION,
   LAB_REPORT_CODE,
   LOINC,
   OBSERVATION_CATEGORY,
+  SAMPLE_BARCODE_SYSTEM,
   UCUM,
   ucumOf,
 } from './codes';
@@ -28,8 +29,6 @@ import {
 type Json = Record<string, unknown>;
 
 export const FHIR_JSON = 'application/fhir+json';
-
-const urn = (id: string) => `urn:uuid:${id}`;
 
 /** A stored instant as FHIR's instant: the lab may send any ISO 8601 form, FHIR takes one. */
 const fhirInstant = (instant: string) => new Date(instant).toISOString();
@@ -52,18 +51,6 @@ const observationStatus = (status: ResultStatus | undefined): ResultStatus => st
 function quantity(value: number, unit: string | null): Json {
   const code = ucumOf(unit);
   return { value, ...(unit ? { unit } : {}), ...(code ? { system: UCUM, code } : {}) };
-}
-
-function patient(profile: ProfileRecord): Json {
-  return {
-    resourceType: 'Patient',
-    id: profile.id,
-    ...(profile.first_name || profile.last_name
-      ? { name: [{ ...(profile.last_name ? { family: profile.last_name } : {}), ...(profile.first_name ? { given: [profile.first_name] } : {}) }] }
-      : {}),
-    gender: genderOf(profile.sex),
-    ...(profile.date_of_birth ? { birthDate: profile.date_of_birth } : {}),
-  };
 }
 
 function clinicalObservation(id: string, result: ClinicalResultRecord, biomarker: BiomarkerRecord | undefined, subject: Json): Json {
@@ -197,7 +184,16 @@ export function resultsBundle({ aggregate, biomarkers, status, missing, reported
   const report = {
     resourceType: 'DiagnosticReport',
     id: appointment.id,
-    ...(appointment.barcode ? { identifier: [{ system: 'urn:lab-api:sample-barcode', value: appointment.barcode }] } : {}),
+    ...(appointment.barcode ? { identifier: [{ system: SAMPLE_BARCODE_SYSTEM, value: appointment.barcode }] } : {}),
+    // The order's ServiceRequests (GET /appointments/{id}/order/fhir): the same derived ids in both bundles.
+    ...(appointment.requisition
+      ? {
+          basedOn: appointment.requisition.tests.map((test) => ({
+            reference: urn(serviceRequestId(appointment.id, test.biomarker_id)),
+            type: 'ServiceRequest',
+          })),
+        }
+      : {}),
     status: reportStatus(status, [...aggregate.clinicalResults, ...aggregate.geneticResults], missing),
     category: [{ coding: [{ system: DIAGNOSTIC_SERVICE, code: 'LAB', display: 'Laboratory' }] }],
     code: { coding: [LAB_REPORT_CODE], text: 'Laboratory report' },

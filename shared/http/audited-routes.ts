@@ -27,6 +27,7 @@ export const AUDITED_ROUTES: ReadonlySet<RouteName> = new Set<RouteName>([
   'acknowledgeAppointmentResults',
   'simulateSandboxResults',
   'getAppointmentResultsFhir',
+  'getAppointmentOrderFhir',
   'getAppointmentResultsReport',
   'getDocument',
   'getHomeKitOrder',

@@ -155,6 +155,11 @@ const SHOWS = named([
     resource: (p) => `appointment ${p.appointmentId} results FHIR`,
   },
   {
+    route: 'getAppointmentOrderFhir',
+    path: (p) => `/api/v1/appointments/${p.appointmentId}/order/fhir`,
+    resource: (p) => `appointment ${p.appointmentId} order FHIR`,
+  },
+  {
     route: 'getAppointmentResultsReport',
     path: (p) => `/api/v1/appointments/${p.appointmentId}/results/report`,
     resource: (p) => `appointment ${p.appointmentId} results report`,
