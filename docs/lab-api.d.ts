@@ -321,7 +321,7 @@ export interface paths {
         };
         /**
          * Get an appointment
-         * @description The appointment with embedded profile, panels, individual_biomarkers and shipments.
+         * @description The appointment with embedded profile, panels, individual_biomarkers and shipments, and what its tests ask: preparation (in the profile's language) and specimens_to_collect.
          *
          *     Scopes (any one suffices): `TEST_SESSIONS_VIEW`, `TEST_SESSIONS_SCHEDULE`.
          */
@@ -486,6 +486,28 @@ export interface paths {
          *     Scopes (any one suffices): `TEST_SESSIONS_VIEW`, `TEST_SESSIONS_SCHEDULE`.
          */
         get: operations["listAppointmentHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/appointments/{id}/order/fhir": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export the lab order as FHIR R4
+         * @description After the draw (or the home kit activation): the order as a FHIR R4 Bundle of type collection (application/fhir+json), identified by the requisition number: a minimal Patient, one ServiceRequest per test (status active, completed once the lab answered it for good; intent order; code its LOINC coding; requisition the requisition number; specimen the tube it is tested on) and one Specimen per tube (identifier the sample barcode, type HL7 v2 table 0487, container, collection time). The results DiagnosticReport (GET /api/v1/appointments/{id}/results/fhir) names these ServiceRequests in basedOn: their ids are the same in both.
+         *
+         *     Scopes (any one suffices): `TEST_SESSIONS_VIEW`, `TEST_SESSIONS_SCHEDULE`, `RESULTS_VIEW`.
+         */
+        get: operations["getAppointmentOrderFhir"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1399,6 +1421,25 @@ export interface components {
             profile: components["schemas"]["EmbeddedProfile"];
             panels: components["schemas"]["AttachedPanel"][];
             individual_biomarkers: components["schemas"]["AttachedBiomarker"][];
+            /** @description what the patient must know before the collection */
+            preparation: {
+                /** @description the strictest fasting of its tests, in hours; 0 when none */
+                fasting_hours: number;
+                /** @description the distinct instructions of its tests, in the profile's language */
+                instructions: string[];
+            };
+            /** @description the containers to draw or fill, in the order of its tests by biomarker id; empty without tests */
+            specimens_to_collect: {
+                /** @enum {string} */
+                type: "serum" | "plasma" | "whole_blood" | "capillary_blood" | "saliva";
+                /**
+                 * @description the tube or card, by its cap colour where it has one (EN ISO 6710)
+                 * @enum {string}
+                 */
+                container: "SST (gold)" | "EDTA (lavender)" | "sodium citrate (light blue)" | "dried blood spot card" | "saliva collection tube";
+                /** @description how many: the volumes its tests need added up, divided by what one container yields, rounded up */
+                count: number;
+            }[];
             /** @description oldest link first */
             shipments: {
                 /** @description the shipment reference without hyphens */
@@ -1557,8 +1598,11 @@ export interface components {
             specimen: {
                 /** @enum {string} */
                 type: "serum" | "plasma" | "whole_blood" | "capillary_blood" | "saliva";
-                /** @description the tube or card, by its cap colour where it has one (EN ISO 6710), e.g. SST (gold) */
-                container: string;
+                /**
+                 * @description the tube or card, by its cap colour where it has one (EN ISO 6710)
+                 * @enum {string}
+                 */
+                container: "SST (gold)" | "EDTA (lavender)" | "sodium citrate (light blue)" | "dried blood spot card" | "saliva collection tube";
                 /** @description the least volume of the specimen the lab needs, in millilitres */
                 min_volume_ml: number;
             };
@@ -1778,6 +1822,25 @@ export interface components {
             updated_at: string | null;
             panels: components["schemas"]["AttachedPanel"][];
             individual_biomarkers: components["schemas"]["AttachedBiomarker"][];
+            /** @description what the patient must know before the collection */
+            preparation: {
+                /** @description the strictest fasting of its tests, in hours; 0 when none */
+                fasting_hours: number;
+                /** @description the distinct instructions of its tests, in the profile's language */
+                instructions: string[];
+            };
+            /** @description the containers to draw or fill, in the order of its tests by biomarker id; empty without tests */
+            specimens_to_collect: {
+                /** @enum {string} */
+                type: "serum" | "plasma" | "whole_blood" | "capillary_blood" | "saliva";
+                /**
+                 * @description the tube or card, by its cap colour where it has one (EN ISO 6710)
+                 * @enum {string}
+                 */
+                container: "SST (gold)" | "EDTA (lavender)" | "sodium citrate (light blue)" | "dried blood spot card" | "saliva collection tube";
+                /** @description how many: the volumes its tests need added up, divided by what one container yields, rounded up */
+                count: number;
+            }[];
             /** @description oldest link first */
             shipments: {
                 /** @description the shipment reference without hyphens */
@@ -1846,6 +1909,25 @@ export interface components {
             updated_at: string | null;
             panels: components["schemas"]["AttachedPanel"][];
             individual_biomarkers: components["schemas"]["AttachedBiomarker"][];
+            /** @description what the patient must know before the collection */
+            preparation: {
+                /** @description the strictest fasting of its tests, in hours; 0 when none */
+                fasting_hours: number;
+                /** @description the distinct instructions of its tests, in the profile's language */
+                instructions: string[];
+            };
+            /** @description the containers to draw or fill, in the order of its tests by biomarker id; empty without tests */
+            specimens_to_collect: {
+                /** @enum {string} */
+                type: "serum" | "plasma" | "whole_blood" | "capillary_blood" | "saliva";
+                /**
+                 * @description the tube or card, by its cap colour where it has one (EN ISO 6710)
+                 * @enum {string}
+                 */
+                container: "SST (gold)" | "EDTA (lavender)" | "sodium citrate (light blue)" | "dried blood spot card" | "saliva collection tube";
+                /** @description how many: the volumes its tests need added up, divided by what one container yields, rounded up */
+                count: number;
+            }[];
             tracking_number: string | null;
             carrier: string | null;
             dispatched_at: string | null;
@@ -1960,6 +2042,25 @@ export interface components {
             profile: components["schemas"]["Profile"];
             panels: components["schemas"]["AttachedPanel"][];
             individual_biomarkers: components["schemas"]["AttachedBiomarker"][];
+            /** @description what the patient must know before the collection */
+            preparation: {
+                /** @description the strictest fasting of its tests, in hours; 0 when none */
+                fasting_hours: number;
+                /** @description the distinct instructions of its tests, in the profile's language */
+                instructions: string[];
+            };
+            /** @description the containers to draw or fill, in the order of its tests by biomarker id; empty without tests */
+            specimens_to_collect: {
+                /** @enum {string} */
+                type: "serum" | "plasma" | "whole_blood" | "capillary_blood" | "saliva";
+                /**
+                 * @description the tube or card, by its cap colour where it has one (EN ISO 6710)
+                 * @enum {string}
+                 */
+                container: "SST (gold)" | "EDTA (lavender)" | "sodium citrate (light blue)" | "dried blood spot card" | "saliva collection tube";
+                /** @description how many: the volumes its tests need added up, divided by what one container yields, rounded up */
+                count: number;
+            }[];
             tracking_number: string | null;
             carrier: string | null;
             dispatched_at: string | null;
@@ -2094,8 +2195,11 @@ export interface components {
             specimens: {
                 /** @enum {string} */
                 type: "serum" | "plasma" | "whole_blood" | "capillary_blood" | "saliva";
-                /** @description the tube or card, by its cap colour where it has one (EN ISO 6710), e.g. SST (gold) */
-                container: string;
+                /**
+                 * @description the tube or card, by its cap colour where it has one (EN ISO 6710)
+                 * @enum {string}
+                 */
+                container: "SST (gold)" | "EDTA (lavender)" | "sodium citrate (light blue)" | "dried blood spot card" | "saliva collection tube";
                 /** @description the least volume of the specimen the lab needs, in millilitres */
                 min_volume_ml: number;
             }[];
@@ -3657,7 +3761,15 @@ export interface operations {
                     "application/json": components["schemas"]["Success"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description a panel whose collection_methods exclude the appointment's test_method (practitioner at a location), named with the method; nothing is attached; or: Invalid input: the message names the field and the rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             /** @description appointment or one or more panels not found */
@@ -3709,7 +3821,15 @@ export interface operations {
                     "application/json": components["schemas"]["Success"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description a biomarker whose collection_methods exclude the appointment's test_method (practitioner at a location), named with the method; nothing is attached; or: Invalid input: the message names the field and the rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             /** @description appointment or one or more biomarkers not found */
@@ -4019,6 +4139,62 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             /** @description appointment not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            /** @description the read could not be recorded in the access log, so nothing is shown: retry; or: The database or the file store could not answer now (throttling, a conflicting transaction, a brief outage): retry after Retry-After seconds; a write of several steps (an erasure, a pickup of many) is finished by the retry. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before repeating the request. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAppointmentOrderFhir: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The FHIR R4 Bundle (validated against the HL7 FHIR R4 JSON schema in the test suite). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": Record<string, never>;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description appointment not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no requisition yet: not drawn (or activated), or drawn before requisitions existed */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5027,7 +5203,15 @@ export interface operations {
                     "application/json": components["schemas"]["HomeKitOrder"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description a panel whose collection_methods exclude the kit's method (home), named with the method; nothing is attached; or: Invalid input: the message names the field and the rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             /** @description order or one or more panels not found */
@@ -5089,7 +5273,15 @@ export interface operations {
                     "application/json": components["schemas"]["HomeKitOrder"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description a biomarker whose collection_methods exclude the kit's method (home), named with the method; nothing is attached; or: Invalid input: the message names the field and the rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             /** @description order or one or more biomarkers not found */

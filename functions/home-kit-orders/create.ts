@@ -4,6 +4,7 @@ import { jsonBody } from '../../shared/http/json-body';
 import { idempotentCreate } from '../../shared/http/idempotency';
 import { created } from '../../shared/http/responses';
 import { toHomeKitOrder } from '../../shared/schemas/home-kit-orders';
+import { loadCatalog } from '../../shared/store/catalog';
 import { CreateHomeKitOrderBody } from '../../shared/schemas/bodies/home-kit-orders';
 import { createHomeKitOrder } from '../../shared/usecases/create-home-kit-order';
 import * as routes from '../../shared/routes/home-kit-orders';
@@ -13,8 +14,10 @@ export const handler = httpHandler({
   idempotency: idempotentCreate(),
   body: jsonBody(CreateHomeKitOrderBody),
   async run({ body, access, now }) {
+    // Before the write: a catalog read failing after it would answer an error for a change that was made.
+    const catalog = await loadCatalog();
     const { order, profile } = await createHomeKitOrder(body, { access, now });
     access.audit?.read(profile.id, `home kit order ${order.id}`);
-    return created(toHomeKitOrder(order, profile));
+    return created(toHomeKitOrder(order, profile, catalog));
   },
 });

@@ -6,6 +6,7 @@ import { okPage } from '../../shared/http/responses';
 import { PageQuery } from '../../shared/schemas/pagination';
 import { IdParams } from '../../shared/schemas/fields';
 import { toHomeKitOrder } from '../../shared/schemas/home-kit-orders';
+import { loadCatalog } from '../../shared/store/catalog';
 import { listHomeKitOrdersOfProfile } from '../../shared/store/home-kit-orders';
 import { getProfile, PROFILE_NOT_FOUND } from '../../shared/store/profiles';
 import { pageFor } from '../../shared/usecases/paging';
@@ -16,10 +17,10 @@ export const handler = httpHandler({
   params: IdParams,
   query: PageQuery,
   async run({ params, query, access }) {
-    const [profile, page] = await Promise.all([getProfile(params.id), listHomeKitOrdersOfProfile(params.id, pageFor(query, access))]);
+    const [profile, page, catalog] = await Promise.all([getProfile(params.id), listHomeKitOrdersOfProfile(params.id, pageFor(query, access)), loadCatalog()]);
     if (!profile) throw new NotFound(PROFILE_NOT_FOUND);
     assertProfileGroupAccess(access, profile.profile_group_slug, 'profile');
     access.audit?.read(profile.id, 'profile home kit orders');
-    return okPage({ ...page, items: page.items.map((order) => toHomeKitOrder(order, profile)) });
+    return okPage({ ...page, items: page.items.map((order) => toHomeKitOrder(order, profile, catalog)) });
   },
 });

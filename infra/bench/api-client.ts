@@ -41,6 +41,8 @@ export function nextWeekday(): string {
 
 export { BERLIN_MITTE } from '../local/slot-picker';
 export const ESSENTIALS_PANEL = '7c0e4b1a-2f3d-4c5e-8a9b-0d1e2f3a4b01'; // biomarkers 1, 2, 5, 6
+/** A panel a home kit can take (saliva; issue #50): the Essentials hold venous tests. */
+export const CARDIOGENETICS_PANEL = '7c0e4b1a-2f3d-4c5e-8a9b-0d1e2f3a4b04'; // biomarkers 100, 102
 
 /** The lab's report of the 4 tests of the essentials panel, each 4.2 mmol/L, with these documents. */
 export const labReport = (appointmentId: string, documents: { s3_key: string; file_name: string; content_type: 'application/pdf' }[] = []) => ({

@@ -17,7 +17,7 @@ import { rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
-import { apiCaller, BERLIN_MITTE, ESSENTIALS_PANEL, idOf, labReport, nextWeekday } from './api-client';
+import { apiCaller, BERLIN_MITTE, CARDIOGENETICS_PANEL, ESSENTIALS_PANEL, idOf, labReport, nextWeekday } from './api-client';
 import { bundleFigures } from './bundle-figures';
 import { measureHandlerCpu } from './handler-cpu';
 import { measureLatency } from './latency';
@@ -179,7 +179,7 @@ async function main(): Promise<void> {
         ),
       async kitOrder(options = {}) {
         const id = idOf(await call('POST', '/api/v1/home-kit-orders', { profile_id: await fresh.profile(), delivery_address: ADDRESS }));
-        if (options.panels !== false) await call('POST', `/api/v1/home-kit-orders/${id}/panels`, { panel_ids: [ESSENTIALS_PANEL] });
+        if (options.panels !== false) await call('POST', `/api/v1/home-kit-orders/${id}/panels`, { panel_ids: [CARDIOGENETICS_PANEL] });
         if (options.dispatched) await call('POST', `/api/v1/home-kit-orders/${id}/dispatch`, { tracking_number: 'TRACK-1234', carrier: 'DHL' });
         return id;
       },

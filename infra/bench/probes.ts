@@ -3,7 +3,7 @@
  * entry per route name, so a new route fails the type check until it has its request here.
  */
 import { type RouteName } from '../../shared/routes';
-import { BERLIN_MITTE, type Call, ESSENTIALS_PANEL, nextWeekday } from './api-client';
+import { BERLIN_MITTE, type Call, CARDIOGENETICS_PANEL, ESSENTIALS_PANEL, nextWeekday } from './api-client';
 import { createSlotPicker } from '../local/slot-picker';
 
 export interface Probe {
@@ -85,8 +85,8 @@ export const PROBES = {
   createHomeKitOrder: async (w) => ({ body: { profile_id: await w.fresh.profile(), delivery_address: ADDRESS } }),
   getHomeKitOrder: async (w) => ({ params: { id: await w.fresh.kitOrder() } }),
   cancelHomeKitOrder: async (w) => ({ params: { id: await w.fresh.kitOrder() } }),
-  attachHomeKitOrderPanels: async (w) => ({ params: { id: await w.fresh.kitOrder({ panels: false }) }, body: { panel_ids: [ESSENTIALS_PANEL] } }),
-  attachHomeKitOrderBiomarkers: async (w) => ({ params: { id: await w.fresh.kitOrder() }, body: { biomarker_ids: [3] } }),
+  attachHomeKitOrderPanels: async (w) => ({ params: { id: await w.fresh.kitOrder({ panels: false }) }, body: { panel_ids: [CARDIOGENETICS_PANEL] } }),
+  attachHomeKitOrderBiomarkers: async (w) => ({ params: { id: await w.fresh.kitOrder() }, body: { biomarker_ids: [5] } }),
   dispatchHomeKitOrder: async (w) => ({ params: { id: await w.fresh.kitOrder() }, body: { tracking_number: 'TRACK-1234', carrier: 'DHL' } }),
   activateHomeKitOrder: async (w) => ({ params: { id: await w.fresh.kitOrder({ dispatched: true }) }, body: { barcode: w.barcode() } }),
   listHomeKitOrderHistory: async (w) => ({ params: { id: await w.fresh.kitOrder({ dispatched: true }) } }),

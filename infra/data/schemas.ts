@@ -5,7 +5,7 @@
  * IANA time zone, opening ranges in order).
  */
 import * as v from 'valibot';
-import { SPECIMEN_TYPES, TEST_METHODS } from '../../shared/domain/catalog';
+import { CONTAINERS, SPECIMEN_TYPES, TEST_METHODS } from '../../shared/domain/catalog';
 import { LOGISTICS_PROVIDERS } from '../../shared/domain/shipment';
 import { ReferenceRange } from '../../shared/events/result-shapes';
 import { biomarkerId } from '../../shared/schemas/bodies/appointments';
@@ -63,7 +63,8 @@ const integer = (min: number, max: number) =>
 
 const Specimen = v.strictObject({
   type: v.picklist(SPECIMEN_TYPES, `must be one of ${SPECIMEN_TYPES.join(', ')}`),
-  container: text(100),
+  // A closed set, each with what one container yields: the count of containers an order needs is computed from it.
+  container: v.picklist(CONTAINERS, `must be one of ${CONTAINERS.join(', ')}`),
   min_volume_ml: v.pipe(v.number(), v.gtValue(0, 'must be more than 0'), v.maxValue(50, 'must be at most 50')),
 });
 

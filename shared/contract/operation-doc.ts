@@ -50,6 +50,10 @@ export const PAGE = {
   },
 } as const;
 export const CHANGED_MEANWHILE = 'a concurrent request changed the resource meanwhile: retry';
+/** The attach routes' own 400 (issue #50): a test the order's collection method cannot collect. */
+export const UNCOLLECTABLE = (test: 'panel' | 'biomarker', order: 'appointment' | 'kit') =>
+  `a ${test} whose collection_methods exclude the ${order === 'kit' ? "kit's method (home)" : "appointment's test_method (practitioner at a location)"}, ` +
+  'named with the method; nothing is attached';
 /** A cancel or dispatch that lost a race decides again on the new state; this is when that kept losing (shared/usecases/decide-again.ts). */
 export const KEPT_CHANGING = 'the resource kept changing under concurrent requests: retry';
 /** The routes that show a person's data record each read first (docs/privacy.md "Privacy", shared/http/audit.ts). */

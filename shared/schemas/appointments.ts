@@ -3,7 +3,9 @@ import * as v from 'valibot';
 import { APPOINTMENT_STATUSES } from '../domain/appointment';
 import type { ProfileRecord } from '../store/profiles';
 import type { AppointmentAggregate, AppointmentRecord } from '../store/appointments/records';
+import type { Catalog } from '../store/catalog';
 import { AttachedBiomarker, AttachedPanel, instant, RequisitionSummary, toRequisitionSummary, uuid } from './fields';
+import { orderRequirementEntries, toOrderRequirements } from './order-requirements';
 import { CreatedProfile, EmbeddedProfile, toCreatedProfile, toEmbeddedProfile } from './profiles';
 
 const appointmentStatus = v.pipe(
@@ -31,15 +33,16 @@ const summaryEntries = {
 /** The Create Appointment response: only these fields, the profile without timestamps. */
 export const CreatedAppointment = v.object({ ...createdEntries, profile: CreatedProfile });
 export type CreatedAppointment = v.InferOutput<typeof CreatedAppointment>;
-/** An item of a profile's appointments: the appointment's own fields. */
+/** An item of a profile's appointments: the appointment's own fields (its tests, and so what they ask, are read per appointment). */
 export const AppointmentSummary = v.object(summaryEntries);
 export type AppointmentSummary = v.InferOutput<typeof AppointmentSummary>;
-/** Get, Update and Cancel Appointment: every field, the embedded profile with timestamps. */
+/** Get, Update and Cancel Appointment: every field, the embedded profile with timestamps, what its tests ask. */
 export const Appointment = v.object({
   ...summaryEntries,
   profile: EmbeddedProfile,
   panels: v.array(AttachedPanel),
   individual_biomarkers: v.array(AttachedBiomarker),
+  ...orderRequirementEntries,
   shipments: v.pipe(
     v.array(v.object({ id: v.pipe(v.string(), v.description('the shipment reference without hyphens')), added_at: instant })),
     v.description('oldest link first'),
@@ -73,12 +76,18 @@ export function toAppointmentSummary(appointment: AppointmentRecord): Appointmen
   };
 }
 
-export function toAppointment(aggregate: AppointmentAggregate, profile: ProfileRecord): Appointment {
+/** `catalog`: loadCatalog()'s, to resolve the tests' preparation and specimens. */
+export function toAppointment(aggregate: AppointmentAggregate, profile: ProfileRecord, catalog: Catalog): Appointment {
   return {
     ...toAppointmentSummary(aggregate.appointment),
     profile: toEmbeddedProfile(profile),
     panels: aggregate.panels.map(({ panel_id, added_at }) => ({ panel_id, added_at })),
     individual_biomarkers: aggregate.biomarkers.map(({ biomarker_id, added_at }) => ({ biomarker_id, added_at })),
+    ...toOrderRequirements(
+      { panelIds: aggregate.panels.map((link) => link.panel_id), biomarkerIds: aggregate.biomarkers.map((link) => link.biomarker_id) },
+      catalog,
+      profile.language,
+    ),
     shipments: aggregate.shipments.map(({ id, added_at }) => ({ id, added_at })),
   };
 }

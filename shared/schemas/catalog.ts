@@ -1,6 +1,6 @@
 /** Catalog representations (spec "not shown"; DESIGN decides): panels and biomarkers as clients need them. */
 import * as v from 'valibot';
-import { SPECIMEN_TYPES, TEST_METHODS } from '../domain/catalog';
+import { CONTAINERS, SPECIMEN_TYPES, TEST_METHODS } from '../domain/catalog';
 import { orderedRange } from '../domain/results';
 import { ReferenceRange } from '../events/result-shapes';
 import type { BiomarkerRecord, PanelRecord } from '../store/catalog';
@@ -11,7 +11,7 @@ const Texts = v.pipe(v.object({ en: v.string(), de: v.string(), fi: v.string() }
 
 const Specimen = v.object({
   type: v.picklist(SPECIMEN_TYPES),
-  container: v.pipe(v.string(), v.description('the tube or card, by its cap colour where it has one (EN ISO 6710), e.g. SST (gold)')),
+  container: v.pipe(v.picklist(CONTAINERS), v.description('the tube or card, by its cap colour where it has one (EN ISO 6710)')),
   min_volume_ml: v.pipe(v.number(), v.description('the least volume of the specimen the lab needs, in millilitres')),
 });
 

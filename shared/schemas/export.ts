@@ -10,6 +10,7 @@ import type { HistoryEntry } from '../domain/lifecycle';
 import type { AppointmentStatus } from '../domain/appointment';
 import type { HomeKitOrderStatus } from '../domain/home-kit-order';
 import type { AppointmentAggregate } from '../store/appointments/records';
+import type { Catalog } from '../store/catalog';
 import type { HomeKitOrderRecord } from '../store/home-kit-orders';
 import type { ProfileRecord } from '../store/profiles';
 import { Appointment, toAppointment } from './appointments';
@@ -71,8 +72,13 @@ export interface AppointmentReading {
 }
 
 /** `baseUrl`: the API's address as the request reached it (shared/http/handler.ts), for the download links. */
-export function toExportedAppointment({ results, history }: AppointmentReading, profile: ProfileRecord, baseUrl: string): ExportedAppointment {
-  const { profile: _own, ...appointment } = toAppointment(results.aggregate, profile);
+export function toExportedAppointment(
+  { results, history }: AppointmentReading,
+  profile: ProfileRecord,
+  catalog: Catalog,
+  baseUrl: string,
+): ExportedAppointment {
+  const { profile: _own, ...appointment } = toAppointment(results.aggregate, profile, catalog);
   const { documents: _links, ...received } = toAppointmentResults(results);
   return {
     ...appointment,
@@ -89,8 +95,13 @@ export function toExportedAppointment({ results, history }: AppointmentReading, 
   };
 }
 
-export function toExportedHomeKitOrder(order: HomeKitOrderRecord, history: HistoryEntry<HomeKitOrderStatus>[], profile: ProfileRecord): ExportedHomeKitOrder {
-  const { profile: _own, ...rest } = toHomeKitOrder(order, profile);
+export function toExportedHomeKitOrder(
+  order: HomeKitOrderRecord,
+  history: HistoryEntry<HomeKitOrderStatus>[],
+  profile: ProfileRecord,
+  catalog: Catalog,
+): ExportedHomeKitOrder {
+  const { profile: _own, ...rest } = toHomeKitOrder(order, profile, catalog);
   return { ...rest, history: history.map(toHistoryEntry) };
 }
 

@@ -5,9 +5,11 @@
 import * as v from 'valibot';
 import { isCountryCode } from '../domain/countries';
 import { HOME_KIT_ORDER_STATUSES } from '../domain/home-kit-order';
+import type { Catalog } from '../store/catalog';
 import type { ProfileRecord } from '../store/profiles';
 import type { HomeKitOrderRecord } from '../store/home-kit-orders';
 import { AttachedBiomarker, AttachedPanel, e164Phone, email, instant, personName, RequisitionSummary, text, toRequisitionSummary, uuid } from './fields';
+import { orderRequirementEntries, toOrderRequirements } from './order-requirements';
 import { Profile, toFullProfile } from './profiles';
 
 export const LocationReference = v.strictObject({ location_id: uuid });
@@ -32,7 +34,7 @@ export const DeliveryAddress = v.union([LocationReference, InlineAddress]);
 
 // Responses.
 
-/** Every response: the order with its embedded profile (transactional_emails_enabled included) and attachments. */
+/** Every response: the order with its embedded profile (transactional_emails_enabled included), attachments and what they ask. */
 export const HomeKitOrder = v.object({
   id: uuid,
   profile_id: uuid,
@@ -43,6 +45,7 @@ export const HomeKitOrder = v.object({
   profile: Profile,
   panels: v.array(AttachedPanel),
   individual_biomarkers: v.array(AttachedBiomarker),
+  ...orderRequirementEntries,
   // Beyond the spec: what a clinic needs to follow the kit.
   tracking_number: v.nullable(v.string()),
   carrier: v.nullable(v.string()),
@@ -56,7 +59,8 @@ export type HomeKitOrder = v.InferOutput<typeof HomeKitOrder>;
 const byAddedAt = (entries: Record<string, string>) =>
   Object.entries(entries).sort(([idA, atA], [idB, atB]) => atA.localeCompare(atB) || idA.localeCompare(idB, 'en', { numeric: true }));
 
-export function toHomeKitOrder(order: HomeKitOrderRecord, profile: ProfileRecord): HomeKitOrder {
+/** `catalog`: loadCatalog()'s, to resolve the tests' preparation and specimens. */
+export function toHomeKitOrder(order: HomeKitOrderRecord, profile: ProfileRecord, catalog: Catalog): HomeKitOrder {
   return {
     id: order.id,
     profile_id: order.profile_id,
@@ -67,6 +71,7 @@ export function toHomeKitOrder(order: HomeKitOrderRecord, profile: ProfileRecord
     profile: toFullProfile(profile),
     panels: byAddedAt(order.panels).map(([panel_id, added_at]) => ({ panel_id, added_at })),
     individual_biomarkers: byAddedAt(order.biomarkers).map(([id, added_at]) => ({ biomarker_id: Number(id), added_at })),
+    ...toOrderRequirements({ panelIds: Object.keys(order.panels), biomarkerIds: Object.keys(order.biomarkers).map(Number) }, catalog, profile.language),
     tracking_number: order.tracking_number,
     carrier: order.carrier,
     dispatched_at: order.dispatched_at,

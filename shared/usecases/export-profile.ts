@@ -19,7 +19,7 @@ import type { HomeKitOrderStatus } from '../domain/home-kit-order';
 import { NotFound } from '../errors';
 import { type ProfileExport, toExportedAppointment, toExportedHomeKitOrder, toProfileExport } from '../schemas/export';
 import { listAppointmentsOfProfile } from '../store/appointments/reads';
-import { loadCatalog } from '../store/catalog';
+import { type Catalog, loadCatalog } from '../store/catalog';
 import { pageHistory } from '../store/history';
 import { listHomeKitOrdersOfProfile } from '../store/home-kit-orders';
 import * as keys from '../store/keys/items';
@@ -47,24 +47,26 @@ export async function exportProfile(id: string, { access, now }: Caller, baseUrl
   // The export is one read of everything, recorded once above: its appointments' results reads record nothing of
   // their own (one access log write per appointment would say no more, at the cost of a write each).
   const { audit: _recordedOnce, ...quietAccess } = access;
-  // Loaded once here, so that the parallel results reads below find it cached instead of each loading it.
-  await loadCatalog();
+  // Loaded once here, so that the parallel results reads below find it cached instead of each loading it;
+  // the representations' preparation and specimens read it too.
+  const catalog = await loadCatalog();
   const [appointments, homeKitOrders] = await Promise.all([
     mapPages(
       (page) => listAppointmentsOfProfile(id, page),
-      (appointment) => exportAppointment(appointment.id, profile, quietAccess, baseUrl),
+      (appointment) => exportAppointment(appointment.id, profile, quietAccess, catalog, baseUrl),
     ),
     mapPages(
       (page) => listHomeKitOrdersOfProfile(id, page),
-      async (order) => toExportedHomeKitOrder(order, await allPages((page) => pageHistory<HomeKitOrderStatus>(keys.homeKitOrder(order.id), page)), profile),
+      async (order) =>
+        toExportedHomeKitOrder(order, await allPages((page) => pageHistory<HomeKitOrderStatus>(keys.homeKitOrder(order.id), page)), profile, catalog),
     ),
   ]);
   return toProfileExport(profile, appointments, homeKitOrders, now);
 }
 
-async function exportAppointment(id: string, profile: ProfileRecord, access: AccessContext, baseUrl: string) {
+async function exportAppointment(id: string, profile: ProfileRecord, access: AccessContext, catalog: Catalog, baseUrl: string) {
   const [results, history] = await Promise.all([readResults(id, access), allPages((page) => pageHistory<AppointmentStatus>(keys.appointment(id), page))]);
-  return toExportedAppointment({ results, history }, profile, baseUrl);
+  return toExportedAppointment({ results, history }, profile, catalog, baseUrl);
 }
 
 type PageReader<T> = (page: PageRequest) => Promise<Page<T>>;

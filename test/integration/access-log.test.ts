@@ -27,7 +27,7 @@ import { type ApiResponse, useApi } from '../support/api';
 import { mockEventBridge } from '../support/event-bridge';
 import { apiKey, apiKeyWithId, BERLIN_MITTE, seedDemoData, UNKNOWN_ID } from '../support/fixtures';
 import { clinical, deliver, report, uploadIncoming } from '../support/lab';
-import { confirmDraw, createProfile, ESSENTIALS_PANEL, newBarcode, scheduleAppointment, slotIn } from '../support/scenario';
+import { CARDIOGENETICS_PANEL, confirmDraw, createProfile, newBarcode, scheduleAppointment, slotIn } from '../support/scenario';
 
 const api = useApi();
 mockEventBridge();
@@ -84,7 +84,7 @@ async function kitOrder(profileId: string): Promise<string> {
 /** A kit order with a panel, in the mail. */
 async function dispatchedKitOrder(profileId: string): Promise<string> {
   const kitId = await kitOrder(profileId);
-  ok((await api.post(`/api/v1/home-kit-orders/${kitId}/panels`, { panel_ids: [ESSENTIALS_PANEL] }, key)).status);
+  ok((await api.post(`/api/v1/home-kit-orders/${kitId}/panels`, { panel_ids: [CARDIOGENETICS_PANEL] }, key)).status);
   ok((await api.post(`/api/v1/home-kit-orders/${kitId}/dispatch`, { tracking_number: 'TRACK-0001' }, key)).status);
   return kitId;
 }
@@ -211,21 +211,21 @@ const SHOWS = named([
     route: 'attachHomeKitOrderPanels',
     method: 'POST',
     path: (p) => `/api/v1/home-kit-orders/${p.kitId}/panels`,
-    body: () => ({ panel_ids: [ESSENTIALS_PANEL] }),
+    body: () => ({ panel_ids: [CARDIOGENETICS_PANEL] }),
     resource: (p) => `home kit order ${p.kitId}`,
   },
   {
     route: 'attachHomeKitOrderBiomarkers',
     method: 'POST',
     path: (p) => `/api/v1/home-kit-orders/${p.kitId}/biomarkers`,
-    body: () => ({ biomarker_ids: [3] }),
+    body: () => ({ biomarker_ids: [5] }),
     resource: (p) => `home kit order ${p.kitId}`,
   },
   {
     route: 'dispatchHomeKitOrder',
     arrange: async (p) => {
       const kitId = await kitOrder(p.profileId);
-      ok((await api.post(`/api/v1/home-kit-orders/${kitId}/panels`, { panel_ids: [ESSENTIALS_PANEL] }, key)).status);
+      ok((await api.post(`/api/v1/home-kit-orders/${kitId}/panels`, { panel_ids: [CARDIOGENETICS_PANEL] }, key)).status);
       return { ...p, kitId };
     },
     method: 'POST',

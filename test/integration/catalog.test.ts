@@ -35,7 +35,7 @@ describe('GET /api/v1/panels', () => {
       description: 'Thyroid stimulating hormone and free T4.',
       loinc: null,
       biomarker_ids: [3, 4],
-      specimens: [{ type: 'serum', container: 'SST (gold)', min_volume_ml: 1 }],
+      specimens: [{ type: 'serum', container: 'SST (gold)', min_volume_ml: 0.5 }],
       preparation: { fasting_hours: 0, instructions: [THYROID_HORMONE] },
       collection_methods: ['practitioner'],
       turnaround_days: 1,
@@ -50,7 +50,7 @@ describe('GET /api/v1/panels', () => {
       // Ferritin and haemoglobin are venous only: the panel too, though vitamin D and HbA1c fit a home kit.
       collection_methods: ['practitioner'],
       specimens: [
-        { type: 'serum', container: 'SST (gold)', min_volume_ml: 1 },
+        { type: 'serum', container: 'SST (gold)', min_volume_ml: 0.5 },
         { type: 'whole_blood', container: 'EDTA (lavender)', min_volume_ml: 1 },
         { type: 'capillary_blood', container: 'dried blood spot card', min_volume_ml: 0.1 },
       ],
@@ -96,7 +96,7 @@ describe('GET /api/v1/biomarkers', () => {
       loinc: '2276-4',
       names: { en: 'Ferritin', de: 'Ferritin', fi: 'Ferritiini' },
       category_names: { en: 'Iron', de: 'Eisen', fi: 'Rauta' },
-      specimen: { type: 'serum', container: 'SST (gold)', min_volume_ml: 1 },
+      specimen: { type: 'serum', container: 'SST (gold)', min_volume_ml: 0.5 },
       preparation: { fasting_hours: 0, instructions: null },
       collection_methods: ['practitioner'],
       turnaround_days: 1,

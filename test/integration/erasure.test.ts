@@ -14,7 +14,7 @@ import { type Handler, type Middleware, withMiddleware } from '../support/aws-fa
 import { mockEventBridge } from '../support/event-bridge';
 import { apiKey, BERLIN_MITTE, seedDemoData, UNKNOWN_ID } from '../support/fixtures';
 import { clinical, deliver, report } from '../support/lab';
-import { confirmDraw, newBarcode, scheduleAppointment, slotIn, THYROID_PANEL } from '../support/scenario';
+import { CARDIOGENETICS_PANEL, confirmDraw, newBarcode, scheduleAppointment, slotIn, THYROID_PANEL } from '../support/scenario';
 
 const api = useApi();
 const eventBridge = mockEventBridge();
@@ -62,7 +62,7 @@ async function kitOrder(profileId: string, state: 'pending' | 'dispatched' | 'ac
   const res = await api.post('/api/v1/home-kit-orders', { profile_id: profileId, delivery_address: deliveryAddress }, key);
   expect(res.status).toBe(201);
   const id = res.body.id as string;
-  await api.post(`/api/v1/home-kit-orders/${id}/panels`, { panel_ids: [THYROID_PANEL] }, key);
+  await api.post(`/api/v1/home-kit-orders/${id}/panels`, { panel_ids: [CARDIOGENETICS_PANEL] }, key);
   if (state !== 'pending') expect((await api.post(`/api/v1/home-kit-orders/${id}/dispatch`, { tracking_number: 'DHL-0001' }, key)).status).toBe(200);
   if (state === 'activated') expect((await api.post(`/api/v1/home-kit-orders/${id}/activate`, { barcode: newBarcode() }, key)).status).toBe(200);
   return id;

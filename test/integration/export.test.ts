@@ -11,7 +11,7 @@ import { useApi } from '../support/api';
 import { mockEventBridge } from '../support/event-bridge';
 import { apiKey, BERLIN_MITTE, seedDemoData, UNKNOWN_ID } from '../support/fixtures';
 import { apoe, clinical, deliver, report, uploadIncoming } from '../support/lab';
-import { confirmDraw, createProfile, pickupDate, scheduleAppointment, slotIn, THYROID_PANEL } from '../support/scenario';
+import { CARDIOGENETICS_PANEL, confirmDraw, createProfile, pickupDate, scheduleAppointment, slotIn, THYROID_PANEL } from '../support/scenario';
 
 const api = useApi();
 mockEventBridge();
@@ -24,7 +24,7 @@ async function kitOrder(profileId: string): Promise<string> {
   const address = { name: 'Test Patient', street: 'Torstraße', house_number: '1', postal_code: '10119', city: 'Berlin', country: 'DE' };
   const res = await api.post('/api/v1/home-kit-orders', { profile_id: profileId, delivery_address: address }, key);
   expect(res.status).toBe(201);
-  await api.post(`/api/v1/home-kit-orders/${res.body.id}/panels`, { panel_ids: [THYROID_PANEL] }, key);
+  await api.post(`/api/v1/home-kit-orders/${res.body.id}/panels`, { panel_ids: [CARDIOGENETICS_PANEL] }, key);
   expect((await api.post(`/api/v1/home-kit-orders/${res.body.id}/dispatch`, { tracking_number: 'DHL-0001' }, key)).status).toBe(200);
   return res.body.id;
 }

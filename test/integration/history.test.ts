@@ -10,7 +10,16 @@ import { useApi } from '../support/api';
 import { mockEventBridge } from '../support/event-bridge';
 import { apiKey, apiKeyWithId, BERLIN_MITTE, seedDemoData, UNKNOWN_ID } from '../support/fixtures';
 import { clinical, deliver, report } from '../support/lab';
-import { confirmDraw, createProfile, drawableAppointment, newBarcode, pickupDate, scheduleAppointment, THYROID_PANEL } from '../support/scenario';
+import {
+  CARDIOGENETICS_PANEL,
+  confirmDraw,
+  createProfile,
+  drawableAppointment,
+  newBarcode,
+  pickupDate,
+  scheduleAppointment,
+  THYROID_PANEL,
+} from '../support/scenario';
 
 const api = useApi();
 const eventBridge = mockEventBridge();
@@ -199,7 +208,7 @@ describe('GET /api/v1/home-kit-orders/{id}/history', () => {
     const profileId = await createProfile(api, key);
     const created = await api.post('/api/v1/home-kit-orders', { profile_id: profileId, delivery_address: { location_id: BERLIN_MITTE } }, key);
     const id = created.body.id as string;
-    await api.post(`/api/v1/home-kit-orders/${id}/panels`, { panel_ids: [THYROID_PANEL] }, key);
+    await api.post(`/api/v1/home-kit-orders/${id}/panels`, { panel_ids: [CARDIOGENETICS_PANEL] }, key);
     await api.post(`/api/v1/home-kit-orders/${id}/dispatch`, { tracking_number: 'DHL-0001' }, key);
     const activated = await api.post(`/api/v1/home-kit-orders/${id}/activate`, { barcode: newBarcode() }, key);
     return { id, appointmentId: activated.body.appointment_id };
@@ -304,7 +313,7 @@ describe('races write one entry and one event per applied change', () => {
   it('a dispatch racing a cancel of a kit: the winner alone has its entry and event', async () => {
     const profileId = await createProfile(api, key);
     const id = (await api.post('/api/v1/home-kit-orders', { profile_id: profileId, delivery_address: { location_id: BERLIN_MITTE } }, key)).body.id;
-    await api.post(`/api/v1/home-kit-orders/${id}/panels`, { panel_ids: [THYROID_PANEL] }, key);
+    await api.post(`/api/v1/home-kit-orders/${id}/panels`, { panel_ids: [CARDIOGENETICS_PANEL] }, key);
     eventBridge.client.resetHistory();
     await Promise.all([
       ...Array.from({ length: 5 }, () => api.post(`/api/v1/home-kit-orders/${id}/dispatch`, { tracking_number: 'DHL-0002' }, key)),

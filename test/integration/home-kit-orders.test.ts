@@ -7,7 +7,7 @@ import { GSI1 } from '../../shared/store/keys';
 import { useApi } from '../support/api';
 import { mockEventBridge } from '../support/event-bridge';
 import { apiKey, BERLIN_INACTIVE, BERLIN_MITTE, BIOMARKERS, HELSINKI_KAMPPI, seedDemoData, UNKNOWN_ID } from '../support/fixtures';
-import { confirmDraw, createProfile, ESSENTIALS_PANEL, newBarcode, scheduleAppointment, THYROID_PANEL } from '../support/scenario';
+import { CARDIOGENETICS_PANEL, confirmDraw, createProfile, newBarcode, scheduleAppointment } from '../support/scenario';
 
 const api = useApi();
 const eventBridge = mockEventBridge();
@@ -37,7 +37,7 @@ async function order(delivery_address: Record<string, unknown> = inline, profile
 
 async function inState(state: 'pending' | 'dispatched' | 'activated' | 'cancelled') {
   const { id } = await order();
-  await api.post(`/api/v1/home-kit-orders/${id}/panels`, { panel_ids: [THYROID_PANEL] }, key);
+  await api.post(`/api/v1/home-kit-orders/${id}/panels`, { panel_ids: [CARDIOGENETICS_PANEL] }, key);
   if (state === 'cancelled') await api.request('DELETE', `/api/v1/home-kit-orders/${id}`, { key });
   if (state === 'dispatched' || state === 'activated') await api.post(`/api/v1/home-kit-orders/${id}/dispatch`, { tracking_number: 'DHL-0001' }, key);
   if (state === 'activated') await api.post(`/api/v1/home-kit-orders/${id}/activate`, { barcode: newBarcode() }, key);
@@ -194,24 +194,24 @@ describe('GET /api/v1/home-kit-orders/{id} and the profile list', () => {
 describe('attaching tests', () => {
   it('attaches panels while pending and answers the whole order', async () => {
     const { id } = await order();
-    const res = await api.post(`/api/v1/home-kit-orders/${id}/panels`, { panel_ids: [ESSENTIALS_PANEL] }, key);
+    const res = await api.post(`/api/v1/home-kit-orders/${id}/panels`, { panel_ids: [CARDIOGENETICS_PANEL] }, key);
     expect(res.status).toBe(200);
-    expect(res.body.panels).toEqual([{ panel_id: ESSENTIALS_PANEL, added_at: expect.any(String) }]);
+    expect(res.body.panels).toEqual([{ panel_id: CARDIOGENETICS_PANEL, added_at: expect.any(String) }]);
     expect(res.body.updated_at).toEqual(expect.any(String));
   });
 
   it('keeps the first added_at when a biomarker is attached again', async () => {
     const { id } = await order();
-    const first = await api.post(`/api/v1/home-kit-orders/${id}/biomarkers`, { biomarker_ids: [1] }, key);
+    const first = await api.post(`/api/v1/home-kit-orders/${id}/biomarkers`, { biomarker_ids: [5] }, key);
     await new Promise((r) => setTimeout(r, 5));
-    const again = await api.post(`/api/v1/home-kit-orders/${id}/biomarkers`, { biomarker_ids: [1, 2] }, key);
+    const again = await api.post(`/api/v1/home-kit-orders/${id}/biomarkers`, { biomarker_ids: [5, 6] }, key);
     expect(again.body.individual_biomarkers[0]).toEqual(first.body.individual_biomarkers[0]);
     expect(again.body.individual_biomarkers).toHaveLength(2);
   });
 
   it('answers 404 for an unknown panel and attaches nothing', async () => {
     const { id } = await order();
-    const res = await api.post(`/api/v1/home-kit-orders/${id}/panels`, { panel_ids: [THYROID_PANEL, UNKNOWN_ID] }, key);
+    const res = await api.post(`/api/v1/home-kit-orders/${id}/panels`, { panel_ids: [CARDIOGENETICS_PANEL, UNKNOWN_ID] }, key);
     expect(res.status).toBe(404);
     expect((await api.get(`/api/v1/home-kit-orders/${id}`, key)).body.panels).toEqual([]);
   });
@@ -223,7 +223,7 @@ describe('attaching tests', () => {
 
   it.each(['dispatched', 'activated', 'cancelled'] as const)('answers 409 for a %s order', async (state) => {
     const id = await inState(state);
-    const res = await api.post(`/api/v1/home-kit-orders/${id}/panels`, { panel_ids: [ESSENTIALS_PANEL] }, key);
+    const res = await api.post(`/api/v1/home-kit-orders/${id}/panels`, { panel_ids: [CARDIOGENETICS_PANEL] }, key);
     expect(res.status).toBe(409);
     expect(res.body).toEqual({ error: `The order is ${state}; tests can only be attached while it is pending` });
   });
@@ -254,7 +254,7 @@ describe('DELETE /api/v1/home-kit-orders/{id}', () => {
     const id = await inState(state);
     const res = await api.request('DELETE', `/api/v1/home-kit-orders/${id}`, { key });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ status: 'cancelled', panels: [{ panel_id: THYROID_PANEL, added_at: expect.any(String) }] });
+    expect(res.body).toMatchObject({ status: 'cancelled', panels: [{ panel_id: CARDIOGENETICS_PANEL, added_at: expect.any(String) }] });
     expect(res.body.profile).toHaveProperty('transactional_emails_enabled');
   });
 
@@ -308,7 +308,7 @@ describe('POST /api/v1/home-kit-orders/{id}/activate', () => {
       test_method: 'home',
       location_id: null,
       scheduled_at: null,
-      panels: [{ panel_id: THYROID_PANEL, added_at: expect.any(String) }],
+      panels: [{ panel_id: CARDIOGENETICS_PANEL, added_at: expect.any(String) }],
     });
   });
 
@@ -324,8 +324,8 @@ describe('POST /api/v1/home-kit-orders/{id}/activate', () => {
       barcode,
       test_method: 'home',
       location_id: null,
-      panel_ids: [THYROID_PANEL],
-      biomarker_ids: [3, 4],
+      panel_ids: [CARDIOGENETICS_PANEL],
+      biomarker_ids: [100, 102],
     });
   });
 

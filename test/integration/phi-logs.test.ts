@@ -29,7 +29,7 @@ import { mockEventBridge } from '../support/event-bridge';
 import { apiKey, apiKeyWithId, BERLIN_MITTE, seedDemoData } from '../support/fixtures';
 import { captureLogs, dateForms, type Finding, findLeaks, type Form, formsOf, type LogCapture } from '../support/log-capture';
 import { clinical, deliver, report, uploadIncoming } from '../support/lab';
-import { ESSENTIALS_PANEL, pickupDate, slotIn, THYROID_PANEL } from '../support/scenario';
+import { CARDIOGENETICS_PANEL, ESSENTIALS_PANEL, pickupDate, slotIn } from '../support/scenario';
 import { dispatchEntries, type Receiver, startReceiver } from '../support/webhooks';
 
 const api = useApi();
@@ -244,7 +244,7 @@ async function scenario(): Promise<void> {
   // Kit to activation.
   const kit = expectStatus(await api.post('/api/v1/home-kit-orders', { profile_id: profileId, delivery_address: ADDRESS }, key), 201, 'order kit');
   const kitId = kit.body.id as string;
-  expectStatus(await api.post(`/api/v1/home-kit-orders/${kitId}/panels`, { panel_ids: [THYROID_PANEL] }, key), 200, 'kit panels');
+  expectStatus(await api.post(`/api/v1/home-kit-orders/${kitId}/panels`, { panel_ids: [CARDIOGENETICS_PANEL] }, key), 200, 'kit panels');
   expectStatus(await api.post(`/api/v1/home-kit-orders/${kitId}/dispatch`, { tracking_number: 'DHL-778899', carrier: 'dhl' }, key), 200, 'dispatch');
   expectStatus(await api.post(`/api/v1/home-kit-orders/${kitId}/activate`, { barcode: KIT_BARCODE }, key), 200, 'activate');
   expectStatus(await api.get(`/api/v1/home-kit-orders/${kitId}`, key), 200, 'get kit');

@@ -16,9 +16,9 @@ import type { ApiResponse } from '../support/api';
 import { useApi } from '../support/api';
 import { withMiddleware } from '../support/aws-faults';
 import { mockEventBridge } from '../support/event-bridge';
-import { apiKeyWithId, BERLIN_MITTE, BIOMARKERS, seedDemoData } from '../support/fixtures';
+import { apiKeyWithId, BERLIN_MITTE, seedDemoData } from '../support/fixtures';
 import { eventDetails, eventMoves, expectOneCreated, expectOnly, historyMoves, indexesOf, N, race, REUSED, scanItems, tally } from '../support/races';
-import { createProfile, pickupDate, THYROID_PANEL } from '../support/scenario';
+import { CARDIOGENETICS_PANEL, createProfile, HOME_KIT_BIOMARKERS, pickupDate } from '../support/scenario';
 import { type Receiver, startReceiver } from '../support/webhooks';
 
 const api = useApi();
@@ -265,12 +265,12 @@ const kitEvents = (id: string) => eventMoves(eventBridge.entries(), 'HomeKitOrde
 const cancelKit = (id: string) => api.request('DELETE', `/api/v1/home-kit-orders/${id}`, { key });
 const dispatch = (id: string, tracking = 'DHL-0001') => api.post(`/api/v1/home-kit-orders/${id}/dispatch`, { tracking_number: tracking }, key);
 
-/** A kit order in `state` with the thyroid panel; the events so far are cleared. */
+/** A kit order in `state` with the Cardiogenetics panel; the events so far are cleared. */
 async function kit(state: 'pending' | 'dispatched' = 'pending'): Promise<{ id: string; profileId: string }> {
   const profileId = await createProfile(api, key);
   const res = await api.post('/api/v1/home-kit-orders', { profile_id: profileId, delivery_address: { location_id: BERLIN_MITTE } }, key);
   expect(res.status).toBe(201);
-  expect((await api.post(`/api/v1/home-kit-orders/${res.body.id}/panels`, { panel_ids: [THYROID_PANEL] }, key)).status).toBe(200);
+  expect((await api.post(`/api/v1/home-kit-orders/${res.body.id}/panels`, { panel_ids: [CARDIOGENETICS_PANEL] }, key)).status).toBe(200);
   if (state === 'dispatched') expect((await dispatch(res.body.id)).status).toBe(200);
   eventBridge.client.resetHistory();
   return { id: res.body.id, profileId };
@@ -312,7 +312,7 @@ describe('home kit order create', () => {
 describe('home kit order transitions', () => {
   it(`keeps exactly the biomarkers whose attach answered 200 when ${N} attaches race, with no entry or event`, async () => {
     const { id } = await kit();
-    const ids = BIOMARKERS.map((b) => b.id);
+    const ids = HOME_KIT_BIOMARKERS;
     const results = await race(N, (i) => api.post(`/api/v1/home-kit-orders/${id}/biomarkers`, { biomarker_ids: [ids[i % ids.length]] }, key));
     expectOnly(results, [200, 409]);
     const attached = new Set(indexesOf(results, 200).map((i) => String(ids[i % ids.length])));
@@ -335,7 +335,7 @@ describe('home kit order transitions', () => {
     let attach: Promise<ApiResponse> | undefined;
     const attachFirst = (next: (args: unknown) => Promise<unknown>) => async (args: unknown) => {
       if (!attach && JSON.stringify((args as { input: unknown }).input).includes('TransactItems')) {
-        attach = api.post(`/api/v1/home-kit-orders/${id}/biomarkers`, { biomarker_ids: [1] }, key);
+        attach = api.post(`/api/v1/home-kit-orders/${id}/biomarkers`, { biomarker_ids: [5] }, key);
         await attach;
       }
       return next(args);
@@ -344,7 +344,7 @@ describe('home kit order transitions', () => {
     expect((await attach)?.status).toBe(200);
     // The serial order attach-then-cancel: the cancel applies, and answers the order with the attached biomarker.
     expect([cancelled.status, cancelled.body]).toEqual([200, (await api.get(`/api/v1/home-kit-orders/${id}`, key)).body]);
-    expect(cancelled.body).toMatchObject({ status: 'cancelled', individual_biomarkers: [{ biomarker_id: 1 }] });
+    expect(cancelled.body).toMatchObject({ status: 'cancelled', individual_biomarkers: [{ biomarker_id: 5 }] });
   });
 
   it("answers 503 with Retry-After and changes nothing when attaches keep landing between a kit cancel's reads and writes", async () => {
@@ -353,7 +353,7 @@ describe('home kit order transitions', () => {
     // Before each of the cancel's transactions (MAX_DECISIONS of them) an attach lands: every decision is overtaken.
     const attachEachTime = (next: (args: unknown) => Promise<unknown>) => async (args: unknown) => {
       if (JSON.stringify((args as { input: unknown }).input).includes('TransactItems')) {
-        attaches.push(api.post(`/api/v1/home-kit-orders/${id}/biomarkers`, { biomarker_ids: [BIOMARKERS[attaches.length]?.id] }, key));
+        attaches.push(api.post(`/api/v1/home-kit-orders/${id}/biomarkers`, { biomarker_ids: [HOME_KIT_BIOMARKERS[attaches.length]] }, key));
         await attaches.at(-1);
       }
       return next(args);

@@ -155,7 +155,7 @@ describe('a file with an invalid record', () => {
   });
 
   it('is refused when a biomarker has no specimen, naming the biomarker', () => {
-    const dir = dataDirWith('biomarkers.yaml', (text) => text.replace('  specimen: {type: serum, container: SST (gold), min_volume_ml: 1.0}\n', ''));
+    const dir = dataDirWith('biomarkers.yaml', (text) => text.replace('  specimen: {type: serum, container: SST (gold), min_volume_ml: 0.5}\n', ''));
     expect(() => loadReferenceData(dir)).toThrow(/biomarkers\.yaml: 0\.specimen: Invalid key: Expected "specimen" but received undefined \(id 1, Ferritin\)$/);
   });
 
@@ -168,6 +168,13 @@ describe('a file with an invalid record', () => {
     const dir = dataDirWith('biomarkers.yaml', (text) => text.replace('type: serum', 'type: urine'));
     expect(() => loadReferenceData(dir)).toThrow(
       /biomarkers\.yaml: 0\.specimen\.type: must be one of serum, plasma, whole_blood, capillary_blood, saliva \(id 1, Ferritin\)$/,
+    );
+  });
+
+  it('is refused when a container is not one the lab accepts (its yield unknown), naming the biomarker', () => {
+    const dir = dataDirWith('biomarkers.yaml', (text) => text.replace('container: SST (gold)', 'container: SST (red)'));
+    expect(() => loadReferenceData(dir)).toThrow(
+      /biomarkers\.yaml: 0\.specimen\.container: must be one of SST \(gold\), EDTA \(lavender\), sodium citrate \(light blue\), dried blood spot card, saliva collection tube \(id 1, Ferritin\)$/,
     );
   });
 

@@ -6,7 +6,7 @@ import { dynamo, tableName } from '../../shared/store/client';
 import { appointmentSk } from '../../shared/store/keys';
 import * as keys from '../../shared/store/keys/items';
 import type { TestApi } from './api';
-import { BERLIN_MITTE } from './fixtures';
+import { BERLIN_MITTE, BIOMARKERS } from './fixtures';
 import { slotIn } from './slots';
 
 export { slotIn };
@@ -26,7 +26,12 @@ export function pickupDate(daysAhead = 2): string {
 }
 
 export const ESSENTIALS_PANEL = '7c0e4b1a-2f3d-4c5e-8a9b-0d1e2f3a4b01'; // biomarkers 1, 2, 5, 6
+export const HEART_PANEL = '7c0e4b1a-2f3d-4c5e-8a9b-0d1e2f3a4b02'; // biomarkers 7, 8, 9, 10
 export const THYROID_PANEL = '7c0e4b1a-2f3d-4c5e-8a9b-0d1e2f3a4b03'; // biomarkers 3, 4
+/** The one seeded panel a home kit can take (saliva): the others hold venous tests (issue #50). */
+export const CARDIOGENETICS_PANEL = '7c0e4b1a-2f3d-4c5e-8a9b-0d1e2f3a4b04'; // biomarkers 100, 102
+/** The seeded tests a home kit can take, by id: vitamin D and HbA1c (5, 6), the genetic ones (100, 101, 102). */
+export const HOME_KIT_BIOMARKERS = BIOMARKERS.filter((biomarker) => biomarker.collection_methods.includes('home')).map((biomarker) => biomarker.id);
 
 export async function createProfile(api: TestApi, key: string, group = 'demo-clinic'): Promise<string> {
   const res = await api.post('/api/v1/profiles', { profile_group_slug: group, first_name: 'Test', last_name: 'Patient', date_of_birth: '1979-10-01' }, key);

@@ -15,7 +15,7 @@ import type { ApiResponse, TestApi } from './api';
 import type { mockEventBridge } from './event-bridge';
 import { apiKeyWithId, BERLIN_MITTE, BERLIN_PRENZLAUER_BERG, HELSINKI_KAMPPI } from './fixtures';
 import { apoe, clinical, deliver, report, uploadIncoming } from './lab';
-import { ESSENTIALS_PANEL, newBarcode, pickupDate, slotIn, THYROID_PANEL } from './scenario';
+import { CARDIOGENETICS_PANEL, ESSENTIALS_PANEL, newBarcode, pickupDate, slotIn, THYROID_PANEL } from './scenario';
 import { dispatchEntries, type Receiver, startReceiver } from './webhooks';
 
 /** A create tenant 1 made with an Idempotency-Key. */
@@ -172,7 +172,7 @@ export async function seedTenant1(
       201,
     )
   ).id as string;
-  await post(`/api/v1/home-kit-orders/${kitPending}/panels`, { panel_ids: [THYROID_PANEL] });
+  await post(`/api/v1/home-kit-orders/${kitPending}/panels`, { panel_ids: [CARDIOGENETICS_PANEL] });
   const kitCancelled = (await post('/api/v1/home-kit-orders', { profile_id: profileA, delivery_address: { location_id: BERLIN_PRENZLAUER_BERG } }, 201))
     .id as string;
   answers.push([
@@ -180,7 +180,7 @@ export async function seedTenant1(
     ok(await api.request('DELETE', `/api/v1/home-kit-orders/${kitCancelled}`, { key }), `DELETE /api/v1/home-kit-orders/${kitCancelled} with tenant 1's key`),
   ]);
   const kitActivated = (await post('/api/v1/home-kit-orders', { profile_id: profileB, delivery_address: { location_id: BERLIN_MITTE } }, 201)).id as string;
-  await post(`/api/v1/home-kit-orders/${kitActivated}/panels`, { panel_ids: [ESSENTIALS_PANEL] });
+  await post(`/api/v1/home-kit-orders/${kitActivated}/panels`, { panel_ids: [CARDIOGENETICS_PANEL] });
   await post(`/api/v1/home-kit-orders/${kitActivated}/dispatch`, { tracking_number: 'DHL-T1-77310042', carrier: 'DHL' });
   const home = (await post(`/api/v1/home-kit-orders/${kitActivated}/activate`, { barcode: newBarcode() })).appointment_id as string;
 
@@ -309,7 +309,7 @@ export const BODIES: Partial<Record<RouteName, Bodies>> = {
     ...t1.profiles!.map((id) => ({ profile_id: id, delivery_address: { location_id: HELSINKI_KAMPPI } })),
     { profile_id: t2.profileId, delivery_address: { location_id: BERLIN_MITTE } },
   ],
-  attachHomeKitOrderPanels: () => [{ panel_ids: [ESSENTIALS_PANEL] }],
+  attachHomeKitOrderPanels: () => [{ panel_ids: [CARDIOGENETICS_PANEL] }],
   attachHomeKitOrderBiomarkers: () => [{ biomarker_ids: [6] }],
   dispatchHomeKitOrder: () => [{ tracking_number: 'MALLORY-TRACK-1' }],
   activateHomeKitOrder: () => [{ barcode: 'MALLORY-KIT-1' }],

@@ -3,7 +3,7 @@ import type { RouteName } from '../../routes';
 import { Appointment, AppointmentSummary, CreatedAppointment } from '../../schemas/appointments';
 import { AppointmentHistoryEntry } from '../../schemas/history';
 import * as examples from '../examples';
-import { CHANGE_NOT_SHOWN, CHANGED_MEANWHILE, KEPT_CHANGING, list, type OperationDoc, PAGE, READ_NOT_RECORDED, success } from '../operation-doc';
+import { CHANGE_NOT_SHOWN, CHANGED_MEANWHILE, KEPT_CHANGING, list, type OperationDoc, PAGE, READ_NOT_RECORDED, success, UNCOLLECTABLE } from '../operation-doc';
 
 export const appointmentsOperations = {
   createAppointment: {
@@ -24,7 +24,9 @@ export const appointmentsOperations = {
   getAppointment: {
     tag: 'Appointments',
     summary: 'Get an appointment',
-    description: 'The appointment with embedded profile, panels, individual_biomarkers and shipments.',
+    description:
+      'The appointment with embedded profile, panels, individual_biomarkers and shipments, and what its tests ask: preparation ' +
+      "(in the profile's language) and specimens_to_collect.",
     responses: { 200: { description: 'The appointment.', schema: Appointment } },
     errors: { 404: 'appointment not found', 503: READ_NOT_RECORDED },
   },
@@ -48,14 +50,22 @@ export const appointmentsOperations = {
     summary: 'Attach panels to an appointment',
     description: 'Adds panels until the blood draw is confirmed; a panel attached twice is kept once.',
     responses: { 200: success },
-    errors: { 404: 'appointment or one or more panels not found', 409: 'blood draw already confirmed, or appointment cancelled; or ' + CHANGED_MEANWHILE },
+    errors: {
+      400: UNCOLLECTABLE('panel', 'appointment'),
+      404: 'appointment or one or more panels not found',
+      409: 'blood draw already confirmed, or appointment cancelled; or ' + CHANGED_MEANWHILE,
+    },
   },
   attachAppointmentBiomarkers: {
     tag: 'Appointments',
     summary: 'Attach individual biomarkers to an appointment',
     description: 'Adds biomarkers until the blood draw is confirmed; a biomarker attached twice is kept once.',
     responses: { 200: success },
-    errors: { 404: 'appointment or one or more biomarkers not found', 409: 'blood draw already confirmed, or appointment cancelled; or ' + CHANGED_MEANWHILE },
+    errors: {
+      400: UNCOLLECTABLE('biomarker', 'appointment'),
+      404: 'appointment or one or more biomarkers not found',
+      409: 'blood draw already confirmed, or appointment cancelled; or ' + CHANGED_MEANWHILE,
+    },
   },
   confirmAppointment: {
     tag: 'Appointments',

@@ -3,7 +3,7 @@ import type { RouteName } from '../../routes';
 import { HomeKitOrderHistoryEntry } from '../../schemas/history';
 import { HomeKitOrder } from '../../schemas/home-kit-orders';
 import * as examples from '../examples';
-import { CHANGE_NOT_SHOWN, CHANGED_MEANWHILE, KEPT_CHANGING, list, type OperationDoc, PAGE, READ_NOT_RECORDED } from '../operation-doc';
+import { CHANGE_NOT_SHOWN, CHANGED_MEANWHILE, KEPT_CHANGING, list, type OperationDoc, PAGE, READ_NOT_RECORDED, UNCOLLECTABLE } from '../operation-doc';
 
 export const homeKitOrdersOperations = {
   createHomeKitOrder: {
@@ -46,14 +46,24 @@ export const homeKitOrdersOperations = {
     summary: 'Attach panels to a home kit order',
     description: 'Adds panels while the order is pending (at most 90 tests per kit).',
     responses: { 200: { description: 'The order.', schema: HomeKitOrder } },
-    errors: { 404: 'order or one or more panels not found', 409: 'the order is no longer pending; or ' + CHANGED_MEANWHILE, 503: CHANGE_NOT_SHOWN },
+    errors: {
+      400: UNCOLLECTABLE('panel', 'kit'),
+      404: 'order or one or more panels not found',
+      409: 'the order is no longer pending; or ' + CHANGED_MEANWHILE,
+      503: CHANGE_NOT_SHOWN,
+    },
   },
   attachHomeKitOrderBiomarkers: {
     tag: 'Home kit orders',
     summary: 'Attach individual biomarkers to a home kit order',
     description: 'Adds biomarkers while the order is pending (at most 90 tests per kit).',
     responses: { 200: { description: 'The order.', schema: HomeKitOrder } },
-    errors: { 404: 'order or one or more biomarkers not found', 409: 'the order is no longer pending; or ' + CHANGED_MEANWHILE, 503: CHANGE_NOT_SHOWN },
+    errors: {
+      400: UNCOLLECTABLE('biomarker', 'kit'),
+      404: 'order or one or more biomarkers not found',
+      409: 'the order is no longer pending; or ' + CHANGED_MEANWHILE,
+      503: CHANGE_NOT_SHOWN,
+    },
   },
   dispatchHomeKitOrder: {
     tag: 'Home kit orders',
