@@ -9,7 +9,6 @@
  * typed from the form cannot be mistaken; upper case, digits and hyphens fit a Code 128 barcode, an HL7
  * v2 entity identifier (ORC-4) and a FHIR identifier alike.
  */
-import { randomBytes } from 'node:crypto';
 import type { Specimen } from './catalog';
 
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
@@ -20,9 +19,8 @@ export const REQUISITION_NUMBER_PATTERN = /^RQ-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMN
 export const NO_REQUISITION =
   'No requisition yet: it is made when the blood draw is confirmed (or the home kit activated); samples taken before requisitions existed have none';
 
-/** A new requisition number, from 60 bits of the system's cryptographic randomness. */
-export function newRequisitionNumber(): string {
-  const bytes = randomBytes(12);
+/** The requisition number of 12 random bytes (the caller draws them from a cryptographic source). */
+export function requisitionNumberOf(bytes: Uint8Array): string {
   // Each character takes the low 5 bits of its own byte: 12 × 5 = 60 bits, every character equally likely.
   const chars = [...bytes].map((byte) => CROCKFORD[byte & 31]).join('');
   return `RQ-${chars.slice(0, 4)}-${chars.slice(4, 8)}-${chars.slice(8)}`;

@@ -5,7 +5,8 @@
  * requisition's claim (store/appointments/writes.ts).
  */
 import { plannedBiomarkerIds } from '../domain/appointment';
-import { newRequisitionNumber, type OrderedTest, type Requisition } from '../domain/requisition';
+import { randomBytes } from 'node:crypto';
+import { type OrderedTest, type Requisition, requisitionNumberOf } from '../domain/requisition';
 import { labOrderRequested } from '../events/lab-order-requested';
 import type { DomainEvent } from '../events/publisher';
 import type { AppointmentRecord } from '../store/appointments/records';
@@ -28,7 +29,7 @@ export async function labOrderFor(
     tests.panelIds.map((id) => catalog.panels.get(id)?.biomarker_ids ?? []),
     tests.biomarkerIds,
   );
-  const requisition: Requisition = { number: newRequisitionNumber(), created_at: at, tests: orderedTests(biomarkerIds, catalog) };
+  const requisition: Requisition = { number: requisitionNumberOf(randomBytes(12)), created_at: at, tests: orderedTests(biomarkerIds, catalog) };
   const event = labOrderRequested(
     {
       appointment_id: appointment.id,
