@@ -516,6 +516,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/appointments/{id}/requisition": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download the requisition form (PDF)
+         * @description The form that travels with the sample to the lab, once the blood draw is confirmed (or the home kit activated), in English whatever the profile's language: the requisition number and the sample barcode, each as text and as a Code 128 barcode; the patient's name, date of birth and sex (what an erasure left: none of them); when the sample was taken (UTC, and the location's time) and where (the location, or Home test kit); the ordering party (the clinic or partner whose patient it is: no physician is recorded); one row per test as ordered at the draw, with its LOINC code, name, specimen type, container and least volume. A4, more pages when the tests need them. docs/orders.md.
+         *
+         *     Scopes (any one suffices): `TEST_SESSIONS_VIEW`, `TEST_SESSIONS_SCHEDULE`, `RESULTS_VIEW`.
+         */
+        get: operations["getAppointmentRequisition"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/appointments/{id}/results": {
         parameters: {
             query?: never;
@@ -906,6 +928,28 @@ export interface paths {
          *     Scopes (any one suffices): `home_kit_orders_manage`.
          */
         get: operations["listHomeKitOrderHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/home-kit-orders/{id}/requisition": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download the requisition form of the kit (PDF)
+         * @description Once the kit is activated: the requisition form of its sample, as GET /api/v1/appointments/{id}/requisition answers it for the kit's appointment (appointment_id); its place reads Home test kit and its collection time is the activation. docs/orders.md.
+         *
+         *     Scopes (any one suffices): `home_kit_orders_manage`.
+         */
+        get: operations["getHomeKitOrderRequisition"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4217,6 +4261,66 @@ export interface operations {
             };
         };
     };
+    getAppointmentRequisition: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The PDF. */
+            200: {
+                headers: {
+                    /** @description attachment; filename="requisition-<number>.pdf": the requisition number, no personal data */
+                    "Content-Disposition": string;
+                    /** @description en: the lab reads it */
+                    "Content-Language": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description appointment not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no requisition: the draw is not confirmed (or the appointment was cancelled), or the sample was drawn before requisitions existed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            /** @description the read could not be recorded in the access log, so nothing is shown: retry; or: The database or the file store could not answer now (throttling, a conflicting transaction, a brief outage): retry after Retry-After seconds; a write of several steps (an erasure, a pickup of many) is finished by the retry. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before repeating the request. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getAppointmentResults: {
         parameters: {
             query?: never;
@@ -5494,6 +5598,66 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             /** @description order not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            /** @description the read could not be recorded in the access log, so nothing is shown: retry; or: The database or the file store could not answer now (throttling, a conflicting transaction, a brief outage): retry after Retry-After seconds; a write of several steps (an erasure, a pickup of many) is finished by the retry. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before repeating the request. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getHomeKitOrderRequisition: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The PDF. */
+            200: {
+                headers: {
+                    /** @description attachment; filename="requisition-<number>.pdf": the requisition number, no personal data */
+                    "Content-Disposition": string;
+                    /** @description en: the lab reads it */
+                    "Content-Language": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description order not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no requisition: the kit is not activated (or the order was cancelled), or it was activated before requisitions existed */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -42,11 +42,11 @@ export const DOCUMENT_READERS: readonly RouteName[] = ['getDocument'];
 export const WEBHOOK_SENDERS: readonly RouteName[] = ['sendTestWebhook', 'retryWebhookDelivery'];
 
 /**
- * Routes that render a PDF in the function (the results report): a read route with the memory and CPU to
- * parse and subset the fonts (a CJK font is 10 MB), Noto Sans beside its bundle, and the CJK fallbacks
- * in S3 (infra/report-fonts.ts).
+ * Routes that render a PDF in the function (the results report, the requisition forms): a read route with
+ * the memory and CPU to parse and subset the fonts (a CJK font is 10 MB), Noto Sans beside its bundle, and
+ * the CJK fallbacks in S3 (infra/report-fonts.ts).
  */
-export const REPORT_RENDERERS: readonly RouteName[] = ['getAppointmentResultsReport'];
+export const REPORT_RENDERERS: readonly RouteName[] = ['getAppointmentResultsReport', 'getAppointmentRequisition', 'getHomeKitOrderRequisition'];
 
 /**
  * Routes that read everything of a person in one request (the export): two Queries per appointment, 8 at a
@@ -214,6 +214,9 @@ export const FUNCTION_SIZES: Record<FunctionClass, FunctionSize> = {
   authorizer: { memorySize: 256, timeout: Duration.seconds(5) },
 };
 
+/** Noto Sans, the PDFs' font (shared/report/font-faces.ts), and its package manifest. */
+const NOTO_SANS_FILES = ['400Regular/NotoSans_400Regular.ttf', '700Bold/NotoSans_700Bold.ttf', 'package.json'];
+
 /**
  * Files of installed packages that a route reads at run time instead of importing them (esbuild bundles
  * imports only), by route and package: copied beside the route's bundle, into node_modules/<package>/,
@@ -223,11 +226,12 @@ export const PACKAGE_FILES: Partial<Record<RouteName, Readonly<Record<string, re
   // What functions/docs/asset.ts serves (SWAGGER_UI_FILES), its manifest (resolved to find the folder),
   // and the license notices that must travel with the code.
   getDocsAsset: { 'swagger-ui-dist': ['swagger-ui-bundle.js', 'swagger-ui.css', 'package.json', 'LICENSE', 'NOTICE', 'swagger-ui-bundle.js.LICENSE.txt'] },
-  // Noto Sans, the results report's font (shared/report/font-faces.ts), and its package manifest. Its CJK
-  // fallbacks are file assets the function fetches once per container (infra/report-fonts.ts).
-  getAppointmentResultsReport: {
-    '@expo-google-fonts/noto-sans': ['400Regular/NotoSans_400Regular.ttf', '700Bold/NotoSans_700Bold.ttf', 'package.json'],
-  },
+  // Noto Sans beside the results report's bundle; its CJK fallbacks are file assets the function fetches
+  // once per container (infra/report-fonts.ts).
+  getAppointmentResultsReport: { '@expo-google-fonts/noto-sans': NOTO_SANS_FILES },
+  // The same fonts for the requisition forms (shared/report/requisition.ts), which print a name in any script.
+  getAppointmentRequisition: { '@expo-google-fonts/noto-sans': NOTO_SANS_FILES },
+  getHomeKitOrderRequisition: { '@expo-google-fonts/noto-sans': NOTO_SANS_FILES },
 };
 
 /**
@@ -239,4 +243,6 @@ export const PACKAGE_FILES: Partial<Record<RouteName, Readonly<Record<string, re
  */
 export const SIDE_MODULES: Partial<Record<RouteName, SideModules>> = {
   getAppointmentResultsReport: { 'font-object.mjs': 'shared/report/font-object.mts' },
+  getAppointmentRequisition: { 'font-object.mjs': 'shared/report/font-object.mts' },
+  getHomeKitOrderRequisition: { 'font-object.mjs': 'shared/report/font-object.mts' },
 };

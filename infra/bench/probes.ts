@@ -74,6 +74,7 @@ export const PROBES = {
   getAppointmentResultsFhir: async (w) => ({ params: { id: w.reported.appointmentId } }),
   getAppointmentOrderFhir: async (w) => ({ params: { id: w.reported.appointmentId } }),
   getAppointmentResultsReport: async (w) => ({ params: { id: w.reported.appointmentId } }),
+  getAppointmentRequisition: async (w) => ({ params: { id: w.reported.appointmentId } }),
   getDocument: async (w) => ({ params: { id: w.reported.documentId } }),
   createShipment: async () => ({ body: { location_id: BERLIN_MITTE, pickup_date: nextWeekday(), pickup_time_from: '10:00', pickup_time_till: '12:00' } }),
   listShipments: async () => ({}),
@@ -90,6 +91,12 @@ export const PROBES = {
   dispatchHomeKitOrder: async (w) => ({ params: { id: await w.fresh.kitOrder() }, body: { tracking_number: 'TRACK-1234', carrier: 'DHL' } }),
   activateHomeKitOrder: async (w) => ({ params: { id: await w.fresh.kitOrder({ dispatched: true }) }, body: { barcode: w.barcode() } }),
   listHomeKitOrderHistory: async (w) => ({ params: { id: await w.fresh.kitOrder({ dispatched: true }) } }),
+  getHomeKitOrderRequisition: async (w) => {
+    // An activated kit: its requisition is made then.
+    const id = await w.fresh.kitOrder({ dispatched: true });
+    await w.call('POST', `/api/v1/home-kit-orders/${id}/activate`, { barcode: w.barcode() });
+    return { params: { id } };
+  },
   createWebhook: async () => ({ body: { url: 'http://127.0.0.1:9/hooks', event_types: ['ShipmentStatusChanged'] } }),
   listWebhooks: async () => ({}),
   getWebhook: async (w) => ({ params: { id: await w.fresh.webhook() } }),

@@ -43,6 +43,8 @@ const ROUTE_NOTES: { readonly [N in RouteName]?: string } = {
   getAppointmentResultsFhir: 'ours: FHIR R4 export',
   getAppointmentOrderFhir: 'ours: the lab order as FHIR R4, see [Orders](orders.md)',
   getAppointmentResultsReport: 'ours: the results report, PDF',
+  getAppointmentRequisition: 'ours: the requisition form, PDF, see [Orders](orders.md)',
+  getHomeKitOrderRequisition: 'ours: the requisition form, PDF, see [Orders](orders.md)',
   updateShipmentStatus: 'ours: the courier integration, see [Shipments](#shipments)',
   listShipmentHistory: STATUS_HISTORY,
   listHomeKitOrderHistory: STATUS_HISTORY,

@@ -29,9 +29,11 @@ export const AUDITED_ROUTES: ReadonlySet<RouteName> = new Set<RouteName>([
   'getAppointmentResultsFhir',
   'getAppointmentOrderFhir',
   'getAppointmentResultsReport',
+  'getAppointmentRequisition',
   'getDocument',
   'getHomeKitOrder',
   'listHomeKitOrderHistory',
+  'getHomeKitOrderRequisition',
   // Changes whose answer shows the person.
   'updateProfile',
   'createAppointment',

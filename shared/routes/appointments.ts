@@ -72,3 +72,11 @@ export const listAppointmentHistory = {
   handler: 'functions/appointments/history.ts',
   scopes: ['TEST_SESSIONS_VIEW', 'TEST_SESSIONS_SCHEDULE'],
 } as const satisfies Route;
+// Ours (issue #50): the requisition form that travels with the sample, PDF (docs/orders.md).
+export const getAppointmentRequisition = {
+  name: 'getAppointmentRequisition',
+  method: 'GET',
+  path: '/api/v1/appointments/{id}/requisition',
+  handler: 'functions/appointments/requisition.ts',
+  scopes: ['TEST_SESSIONS_VIEW', 'TEST_SESSIONS_SCHEDULE', 'RESULTS_VIEW'],
+} as const satisfies Route;

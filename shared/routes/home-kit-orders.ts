@@ -60,6 +60,14 @@ export const listHomeKitOrderHistory = {
   handler: 'functions/home-kit-orders/history.ts',
   scopes: KIT,
 } as const satisfies Route;
+// Ours (issue #50): the requisition form of the kit's sample, PDF (docs/orders.md).
+export const getHomeKitOrderRequisition = {
+  name: 'getHomeKitOrderRequisition',
+  method: 'GET',
+  path: '/api/v1/home-kit-orders/{id}/requisition',
+  handler: 'functions/home-kit-orders/requisition.ts',
+  scopes: KIT,
+} as const satisfies Route;
 export const listProfileHomeKitOrders = {
   name: 'listProfileHomeKitOrders',
   method: 'GET',

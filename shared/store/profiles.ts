@@ -7,6 +7,7 @@
  * - update a profile inside the key's groups .. UpdateItem     condition: exists AND not erased AND group IN key's groups
  * - erase a profile's identifiers ............. UpdateItem     condition: exists AND not erased yet
  * - does a profile group exist ................ GetItem        PK=GROUP#<slug>
+ * - a profile group's name ................... GetItem        PK=GROUP#<slug>
  */
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { Conflict, NotPermitted, NotFound } from '../errors';
@@ -95,6 +96,12 @@ export async function profileGroupExists(slug: string): Promise<boolean> {
     new GetCommand({ TableName: tableName, Key: keys.profileGroup(slug), ProjectionExpression: 'PK, active', ConsistentRead: true }),
   );
   return Item !== undefined && Item.active !== false;
+}
+
+/** A profile group as the reference data put it (a withdrawn one included: its profiles stay). */
+export async function getProfileGroup(slug: string): Promise<ProfileGroupRecord | undefined> {
+  const { Item } = await dynamo.send(new GetCommand({ TableName: tableName, Key: keys.profileGroup(slug), ConsistentRead: true }));
+  return Item ? withoutKeys<ProfileGroupRecord>(Item) : undefined;
 }
 
 export async function putProfileGroup(group: ProfileGroupRecord): Promise<void> {

@@ -85,6 +85,23 @@ describe('the bundle of a route', () => {
     expect(await readFile(outfile, 'utf8')).toContain('import("./font-object.mjs")');
   });
 
+  it("of a requisition form carries bwip-js's Code 128 encoder from its generic entry, not the library's every symbology", async () => {
+    const [name, route] = routeEntries.find(([routeName]) => routeName === 'getAppointmentRequisition')!;
+    const { metafile } = await buildBundle(join(REPO_ROOT, route.handler), join(workdir, name), SIDE_MODULES[name]);
+    // The generic entry and the encoders it imports (bwipp.mjs, tree-shaken to code128's), no platform entry.
+    const barcodeFiles = Object.keys(metafile.inputs).filter((file) => file.includes('node_modules/bwip-js/'));
+    expect(barcodeFiles.sort()).toEqual(['node_modules/bwip-js/dist/bwip-js-gen.mjs', 'node_modules/bwip-js/dist/bwipp.mjs']);
+    const barcodeBytes = inputsByPackage(metafile).find(({ input }) => input === 'bwip-js')?.bytes ?? 0;
+    expect(barcodeBytes).toBeGreaterThan(0);
+    expect(barcodeBytes).toBeLessThan(160 * 1024);
+  });
+
+  it.each(['getAppointmentResultsReport', 'getAppointment'] as const)('%s, which renders no requisition, carries no barcode library', async (routeName) => {
+    const inputs =
+      routeName === 'getAppointmentResultsReport' ? await reportFiles() : await inputsOf(routeName, routeEntries.find(([n]) => n === routeName)![1].handler);
+    expect(inputs.filter((input) => input.includes('bwip-js'))).toEqual([]);
+  });
+
   it("that calls AWS takes its credentials from Lambda's environment, without the SDK's default chain and its STS and SSO clients", async () => {
     const [name, route] = keyedRoute;
     const inputs = await inputsOf(name, route.handler);

@@ -17,7 +17,16 @@ import { ApiFunction, copyPackageFiles, POWERTOOLS_ENVIRONMENT, REPO_ROOT, serve
 import { buildBundle } from '../../infra/bench/bundle-build';
 import { ACCESS_LOG_FIELDS, API_KEY_HEADER, KEY_AUTHORIZER_CACHE_SECONDS, type LabApiStack, MISSING_KEY_MESSAGE } from '../../infra/lab-api-stack';
 import { CRITICAL_UNACKNOWLEDGED_METRIC, METRICS_PER_ALARM, OUTBOX_RELAYED_LOG, OUTBOX_RELAYED_METRIC, WEBHOOKS_DISABLED_METRIC } from '../../infra/monitoring';
-import { FUNCTION_SIZES, type FunctionClass, INVOKED_BY, PACKAGE_FILES, routeClassOf, SERVICE_LEVEL_CLASSES, WEBHOOK_SENDERS } from '../../infra/route-classes';
+import {
+  FUNCTION_SIZES,
+  type FunctionClass,
+  INVOKED_BY,
+  PACKAGE_FILES,
+  REPORT_RENDERERS,
+  routeClassOf,
+  SERVICE_LEVEL_CLASSES,
+  WEBHOOK_SENDERS,
+} from '../../infra/route-classes';
 import { STAGE_FILES } from '../../infra/settings';
 import { CRITICAL_UNACKNOWLEDGED_LOG } from '../../shared/domain/results';
 import { WEBHOOK_DISABLED_LOG } from '../../shared/domain/webhook';
@@ -378,17 +387,20 @@ describe('the LabApi stack (prod): least privilege', () => {
     }
   });
 
-  it('lets the results report read exactly its two CJK font objects in the asset bucket, in this account only; no other function reads there', () => {
-    const { role } = functionOf('getAppointmentResultsReport');
-    const fontReads = prod.statementsOf(role).filter((s) => str(s.Resource).includes('cdk-hnb659fds-assets'));
-    expect(fontReads).toHaveLength(1);
-    const [statement] = fontReads;
-    expect(statement!.Action).toBe('s3:GetObject');
-    expect(statement!.Condition).toEqual({ StringEquals: { 'aws:ResourceAccount': { Ref: 'AWS::AccountId' } } });
-    const objects = [statement!.Resource].flat().map((resource) => str(resource));
-    expect(objects).toHaveLength(2);
-    for (const object of objects) expect(object).toMatch(/cdk-hnb659fds-assets-\$\{AWS::AccountId\}-\$\{AWS::Region\}"\},"\/[0-9a-f]{64}\.ttf"\]\]\}$/);
-    for (const { construct, role: other } of prod.functions.filter(({ role: r }) => r !== role)) {
+  it('lets each PDF renderer (the results report, the requisition forms) read exactly its two CJK font objects in the asset bucket, in this account only; no other function reads there', () => {
+    const roles = routesOfClass('report').map(([name]) => functionOf(name).role);
+    expect(roles).toHaveLength(REPORT_RENDERERS.length);
+    for (const role of roles) {
+      const fontReads = prod.statementsOf(role).filter((s) => str(s.Resource).includes('cdk-hnb659fds-assets'));
+      expect(fontReads).toHaveLength(1);
+      const [statement] = fontReads;
+      expect(statement!.Action).toBe('s3:GetObject');
+      expect(statement!.Condition).toEqual({ StringEquals: { 'aws:ResourceAccount': { Ref: 'AWS::AccountId' } } });
+      const objects = [statement!.Resource].flat().map((resource) => str(resource));
+      expect(objects).toHaveLength(2);
+      for (const object of objects) expect(object).toMatch(/cdk-hnb659fds-assets-\$\{AWS::AccountId\}-\$\{AWS::Region\}"\},"\/[0-9a-f]{64}\.ttf"\]\]\}$/);
+    }
+    for (const { construct, role: other } of prod.functions.filter(({ role: r }) => !roles.includes(r))) {
       expect(str(prod.statementsOf(other)), construct.node.path).not.toContain('cdk-hnb659fds-assets');
     }
   });

@@ -164,6 +164,11 @@ const SHOWS = named([
     path: (p) => `/api/v1/appointments/${p.appointmentId}/results/report`,
     resource: (p) => `appointment ${p.appointmentId} results report`,
   },
+  {
+    route: 'getAppointmentRequisition',
+    path: (p) => `/api/v1/appointments/${p.appointmentId}/requisition`,
+    resource: (p) => `appointment ${p.appointmentId} requisition`,
+  },
   { route: 'getDocument', path: (p) => `/api/v1/documents/${p.documentId}`, resource: (p) => `document ${p.documentId}` },
   {
     route: 'getDocument',
@@ -175,6 +180,17 @@ const SHOWS = named([
   },
   { route: 'getHomeKitOrder', path: (p) => `/api/v1/home-kit-orders/${p.kitId}`, resource: (p) => `home kit order ${p.kitId}` },
   { route: 'listHomeKitOrderHistory', path: (p) => `/api/v1/home-kit-orders/${p.kitId}/history`, resource: (p) => `home kit order ${p.kitId} history` },
+  {
+    route: 'getHomeKitOrderRequisition',
+    // An activated kit: its requisition is made then.
+    arrange: async (p) => {
+      const kitId = await dispatchedKitOrder(p.profileId);
+      ok((await api.post(`/api/v1/home-kit-orders/${kitId}/activate`, { barcode: newBarcode() }, key)).status);
+      return { ...p, kitId };
+    },
+    path: (p) => `/api/v1/home-kit-orders/${p.kitId}/requisition`,
+    resource: (p) => `home kit order ${p.kitId} requisition`,
+  },
   // Changes that answer the person.
   { route: 'updateProfile', method: 'PATCH', path: (p) => `/api/v1/profiles/${p.profileId}`, body: () => ({ weight: 70 }), resource: () => 'profile' },
   {

@@ -186,6 +186,7 @@ async function scenario(): Promise<void> {
   expectStatus(await api.post(`/api/v1/appointments/${appointmentId}/panels`, { panel_ids: [ESSENTIALS_PANEL] }, key), 200, 'panels');
   expectStatus(await api.post(`/api/v1/appointments/${appointmentId}/confirm`, { barcode: BARCODE }, key), 200, 'confirm');
   expectStatus(await api.post(`/api/v1/appointments/${appointmentId}/confirm`, { barcode: BARCODE }, key), 200, 'confirm again');
+  expectStatus(await api.get(`/api/v1/appointments/${appointmentId}/requisition`, key), 200, 'requisition form PDF');
 
   // Shipment to delivery, carrying the sample.
   const shipment = expectStatus(
@@ -372,6 +373,7 @@ describe('log lines of one full scenario', () => {
     const called = ['createProfile', 'updateProfile', 'confirmAppointment', 'pickupAppointments', 'getAppointmentResults', 'getAppointmentResultsFhir'];
     called.push('getAppointmentResultsReport', 'getDocument', 'exportProfile', 'listProfileAccessLog', 'eraseProfile', 'createHomeKitOrder');
     called.push('activateHomeKitOrder', 'createShipment', 'updateShipmentStatus', 'createWebhook', 'rotateWebhookSecret', 'sendTestWebhook');
+    called.push('getAppointmentRequisition');
     expect(called.filter((route) => !routes.has(route))).toEqual([]);
     // Each line names its Lambda function (shared/logger.ts withInvocation); that requests run at once name
     // their own is proven in test/unit/logger.test.ts and through the running stack in test/e2e/local-stack.test.ts.

@@ -359,6 +359,14 @@ export function isList(route: Route): boolean {
   return schema?.type === 'array';
 }
 
+/**
+ * A read of a resource in a state it needs, whose contract documents a 409 for the others (a requisition
+ * before the draw): its own resources in another state answer 409, not 200.
+ */
+export function readsAState(route: Route): boolean {
+  return route.method === 'GET' && operationOf(route).responses['409'] !== undefined;
+}
+
 /** `/api/v1/webhooks/{id}/deliveries/{delivery_id}/retry` → [[webhooks, id], [deliveries, delivery_id]]. */
 export function pathParameters(path: string): [collection: string, parameter: string][] {
   return [...path.matchAll(/\/([^/{}]+)\/\{(\w+)\}/g)].map((match) => [match[1]!, match[2]!]);

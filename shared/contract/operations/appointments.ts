@@ -122,4 +122,29 @@ export const appointmentsOperations = {
     responses: { 200: { description: 'A page of history entries.', schema: list(AppointmentHistoryEntry), ...PAGE } },
     errors: { 404: 'appointment not found', 503: READ_NOT_RECORDED },
   },
+  getAppointmentRequisition: {
+    tag: 'Appointments',
+    summary: 'Download the requisition form (PDF)',
+    description:
+      'The form that travels with the sample to the lab, once the blood draw is confirmed (or the home kit activated), in English whatever the ' +
+      "profile's language: the requisition number and the sample barcode, each as text and as a Code 128 barcode; the patient's name, date of " +
+      "birth and sex (what an erasure left: none of them); when the sample was taken (UTC, and the location's time) and where (the location, or " +
+      'Home test kit); the ordering party (the clinic or partner whose patient it is: no physician is recorded); one row per test as ordered at the ' +
+      'draw, with its LOINC code, name, specimen type, container and least volume. A4, more pages when the tests need them. docs/orders.md.',
+    responses: {
+      200: {
+        description: 'The PDF.',
+        content: { type: 'application/pdf', schema: { type: 'string', contentMediaType: 'application/pdf' } },
+        headers: {
+          'Content-Disposition': { description: 'attachment; filename="requisition-<number>.pdf": the requisition number, no personal data', required: true },
+          'Content-Language': { description: 'en: the lab reads it', required: true },
+        },
+      },
+    },
+    errors: {
+      404: 'appointment not found',
+      409: 'no requisition: the draw is not confirmed (or the appointment was cancelled), or the sample was drawn before requisitions existed',
+      503: READ_NOT_RECORDED,
+    },
+  },
 } as const satisfies Partial<Record<RouteName, OperationDoc>>;

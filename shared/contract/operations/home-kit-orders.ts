@@ -91,4 +91,26 @@ export const homeKitOrdersOperations = {
     responses: { 200: { description: 'A page of orders.', schema: list(HomeKitOrder), ...PAGE } },
     errors: { 404: 'profile not found', 503: READ_NOT_RECORDED },
   },
+  getHomeKitOrderRequisition: {
+    tag: 'Home kit orders',
+    summary: 'Download the requisition form of the kit (PDF)',
+    description:
+      "Once the kit is activated: the requisition form of its sample, as GET /api/v1/appointments/{id}/requisition answers it for the kit's " +
+      'appointment (appointment_id); its place reads Home test kit and its collection time is the activation. docs/orders.md.',
+    responses: {
+      200: {
+        description: 'The PDF.',
+        content: { type: 'application/pdf', schema: { type: 'string', contentMediaType: 'application/pdf' } },
+        headers: {
+          'Content-Disposition': { description: 'attachment; filename="requisition-<number>.pdf": the requisition number, no personal data', required: true },
+          'Content-Language': { description: 'en: the lab reads it', required: true },
+        },
+      },
+    },
+    errors: {
+      404: 'order not found',
+      409: 'no requisition: the kit is not activated (or the order was cancelled), or it was activated before requisitions existed',
+      503: READ_NOT_RECORDED,
+    },
+  },
 } as const satisfies Partial<Record<RouteName, OperationDoc>>;
