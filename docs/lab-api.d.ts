@@ -1396,6 +1396,72 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    LabOrderAccepted: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * LabOrderAccepted, as POSTed to a subscription's URL
+         * @description The lab's interface engine acknowledged a sample's order message (HL7 v2 OML^O21 over MLLP) with AA: the order is in its system. from_status failed when a redrive of a failed order reached it. home_kit_order_id names the home kit of a kit's sample (null for a draw). Ids, statuses and the control id only. Delivered at least once: drop duplicates by event_id. Its `data` is docs/events/lab-order-accepted.schema.json.
+         *
+         *     Answer 2xx within 10 s; anything else (or no answer) is retried with backoff, and replayable.
+         */
+        post: operations["receiveLabOrderAcceptedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    LabOrderRefused: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * LabOrderRefused, as POSTed to a subscription's URL
+         * @description The lab's interface engine refused a sample's order message (AE or AR): it will not test the sample as ordered until someone acts. The lab's reason is in the appointment's (and kit's) lab_order.error, never in the event. Ids, statuses and the control id only. Delivered at least once: drop duplicates by event_id. Its `data` is docs/events/lab-order-refused.schema.json.
+         *
+         *     Answer 2xx within 10 s; anything else (or no answer) is retried with backoff, and replayable.
+         */
+        post: operations["receiveLabOrderRefusedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    LabOrderFailed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * LabOrderFailed, as POSTed to a subscription's URL
+         * @description A sample's order message got no answer from the lab's interface engine after every attempt of the retry schedule (3¾ hours). The message waits in the sender's dead-letter queue, which alarms; a redrive that reaches the lab then publishes LabOrderAccepted or LabOrderRefused. Ids, statuses and the control id only. Delivered at least once. Its `data` is docs/events/lab-order-failed.schema.json.
+         *
+         *     Answer 2xx within 10 s; anything else (or no answer) is retried with backoff, and replayable.
+         */
+        post: operations["receiveLabOrderFailedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "webhook.test": {
         parameters: {
             query?: never;
@@ -1458,6 +1524,20 @@ export interface components {
                 number: string;
                 /** Format: date-time */
                 created_at: string;
+            } | null;
+            /** @description the order's delivery to the lab's interface engine (docs/hl7.md); null in a stage without one, and on samples sent before it existed */
+            lab_order: {
+                /**
+                 * @description pending (being sent) → accepted (the lab's AA) or refused (AE/AR, its reason in error); failed: no answer after every retry
+                 * @enum {string}
+                 */
+                status: "pending" | "accepted" | "refused" | "failed";
+                /** @description MSH-10 of the order message, the same on every attempt: the requisition number without hyphens */
+                message_control_id: string;
+                /** @description when the lab answered; null before */
+                acknowledged_at: string | null;
+                /** @description the lab's reason for a refusal, or why the last attempt got no answer; null when accepted */
+                error: string | null;
             } | null;
             /** Format: date-time */
             created_at: string;
@@ -1561,6 +1641,20 @@ export interface components {
                 number: string;
                 /** Format: date-time */
                 created_at: string;
+            } | null;
+            /** @description the order's delivery to the lab's interface engine (docs/hl7.md); null in a stage without one, and on samples sent before it existed */
+            lab_order: {
+                /**
+                 * @description pending (being sent) → accepted (the lab's AA) or refused (AE/AR, its reason in error); failed: no answer after every retry
+                 * @enum {string}
+                 */
+                status: "pending" | "accepted" | "refused" | "failed";
+                /** @description MSH-10 of the order message, the same on every attempt: the requisition number without hyphens */
+                message_control_id: string;
+                /** @description when the lab answered; null before */
+                acknowledged_at: string | null;
+                /** @description the lab's reason for a refusal, or why the last attempt got no answer; null when accepted */
+                error: string | null;
             } | null;
             /** Format: date-time */
             created_at: string;
@@ -1861,6 +1955,20 @@ export interface components {
                 /** Format: date-time */
                 created_at: string;
             } | null;
+            /** @description the order's delivery to the lab's interface engine (docs/hl7.md); null in a stage without one, and on samples sent before it existed */
+            lab_order: {
+                /**
+                 * @description pending (being sent) → accepted (the lab's AA) or refused (AE/AR, its reason in error); failed: no answer after every retry
+                 * @enum {string}
+                 */
+                status: "pending" | "accepted" | "refused" | "failed";
+                /** @description MSH-10 of the order message, the same on every attempt: the requisition number without hyphens */
+                message_control_id: string;
+                /** @description when the lab answered; null before */
+                acknowledged_at: string | null;
+                /** @description the lab's reason for a refusal, or why the last attempt got no answer; null when accepted */
+                error: string | null;
+            } | null;
             /** Format: date-time */
             created_at: string;
             updated_at: string | null;
@@ -1982,6 +2090,20 @@ export interface components {
                 number: string;
                 /** Format: date-time */
                 created_at: string;
+            } | null;
+            /** @description the order's delivery to the lab's interface engine (docs/hl7.md); null in a stage without one, and on samples sent before it existed */
+            lab_order: {
+                /**
+                 * @description pending (being sent) → accepted (the lab's AA) or refused (AE/AR, its reason in error); failed: no answer after every retry
+                 * @enum {string}
+                 */
+                status: "pending" | "accepted" | "refused" | "failed";
+                /** @description MSH-10 of the order message, the same on every attempt: the requisition number without hyphens */
+                message_control_id: string;
+                /** @description when the lab answered; null before */
+                acknowledged_at: string | null;
+                /** @description the lab's reason for a refusal, or why the last attempt got no answer; null when accepted */
+                error: string | null;
             } | null;
             /** @description every status change, oldest first, the creation first */
             history: {
@@ -2115,6 +2237,20 @@ export interface components {
                 number: string;
                 /** Format: date-time */
                 created_at: string;
+            } | null;
+            /** @description the order's delivery to the lab's interface engine (docs/hl7.md); null in a stage without one, and on samples sent before it existed */
+            lab_order: {
+                /**
+                 * @description pending (being sent) → accepted (the lab's AA) or refused (AE/AR, its reason in error); failed: no answer after every retry
+                 * @enum {string}
+                 */
+                status: "pending" | "accepted" | "refused" | "failed";
+                /** @description MSH-10 of the order message, the same on every attempt: the requisition number without hyphens */
+                message_control_id: string;
+                /** @description when the lab answered; null before */
+                acknowledged_at: string | null;
+                /** @description the lab's reason for a refusal, or why the last attempt got no answer; null when accepted */
+                error: string | null;
             } | null;
         };
         InlineAddress: {
@@ -2856,6 +2992,135 @@ export interface components {
                 biomarker_ids: number[];
                 /** @enum {string} */
                 reason_code: "haemolysed" | "clotted" | "insufficient_volume" | "wrong_container" | "unlabelled" | "too_old" | "contaminated" | "other";
+            };
+        };
+        /** @description The lab's interface engine acknowledged a sample's order message (HL7 v2 OML^O21 over MLLP) with AA: the order is in its system. from_status failed when a redrive of a failed order reached it. home_kit_order_id names the home kit of a kit's sample (null for a draw). Ids, statuses and the control id only. Delivered at least once: drop duplicates by event_id. Its `data` is docs/events/lab-order-accepted.schema.json. */
+        LabOrderAcceptedWebhook: {
+            /** @constant */
+            type: "LabOrderAccepted";
+            /**
+             * Format: date-time
+             * @description When the event happened (not when this attempt was sent).
+             */
+            timestamp: string;
+            data: {
+                /**
+                 * Format: uuid
+                 * @description Unique per event; consumers drop duplicates by it.
+                 */
+                event_id: string;
+                /**
+                 * Format: date-time
+                 * @description When the lab answered, or (failed) when the last attempt ended.
+                 */
+                occurred_at: string;
+                /**
+                 * Format: uuid
+                 * @description The sample: the appointment of the draw, or the one its home kit activation made.
+                 */
+                appointment_id: string;
+                /** @description The home kit whose sample it is; null for a draw at a location. A kit's event is received with the kit's scopes, a draw's with the appointment's. */
+                home_kit_order_id: string | null;
+                /** Format: uuid */
+                profile_id: string;
+                /** @description The profile group: the access context to filter by tenant. */
+                profile_group_slug: string;
+                requisition_number: string;
+                /** @description MSH-10 of the order message, the same on every attempt: the requisition number without hyphens. */
+                message_control_id: string;
+                /**
+                 * @description pending, or failed when a redrive of a failed order was answered.
+                 * @enum {string}
+                 */
+                from_status: "pending" | "accepted" | "refused" | "failed";
+                /** @constant */
+                status: "accepted";
+            };
+        };
+        /** @description The lab's interface engine refused a sample's order message (AE or AR): it will not test the sample as ordered until someone acts. The lab's reason is in the appointment's (and kit's) lab_order.error, never in the event. Ids, statuses and the control id only. Delivered at least once: drop duplicates by event_id. Its `data` is docs/events/lab-order-refused.schema.json. */
+        LabOrderRefusedWebhook: {
+            /** @constant */
+            type: "LabOrderRefused";
+            /**
+             * Format: date-time
+             * @description When the event happened (not when this attempt was sent).
+             */
+            timestamp: string;
+            data: {
+                /**
+                 * Format: uuid
+                 * @description Unique per event; consumers drop duplicates by it.
+                 */
+                event_id: string;
+                /**
+                 * Format: date-time
+                 * @description When the lab answered, or (failed) when the last attempt ended.
+                 */
+                occurred_at: string;
+                /**
+                 * Format: uuid
+                 * @description The sample: the appointment of the draw, or the one its home kit activation made.
+                 */
+                appointment_id: string;
+                /** @description The home kit whose sample it is; null for a draw at a location. A kit's event is received with the kit's scopes, a draw's with the appointment's. */
+                home_kit_order_id: string | null;
+                /** Format: uuid */
+                profile_id: string;
+                /** @description The profile group: the access context to filter by tenant. */
+                profile_group_slug: string;
+                requisition_number: string;
+                /** @description MSH-10 of the order message, the same on every attempt: the requisition number without hyphens. */
+                message_control_id: string;
+                /**
+                 * @description pending, or failed when a redrive of a failed order was answered.
+                 * @enum {string}
+                 */
+                from_status: "pending" | "accepted" | "refused" | "failed";
+                /** @constant */
+                status: "refused";
+            };
+        };
+        /** @description A sample's order message got no answer from the lab's interface engine after every attempt of the retry schedule (3¾ hours). The message waits in the sender's dead-letter queue, which alarms; a redrive that reaches the lab then publishes LabOrderAccepted or LabOrderRefused. Ids, statuses and the control id only. Delivered at least once. Its `data` is docs/events/lab-order-failed.schema.json. */
+        LabOrderFailedWebhook: {
+            /** @constant */
+            type: "LabOrderFailed";
+            /**
+             * Format: date-time
+             * @description When the event happened (not when this attempt was sent).
+             */
+            timestamp: string;
+            data: {
+                /**
+                 * Format: uuid
+                 * @description Unique per event; consumers drop duplicates by it.
+                 */
+                event_id: string;
+                /**
+                 * Format: date-time
+                 * @description When the lab answered, or (failed) when the last attempt ended.
+                 */
+                occurred_at: string;
+                /**
+                 * Format: uuid
+                 * @description The sample: the appointment of the draw, or the one its home kit activation made.
+                 */
+                appointment_id: string;
+                /** @description The home kit whose sample it is; null for a draw at a location. A kit's event is received with the kit's scopes, a draw's with the appointment's. */
+                home_kit_order_id: string | null;
+                /** Format: uuid */
+                profile_id: string;
+                /** @description The profile group: the access context to filter by tenant. */
+                profile_group_slug: string;
+                requisition_number: string;
+                /** @description MSH-10 of the order message, the same on every attempt: the requisition number without hyphens. */
+                message_control_id: string;
+                /**
+                 * @description pending, or failed when a redrive of a failed order was answered.
+                 * @enum {string}
+                 */
+                from_status: "pending" | "accepted" | "refused" | "failed";
+                /** @constant */
+                status: "failed";
             };
         };
         /** @description What POST /api/v1/webhooks/{id}/test sends, whatever the subscription asks for. */
@@ -5699,7 +5964,7 @@ export interface operations {
                         /** Format: uuid */
                         id: string;
                         url: string;
-                        event_types: ("AppointmentStatusChanged" | "HomeKitOrderStatusChanged" | "ShipmentStatusChanged" | "LabResultsAvailable" | "LabResultsUpdated" | "LabResultsCorrected" | "CriticalResultReported" | "SpecimenRejected")[];
+                        event_types: ("AppointmentStatusChanged" | "HomeKitOrderStatusChanged" | "ShipmentStatusChanged" | "LabResultsAvailable" | "LabResultsUpdated" | "LabResultsCorrected" | "CriticalResultReported" | "SpecimenRejected" | "LabOrderAccepted" | "LabOrderRefused" | "LabOrderFailed")[];
                         description: string | null;
                         /**
                          * @description disabled: by the client, or after deliveries failed 5 times in a row (see disabled_reason)
@@ -5734,7 +5999,7 @@ export interface operations {
                     /** @description https (in AWS); never a private, loopback, link-local or reserved address. The local stack also accepts http://127.0.0.1 and localhost. */
                     url: string;
                     /** @description The events to receive (EventBridge detail-types, docs/events/). A key receives only those it could read with its scopes. */
-                    event_types: ("AppointmentStatusChanged" | "HomeKitOrderStatusChanged" | "ShipmentStatusChanged" | "LabResultsAvailable" | "LabResultsUpdated" | "LabResultsCorrected" | "CriticalResultReported" | "SpecimenRejected")[];
+                    event_types: ("AppointmentStatusChanged" | "HomeKitOrderStatusChanged" | "ShipmentStatusChanged" | "LabResultsAvailable" | "LabResultsUpdated" | "LabResultsCorrected" | "CriticalResultReported" | "SpecimenRejected" | "LabOrderAccepted" | "LabOrderRefused" | "LabOrderFailed")[];
                     description?: string | null;
                 };
             };
@@ -5750,7 +6015,7 @@ export interface operations {
                         /** Format: uuid */
                         id: string;
                         url: string;
-                        event_types: ("AppointmentStatusChanged" | "HomeKitOrderStatusChanged" | "ShipmentStatusChanged" | "LabResultsAvailable" | "LabResultsUpdated" | "LabResultsCorrected" | "CriticalResultReported" | "SpecimenRejected")[];
+                        event_types: ("AppointmentStatusChanged" | "HomeKitOrderStatusChanged" | "ShipmentStatusChanged" | "LabResultsAvailable" | "LabResultsUpdated" | "LabResultsCorrected" | "CriticalResultReported" | "SpecimenRejected" | "LabOrderAccepted" | "LabOrderRefused" | "LabOrderFailed")[];
                         description: string | null;
                         /**
                          * @description disabled: by the client, or after deliveries failed 5 times in a row (see disabled_reason)
@@ -5814,7 +6079,7 @@ export interface operations {
                         /** Format: uuid */
                         id: string;
                         url: string;
-                        event_types: ("AppointmentStatusChanged" | "HomeKitOrderStatusChanged" | "ShipmentStatusChanged" | "LabResultsAvailable" | "LabResultsUpdated" | "LabResultsCorrected" | "CriticalResultReported" | "SpecimenRejected")[];
+                        event_types: ("AppointmentStatusChanged" | "HomeKitOrderStatusChanged" | "ShipmentStatusChanged" | "LabResultsAvailable" | "LabResultsUpdated" | "LabResultsCorrected" | "CriticalResultReported" | "SpecimenRejected" | "LabOrderAccepted" | "LabOrderRefused" | "LabOrderFailed")[];
                         description: string | null;
                         /**
                          * @description disabled: by the client, or after deliveries failed 5 times in a row (see disabled_reason)
@@ -5906,7 +6171,7 @@ export interface operations {
                     /** @description https (in AWS); never a private, loopback, link-local or reserved address. The local stack also accepts http://127.0.0.1 and localhost. */
                     url?: string;
                     /** @description The events to receive (EventBridge detail-types, docs/events/). A key receives only those it could read with its scopes. */
-                    event_types?: ("AppointmentStatusChanged" | "HomeKitOrderStatusChanged" | "ShipmentStatusChanged" | "LabResultsAvailable" | "LabResultsUpdated" | "LabResultsCorrected" | "CriticalResultReported" | "SpecimenRejected")[];
+                    event_types?: ("AppointmentStatusChanged" | "HomeKitOrderStatusChanged" | "ShipmentStatusChanged" | "LabResultsAvailable" | "LabResultsUpdated" | "LabResultsCorrected" | "CriticalResultReported" | "SpecimenRejected" | "LabOrderAccepted" | "LabOrderRefused" | "LabOrderFailed")[];
                     description?: string | null;
                     /** @enum {string} */
                     status?: "enabled" | "disabled";
@@ -5924,7 +6189,7 @@ export interface operations {
                         /** Format: uuid */
                         id: string;
                         url: string;
-                        event_types: ("AppointmentStatusChanged" | "HomeKitOrderStatusChanged" | "ShipmentStatusChanged" | "LabResultsAvailable" | "LabResultsUpdated" | "LabResultsCorrected" | "CriticalResultReported" | "SpecimenRejected")[];
+                        event_types: ("AppointmentStatusChanged" | "HomeKitOrderStatusChanged" | "ShipmentStatusChanged" | "LabResultsAvailable" | "LabResultsUpdated" | "LabResultsCorrected" | "CriticalResultReported" | "SpecimenRejected" | "LabOrderAccepted" | "LabOrderRefused" | "LabOrderFailed")[];
                         description: string | null;
                         /**
                          * @description disabled: by the client, or after deliveries failed 5 times in a row (see disabled_reason)
@@ -5995,7 +6260,7 @@ export interface operations {
                         /** Format: uuid */
                         id: string;
                         url: string;
-                        event_types: ("AppointmentStatusChanged" | "HomeKitOrderStatusChanged" | "ShipmentStatusChanged" | "LabResultsAvailable" | "LabResultsUpdated" | "LabResultsCorrected" | "CriticalResultReported" | "SpecimenRejected")[];
+                        event_types: ("AppointmentStatusChanged" | "HomeKitOrderStatusChanged" | "ShipmentStatusChanged" | "LabResultsAvailable" | "LabResultsUpdated" | "LabResultsCorrected" | "CriticalResultReported" | "SpecimenRejected" | "LabOrderAccepted" | "LabOrderRefused" | "LabOrderFailed")[];
                         description: string | null;
                         /**
                          * @description disabled: by the client, or after deliveries failed 5 times in a row (see disabled_reason)
@@ -6064,7 +6329,7 @@ export interface operations {
                          * @description The event, and the webhook-id header of every attempt.
                          */
                         event_id: string;
-                        /** @description AppointmentStatusChanged, HomeKitOrderStatusChanged, ShipmentStatusChanged, LabResultsAvailable, LabResultsUpdated, LabResultsCorrected, CriticalResultReported, SpecimenRejected or webhook.test */
+                        /** @description AppointmentStatusChanged, HomeKitOrderStatusChanged, ShipmentStatusChanged, LabResultsAvailable, LabResultsUpdated, LabResultsCorrected, CriticalResultReported, SpecimenRejected, LabOrderAccepted, LabOrderRefused, LabOrderFailed or webhook.test */
                         event_type: string;
                         /** Format: date-time */
                         occurred_at: string;
@@ -6147,7 +6412,7 @@ export interface operations {
                          * @description The event, and the webhook-id header of every attempt.
                          */
                         event_id: string;
-                        /** @description AppointmentStatusChanged, HomeKitOrderStatusChanged, ShipmentStatusChanged, LabResultsAvailable, LabResultsUpdated, LabResultsCorrected, CriticalResultReported, SpecimenRejected or webhook.test */
+                        /** @description AppointmentStatusChanged, HomeKitOrderStatusChanged, ShipmentStatusChanged, LabResultsAvailable, LabResultsUpdated, LabResultsCorrected, CriticalResultReported, SpecimenRejected, LabOrderAccepted, LabOrderRefused, LabOrderFailed or webhook.test */
                         event_type: string;
                         /** Format: date-time */
                         occurred_at: string;
@@ -6215,7 +6480,7 @@ export interface operations {
                          * @description The event, and the webhook-id header of every attempt.
                          */
                         event_id: string;
-                        /** @description AppointmentStatusChanged, HomeKitOrderStatusChanged, ShipmentStatusChanged, LabResultsAvailable, LabResultsUpdated, LabResultsCorrected, CriticalResultReported, SpecimenRejected or webhook.test */
+                        /** @description AppointmentStatusChanged, HomeKitOrderStatusChanged, ShipmentStatusChanged, LabResultsAvailable, LabResultsUpdated, LabResultsCorrected, CriticalResultReported, SpecimenRejected, LabOrderAccepted, LabOrderRefused, LabOrderFailed or webhook.test */
                         event_type: string;
                         /** Format: date-time */
                         occurred_at: string;
@@ -6272,7 +6537,7 @@ export interface operations {
                 /** @description The X-Next-Cursor header of the previous page. */
                 cursor?: string;
                 /** @description Only events of this type. */
-                type?: "AppointmentStatusChanged" | "HomeKitOrderStatusChanged" | "ShipmentStatusChanged" | "LabResultsAvailable" | "LabResultsUpdated" | "LabResultsCorrected" | "CriticalResultReported" | "SpecimenRejected";
+                type?: "AppointmentStatusChanged" | "HomeKitOrderStatusChanged" | "ShipmentStatusChanged" | "LabResultsAvailable" | "LabResultsUpdated" | "LabResultsCorrected" | "CriticalResultReported" | "SpecimenRejected" | "LabOrderAccepted" | "LabOrderRefused" | "LabOrderFailed";
                 /** @description Only events that occurred after this instant (ISO 8601). */
                 after?: string;
                 /** @description Only events that occurred before this instant (ISO 8601). */
@@ -6299,7 +6564,7 @@ export interface operations {
                          */
                         id: string;
                         /** @enum {string} */
-                        type: "AppointmentStatusChanged" | "HomeKitOrderStatusChanged" | "ShipmentStatusChanged" | "LabResultsAvailable" | "LabResultsUpdated" | "LabResultsCorrected" | "CriticalResultReported" | "SpecimenRejected";
+                        type: "AppointmentStatusChanged" | "HomeKitOrderStatusChanged" | "ShipmentStatusChanged" | "LabResultsAvailable" | "LabResultsUpdated" | "LabResultsCorrected" | "CriticalResultReported" | "SpecimenRejected" | "LabOrderAccepted" | "LabOrderRefused" | "LabOrderFailed";
                         /**
                          * Format: date-time
                          * @description When it occurred.
@@ -6352,7 +6617,7 @@ export interface operations {
                          */
                         id: string;
                         /** @enum {string} */
-                        type: "AppointmentStatusChanged" | "HomeKitOrderStatusChanged" | "ShipmentStatusChanged" | "LabResultsAvailable" | "LabResultsUpdated" | "LabResultsCorrected" | "CriticalResultReported" | "SpecimenRejected";
+                        type: "AppointmentStatusChanged" | "HomeKitOrderStatusChanged" | "ShipmentStatusChanged" | "LabResultsAvailable" | "LabResultsUpdated" | "LabResultsCorrected" | "CriticalResultReported" | "SpecimenRejected" | "LabOrderAccepted" | "LabOrderRefused" | "LabOrderFailed";
                         /**
                          * Format: date-time
                          * @description When it occurred.
@@ -6802,6 +7067,93 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["SpecimenRejectedWebhook"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx will do; the body is ignored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiveLabOrderAcceptedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id: the same on every retry of one event to one subscription. Drop duplicates by it. */
+                "webhook-id": string;
+                /** @description Seconds since the epoch when this attempt was signed. Refuse attempts more than 5 minutes old. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` with the subscription secret (two during a secret rotation). Verify with any Standard Webhooks library. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LabOrderAcceptedWebhook"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx will do; the body is ignored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiveLabOrderRefusedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id: the same on every retry of one event to one subscription. Drop duplicates by it. */
+                "webhook-id": string;
+                /** @description Seconds since the epoch when this attempt was signed. Refuse attempts more than 5 minutes old. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` with the subscription secret (two during a secret rotation). Verify with any Standard Webhooks library. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LabOrderRefusedWebhook"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx will do; the body is ignored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiveLabOrderFailedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id: the same on every retry of one event to one subscription. Drop duplicates by it. */
+                "webhook-id": string;
+                /** @description Seconds since the epoch when this attempt was signed. Refuse attempts more than 5 minutes old. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` with the subscription secret (two during a secret rotation). Verify with any Standard Webhooks library. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LabOrderFailedWebhook"];
             };
         };
         responses: {

@@ -35,6 +35,18 @@ const Environment = v.object({
     v.pipe(v.string(), v.regex(/^[1-9]\d{0,3}$/, 'must be a whole number of minutes from 1 to 9999'), v.transform(Number)),
     '60',
   ),
+  /**
+   * The lab's interface engine, for the lab order sender only (issue #51, docs/hl7.md "Orders"): where it listens
+   * for MLLP, whether over TLS, and the parties of MSH-4 to MSH-6. The sender checks they are set when it loads.
+   */
+  LAB_MLLP_HOST: v.optional(v.pipe(v.string(), v.minLength(1))),
+  LAB_MLLP_PORT: v.optional(v.pipe(v.string(), v.regex(/^[1-9]\d{0,4}$/, 'must be a port number'), v.transform(Number))),
+  LAB_MLLP_TLS: v.optional(v.picklist(['true', 'false'])),
+  LAB_SENDING_FACILITY: v.optional(v.pipe(v.string(), v.minLength(1))),
+  LAB_RECEIVING_APPLICATION: v.optional(v.pipe(v.string(), v.minLength(1))),
+  LAB_RECEIVING_FACILITY: v.optional(v.pipe(v.string(), v.minLength(1))),
+  /** Every wait of the lab order's retry schedule multiplied by this (the local stack's tests compress it); default 1. */
+  LAB_ORDER_RETRY_SCALE: v.optional(v.pipe(v.string(), v.decimal('must be a decimal number'), v.transform(Number), v.minValue(0.0001), v.maxValue(1)), '1'),
 });
 
 function readConfig() {
@@ -58,6 +70,15 @@ function readConfig() {
     cursorSecret: env.CURSOR_SECRET,
     auditRetentionDays: env.AUDIT_RETENTION_DAYS,
     criticalAckMinutes: env.CRITICAL_ACK_MINUTES,
+    labInterface: {
+      host: env.LAB_MLLP_HOST,
+      port: env.LAB_MLLP_PORT,
+      tls: env.LAB_MLLP_TLS === 'true',
+      sendingFacility: env.LAB_SENDING_FACILITY,
+      receivingApplication: env.LAB_RECEIVING_APPLICATION,
+      receivingFacility: env.LAB_RECEIVING_FACILITY,
+      retryScale: env.LAB_ORDER_RETRY_SCALE,
+    },
   } as const;
 }
 

@@ -11,6 +11,14 @@ import { toJsonSchema } from '@valibot/to-json-schema';
 import type { GenericSchema } from 'valibot';
 import { LAB_ORDER_REQUESTED, LabOrderRequestedDetail, LabOrderRequestedDetailV1 } from '../../shared/events/lab-order-requested';
 import { EVENT_SOURCE } from '../../shared/events/event-source';
+import {
+  LAB_ORDER_ACCEPTED,
+  LAB_ORDER_FAILED,
+  LAB_ORDER_REFUSED,
+  LabOrderAcceptedDetail,
+  LabOrderFailedDetail,
+  LabOrderRefusedDetail,
+} from '../../shared/events/lab-order-status';
 import { CRITICAL_RESULT_REPORTED, CriticalResultReportedDetail } from '../../shared/events/critical-result-reported';
 import { LAB_RESULTS_AVAILABLE, LabResultsAvailableDetail } from '../../shared/events/lab-results-available';
 import { SPECIMEN_REJECTED, SpecimenRejectedDetail } from '../../shared/events/specimen-rejected';
@@ -48,6 +56,36 @@ export const PUBLISHED_EVENTS: PublishedEvent[] = [
       'schema_version 2: the requisition number and each test with its LOINC code and specimen. A detail without schema_version is version 1 ' +
       '(lab-order-requested.v1.schema.json); a consumer dispatches on schema_version. Delivered at least once: drop duplicates by event_id.',
     detail: LabOrderRequestedDetail,
+  }),
+  published({
+    file: 'lab-order-accepted.schema.json',
+    source: EVENT_SOURCE,
+    detailType: LAB_ORDER_ACCEPTED,
+    when: "The lab's interface engine acknowledged a sample's order message (HL7 v2 OML^O21 over MLLP) with AA: the order is in its system.",
+    more:
+      'from_status failed when a redrive of a failed order reached it. home_kit_order_id names the home kit of a kit\'s sample (null for a draw). ' +
+      'Ids, statuses and the control id only. Delivered at least once: drop duplicates by event_id.',
+    detail: LabOrderAcceptedDetail,
+  }),
+  published({
+    file: 'lab-order-refused.schema.json',
+    source: EVENT_SOURCE,
+    detailType: LAB_ORDER_REFUSED,
+    when: "The lab's interface engine refused a sample's order message (AE or AR): it will not test the sample as ordered until someone acts.",
+    more:
+      "The lab's reason is in the appointment's (and kit's) lab_order.error, never in the event. Ids, statuses and the control id only. " +
+      'Delivered at least once: drop duplicates by event_id.',
+    detail: LabOrderRefusedDetail,
+  }),
+  published({
+    file: 'lab-order-failed.schema.json',
+    source: EVENT_SOURCE,
+    detailType: LAB_ORDER_FAILED,
+    when: "A sample's order message got no answer from the lab's interface engine after every attempt of the retry schedule (3¾ hours).",
+    more:
+      'The message waits in the sender\'s dead-letter queue, which alarms; a redrive that reaches the lab then publishes LabOrderAccepted or ' +
+      'LabOrderRefused. Ids, statuses and the control id only. Delivered at least once.',
+    detail: LabOrderFailedDetail,
   }),
   published({
     file: 'lab-results-available.schema.json',

@@ -4,7 +4,7 @@ import { APPOINTMENT_STATUSES } from '../domain/appointment';
 import type { ProfileRecord } from '../store/profiles';
 import type { AppointmentAggregate, AppointmentRecord } from '../store/appointments/records';
 import type { Catalog } from '../store/catalog';
-import { AttachedBiomarker, AttachedPanel, instant, RequisitionSummary, toRequisitionSummary, uuid } from './fields';
+import { AttachedBiomarker, AttachedPanel, instant, LabOrderSummary, RequisitionSummary, toLabOrderSummary, toRequisitionSummary, uuid } from './fields';
 import { orderRequirementEntries, toOrderRequirements } from './order-requirements';
 import { CreatedProfile, EmbeddedProfile, toCreatedProfile, toEmbeddedProfile } from './profiles';
 
@@ -26,6 +26,7 @@ const summaryEntries = {
   barcode: v.pipe(v.nullable(v.string()), v.description("the sample's barcode once the blood is drawn (clinics look samples up by it); null before")),
   cancellation_reason: v.pipe(v.nullable(v.string()), v.description('null unless cancelled')),
   requisition: RequisitionSummary,
+  lab_order: LabOrderSummary,
   created_at: instant,
   updated_at: v.nullable(instant),
 };
@@ -71,6 +72,7 @@ export function toAppointmentSummary(appointment: AppointmentRecord): Appointmen
     barcode: appointment.barcode,
     cancellation_reason: appointment.cancellation_reason,
     requisition: toRequisitionSummary(appointment.requisition),
+    lab_order: toLabOrderSummary(appointment.lab_order),
     created_at: appointment.created_at,
     updated_at: appointment.updated_at,
   };

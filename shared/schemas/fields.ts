@@ -7,6 +7,7 @@
 import * as v from 'valibot';
 import { isCalendarDate } from '../domain/calendar';
 import { isZonedDateTime, toUtcInstant } from '../domain/instant';
+import { LAB_ORDER_STATUSES, type LabOrderState } from '../domain/lab-order';
 
 export const uuid = v.pipe(v.string(), v.uuid('must be a valid UUID'));
 
@@ -92,6 +93,24 @@ export const RequisitionSummary = v.pipe(
 );
 export const toRequisitionSummary = (requisition: { number: string; created_at: string } | undefined) =>
   requisition ? { number: requisition.number, created_at: requisition.created_at } : null;
+
+/** The delivery of a sample's order to the lab over HL7 v2 MLLP (issue #51); null where no lab interface sends it. */
+export const LabOrderSummary = v.pipe(
+  v.nullable(
+    v.object({
+      status: v.pipe(
+        v.picklist(LAB_ORDER_STATUSES),
+        v.description("pending (being sent) → accepted (the lab's AA) or refused (AE/AR, its reason in error); failed: no answer after every retry"),
+      ),
+      message_control_id: v.pipe(v.string(), v.description('MSH-10 of the order message, the same on every attempt: the requisition number without hyphens')),
+      acknowledged_at: v.pipe(v.nullable(instant), v.description('when the lab answered; null before')),
+      error: v.pipe(v.nullable(v.string()), v.description("the lab's reason for a refusal, or why the last attempt got no answer; null when accepted")),
+    }),
+  ),
+  v.description("the order's delivery to the lab's interface engine (docs/hl7.md); null in a stage without one, and on samples sent before it existed"),
+);
+export const toLabOrderSummary = (state: LabOrderState | undefined) =>
+  state ? { status: state.status, message_control_id: state.message_control_id, acknowledged_at: state.acknowledged_at, error: state.error } : null;
 
 /** `{"success": true}`: the spec's answer to operations that return no resource. */
 export const Success = v.object({ success: v.literal(true) });

@@ -8,7 +8,20 @@ import { HOME_KIT_ORDER_STATUSES } from '../domain/home-kit-order';
 import type { Catalog } from '../store/catalog';
 import type { ProfileRecord } from '../store/profiles';
 import type { HomeKitOrderRecord } from '../store/home-kit-orders';
-import { AttachedBiomarker, AttachedPanel, e164Phone, email, instant, personName, RequisitionSummary, text, toRequisitionSummary, uuid } from './fields';
+import {
+  AttachedBiomarker,
+  AttachedPanel,
+  e164Phone,
+  email,
+  instant,
+  LabOrderSummary,
+  personName,
+  RequisitionSummary,
+  text,
+  toLabOrderSummary,
+  toRequisitionSummary,
+  uuid,
+} from './fields';
 import { orderRequirementEntries, toOrderRequirements } from './order-requirements';
 import { Profile, toFullProfile } from './profiles';
 
@@ -52,6 +65,7 @@ export const HomeKitOrder = v.object({
   dispatched_at: v.nullable(instant),
   appointment_id: v.pipe(v.nullable(uuid), v.description('the appointment its activation created')),
   requisition: RequisitionSummary,
+  lab_order: LabOrderSummary,
 });
 export type HomeKitOrder = v.InferOutput<typeof HomeKitOrder>;
 
@@ -77,5 +91,6 @@ export function toHomeKitOrder(order: HomeKitOrderRecord, profile: ProfileRecord
     dispatched_at: order.dispatched_at,
     appointment_id: order.appointment_id,
     requisition: toRequisitionSummary(order.requisition),
+    lab_order: toLabOrderSummary(order.lab_order),
   };
 }

@@ -12,6 +12,7 @@
  */
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { DeliveryAddress } from '../domain/address';
+import type { LabOrderState } from '../domain/lab-order';
 import { assertAttachable, type HomeKitOrderStatus } from '../domain/home-kit-order';
 import { Conflict, NotFound } from '../errors';
 import { homeKitOrderStatusChanged } from '../events/status-changed';
@@ -42,6 +43,8 @@ export interface HomeKitOrderRecord {
   appointment_id: string | null;
   /** The requisition its activation made (the appointment keeps its tests); absent before. */
   requisition?: { number: string; created_at: string };
+  /** Its sample's order delivery to the lab, the appointment's lab_order mirrored (shared/store/lab-orders.ts); absent without one. */
+  lab_order?: LabOrderState;
   created_at: string;
   updated_at: string | null;
   /** How many history entries it has (shared/store/transitions.ts); absent before the history existed. */

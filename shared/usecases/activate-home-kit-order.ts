@@ -50,6 +50,8 @@ async function activate(order: HomeKitOrderRecord, barcode: string, keyId: strin
       test_method: 'home',
       barcode,
       blood_drawn_at: at,
+      // The lab order's sender mirrors its state onto the kit (shared/store/lab-orders.ts).
+      home_kit_order_id: order.id,
     },
     at,
   );

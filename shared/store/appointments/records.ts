@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AppointmentStatus } from '../../domain/appointment';
 import { toUtcInstant } from '../../domain/instant';
+import type { LabOrderState } from '../../domain/lab-order';
 import type { Requisition } from '../../domain/requisition';
 import { appointmentStatusChanged } from '../../events/status-changed';
 import * as keys from '../keys/items';
@@ -40,6 +41,10 @@ export interface AppointmentRecord {
   tests_version?: number;
   /** The requisition its draw (or its kit's activation) made, with the tests ordered (issue #50); absent before. */
   requisition?: Requisition;
+  /** The home kit whose activation made this sample (issue #51: the lab order's state is mirrored there); absent otherwise. */
+  home_kit_order_id?: string;
+  /** Its order's delivery to the lab over MLLP (issue #51, shared/store/lab-orders.ts); absent where no lab interface sends it. */
+  lab_order?: LabOrderState;
   /** The appointment whose rejected specimen this one draws again (issue #29); absent otherwise. */
   recollection_of?: string;
   /** When its slot ends (scheduled_at plus the location's slot_minutes as booked); absent before slots. */
@@ -111,7 +116,7 @@ export const heldSeatOf = (appointment: AppointmentRecord): SeatRef | undefined 
  */
 export function newAppointment(
   fields: Pick<AppointmentRecord, 'profile_id' | 'profile_group_slug' | 'location_id' | 'scheduled_at' | 'status' | 'test_method'> &
-    Partial<Pick<AppointmentRecord, 'barcode' | 'blood_drawn_at' | 'recollection_of'>>,
+    Partial<Pick<AppointmentRecord, 'barcode' | 'blood_drawn_at' | 'recollection_of' | 'home_kit_order_id'>>,
   createdAt: string,
 ): AppointmentRecord {
   return {

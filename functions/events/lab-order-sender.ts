@@ -1,0 +1,61 @@
+/**
+ * SQS consumer of the lab order sender's queue (an EventBridge rule puts each live LabOrderRequested in it;
+ * batch size 1): one attempt to deliver the order over MLLP per receive (shared/usecases/send-lab-order.ts).
+ * The backoff is the message's own visibility: after an attempt without an answer the message is hidden
+ * for the schedule's next wait (ChangeMessageVisibility) and reported as a batch item failure, so SQS
+ * hands it back then, its receive count the attempt number. After the last attempt (the queue's
+ * maxReceiveCount) it is made visible at once, and SQS moves it to the dead-letter queue, which alarms; a
+ * redrive starts the count again. A failure of our own (DynamoDB unavailable) is retried after the queue's
+ * visibility timeout.
+ */
+import { ChangeMessageVisibilityCommand, SQSClient } from '@aws-sdk/client-sqs';
+import type { SQSBatchResponse, SQSRecord } from 'aws-lambda';
+import { config, now } from '../../shared/config';
+import { LAB_ORDER_REQUESTED } from '../../shared/events/lab-order-requested';
+import { errorNames, inInvocation, logger } from '../../shared/logger';
+import { configuredLabInterface, sendLabOrder } from '../../shared/usecases/send-lab-order';
+import { fromEventBridge } from '../../shared/webhooks/bus-event';
+
+const lab = configuredLabInterface();
+const sqs = new SQSClient({ region: config.region });
+/** SQS's longest visibility timeout: 12 hours. */
+const MAX_VISIBILITY_SECONDS = 43_200;
+
+async function attempt(record: SQSRecord): Promise<boolean> {
+  const { event, realm } = fromEventBridge(record.body);
+  const { appointment_id, requisition_number } = event.detail;
+  // The rule sends live orders only; anything else here is a misrouted message, never an order for the lab.
+  if (event.detail_type !== LAB_ORDER_REQUESTED || realm !== 'live' || typeof appointment_id !== 'string' || typeof requisition_number !== 'string') {
+    logger.error('lab order sender: not a live LabOrderRequested with a requisition', { message_id: record.messageId, detail_type: event.detail_type });
+    return true;
+  }
+  const outcome = await sendLabOrder({ appointment_id, requisition_number }, Number(record.attributes.ApproximateReceiveCount), lab, now);
+  if (outcome.kind === 'answered' || outcome.kind === 'skipped') return true;
+  // Failed: visible again at once, so that its next receive, past maxReceiveCount, moves it to the DLQ.
+  const seconds = outcome.kind === 'retry' ? Math.min(Math.ceil(outcome.afterMs / 1000), MAX_VISIBILITY_SECONDS) : 0;
+  const queueUrl = queueUrlOf(record.eventSourceARN);
+  await sqs
+    .send(new ChangeMessageVisibilityCommand({ QueueUrl: queueUrl, ReceiptHandle: record.receiptHandle, VisibilityTimeout: seconds }))
+    // Without it the queue's own visibility timeout spaces the attempts: slower, never lost.
+    .catch((error: unknown) => logger.warn('lab order sender: visibility not changed', { message_id: record.messageId, ...errorNames(error) }));
+  return false;
+}
+
+/** arn:aws:sqs:<region>:<account>:<name> → https://sqs.<region>.amazonaws.com/<account>/<name> */
+function queueUrlOf(arn: string): string {
+  const [, partition, , region, account, name] = arn.split(':');
+  return `https://sqs.${region}.amazonaws.${partition === 'aws-cn' ? 'com.cn' : 'com'}/${account}/${name}`;
+}
+
+export const handler = inInvocation(async (event: { Records: SQSRecord[] }): Promise<SQSBatchResponse> => {
+  const failures: { itemIdentifier: string }[] = [];
+  for (const record of event.Records) {
+    try {
+      if (!(await attempt(record))) failures.push({ itemIdentifier: record.messageId });
+    } catch (error) {
+      logger.error('lab order sender failed', { message_id: record.messageId, ...errorNames(error) });
+      failures.push({ itemIdentifier: record.messageId });
+    }
+  }
+  return { batchItemFailures: failures };
+});
