@@ -8,12 +8,16 @@ import type { IPrincipal } from 'aws-cdk-lib/aws-iam';
 import type { Construct } from 'constructs';
 import { CriticalResultsCheck, type EventsProps, LabOrdersSubscription, OutboxRelay, ResultsIngest } from './lab-events';
 import { WebhookDelivery } from './webhooks';
+import { LabOrderSender } from './lab-order-sender';
+import type { LabInterfaceSettings } from './stages/stage-file';
 
 export interface EventStackProps extends EventsProps {
   /** The lab's account: it polls the lab orders queue. */
   readonly lab?: IPrincipal;
   /** The stage's criticalAckMinutes: how long a critical result may wait for its acknowledgement. */
   readonly criticalAckMinutes: number;
+  /** The stage's labInterface: the lab's engine the lab order sender delivers to over MLLP; unset: no sender. */
+  readonly labInterface?: LabInterfaceSettings;
 }
 
 export class EventStack extends NestedStack {
@@ -22,6 +26,8 @@ export class EventStack extends NestedStack {
   readonly labOrders: LabOrdersSubscription;
   readonly webhooks: WebhookDelivery;
   readonly criticalResults: CriticalResultsCheck;
+  /** Only in a stage whose file names a lab interface (infra/lab-order-sender.ts). */
+  readonly labOrderSender?: LabOrderSender;
 
   constructor(scope: Construct, id: string, props: EventStackProps) {
     super(scope, id, { description: 'Lab API events: outbox relay, results-ingest, lab orders queue, webhook delivery, critical results check' });
@@ -32,5 +38,6 @@ export class EventStack extends NestedStack {
     this.webhooks = new WebhookDelivery(this, 'Webhooks', eventsProps);
     this.criticalResults = new CriticalResultsCheck(this, 'CriticalResults', { ...eventsProps, criticalAckMinutes });
     if (lab) this.labOrders.queue.grantConsumeMessages(lab);
+    if (props.labInterface) this.labOrderSender = new LabOrderSender(this, 'LabOrderSender', { ...eventsProps, labInterface: props.labInterface });
   }
 }

@@ -9,7 +9,7 @@ import { type FunctionClass, type Invocation, INVOKED_BY } from './route-classes
  */
 export function hipaaAcknowledgements(
   functionClass: FunctionClass,
-  options: Pick<FunctionOptions, 'reservedConcurrentExecutions' | 'deadLetterQueue'> | undefined,
+  options: Pick<FunctionOptions, 'reservedConcurrentExecutions' | 'deadLetterQueue' | 'vpc'> | undefined,
 ): { id: string; reason: string }[] {
   const invocation = INVOKED_BY[functionClass];
   const noDeadLetterQueue = options?.deadLetterQueue ? undefined : NO_DEAD_LETTER_QUEUE[invocation];
@@ -21,13 +21,18 @@ export function hipaaAcknowledgements(
         'to this role only and deleted with it. A customer-managed policy per role would be the same document as one more ' +
         'resource per function, in a stack already split for the 500-resource limit, and add no control.',
     },
-    {
-      id: 'HIPAA.Security-LambdaInsideVPC',
-      reason:
-        'No VPC: the function calls AWS service APIs only (DynamoDB, S3, EventBridge, CloudWatch Logs, X-Ray) over TLS, each call ' +
-        "authorized by its own role, and reaches nothing inside a VPC (the webhook functions also call clients' HTTPS endpoints, " +
-        'private addresses refused). A VPC would need interface endpoints or a NAT gateway, billed hourly, and add no control.',
-    },
+    // The lab order sender runs in the VPC that routes to the lab (infra/lab-order-sender.ts): it follows the check.
+    ...(options?.vpc
+      ? []
+      : [
+          {
+            id: 'HIPAA.Security-LambdaInsideVPC',
+            reason:
+              'No VPC: the function calls AWS service APIs only (DynamoDB, S3, EventBridge, CloudWatch Logs, X-Ray) over TLS, each call ' +
+              "authorized by its own role, and reaches nothing inside a VPC (the webhook functions also call clients' HTTPS endpoints, " +
+              'private addresses refused). A VPC would need interface endpoints or a NAT gateway, billed hourly, and add no control.',
+          },
+        ]),
     ...(options?.reservedConcurrentExecutions ? [] : [{ id: 'HIPAA.Security-LambdaConcurrency', reason: NO_RESERVED_CONCURRENCY[invocation] }]),
     ...(noDeadLetterQueue ? [{ id: 'HIPAA.Security-LambdaDLQ', reason: noDeadLetterQueue }] : []),
   ];
@@ -44,8 +49,8 @@ const NO_RESERVED_CONCURRENCY: Record<Invocation, string> = {
     'the rate), and the relay and the retry sweep hold a DynamoDB lease while they work. A reservation would only take from the ' +
     'account\'s pool (docs/deploy.md "Deploy").',
   queue:
-    "No reserved concurrency: the SQS event source's maximum concurrency (10, infra/webhooks.ts) bounds the dispatchers without " +
-    "taking from the account's pool; a burst of events waits in the queue instead.",
+    "No reserved concurrency: the SQS event source's maximum concurrency (10 webhook dispatchers, infra/webhooks.ts; 5 lab order " +
+    "senders, infra/lab-order-sender.ts) bounds them without taking from the account's pool; a burst of events waits in the queue instead.",
   event:
     'No reserved concurrency: it runs once per lab report; when throttled, Lambda retries the asynchronous event for hours ' +
     "(maxEventAge) and then puts it in the dead-letter queue, which alarms. A reservation would only take from the account's pool.",
@@ -61,8 +66,8 @@ const NO_DEAD_LETTER_QUEUE: Record<Invocation, string | undefined> = {
     'Invoked by an EventBridge schedule, never retried: its event holds nothing but the time, and the next run does the work ' +
     "again. A dead-letter queue would collect empty timer events; a failing run shows as the function's errors, which alarm in every stage with alarms.",
   queue:
-    "Invoked by the webhook queue's SQS event source mapping, which is synchronous: an event that keeps failing moves to the " +
-    "queue's own dead-letter queue after 5 receives (WebhooksDLQ, alarmed). A function's DLQ takes failed asynchronous " +
-    'invocations only, and there are none.',
+    "Invoked by its queue's SQS event source mapping, which is synchronous: an event that keeps failing moves to the " +
+    "queue's own dead-letter queue after its receives (WebhooksDLQ after 5, LabOrderSenderDLQ after 20; alarmed). A function's DLQ " +
+    'takes failed asynchronous invocations only, and there are none.',
   event: undefined,
 };

@@ -249,7 +249,16 @@ export class LabApiStack extends Stack {
     gatewayAnswers(api, cors, settings);
 
     const lab = settings.labAccountId ? new AccountPrincipal(settings.labAccountId) : undefined;
-    const events = new EventStack(this, 'Events', { stage, table, bucket, bus, lab, criticalAckMinutes: settings.criticalAckMinutes, hipaa });
+    const events = new EventStack(this, 'Events', {
+      stage,
+      table,
+      bucket,
+      bus,
+      lab,
+      criticalAckMinutes: settings.criticalAckMinutes,
+      labInterface: settings.labInterface,
+      hipaa,
+    });
     const { ingest, labOrders, webhooks } = events;
 
     if (lab) {
@@ -281,5 +290,9 @@ export class LabApiStack extends Stack {
     new CfnOutput(this, 'LabOrdersQueueUrl', { value: labOrders.queue.queueUrl, description: 'The lab polls LabOrderRequested events here' });
     new CfnOutput(this, 'ResultsIngestDlqUrl', { value: ingest.deadLetterQueue.queueUrl, description: 'Lab reports that could not be stored' });
     new CfnOutput(this, 'WebhooksDlqUrl', { value: webhooks.deadLetterQueue.queueUrl, description: 'Events the webhook dispatcher could not fan out' });
+    if (events.labOrderSender) {
+      const { deadLetterQueue } = events.labOrderSender;
+      new CfnOutput(this, 'LabOrderSenderDlqUrl', { value: deadLetterQueue.queueUrl, description: 'Lab orders the lab never acknowledged (redrive them)' });
+    }
   }
 }

@@ -69,7 +69,10 @@ export interface LabFunctionProps {
   /** It records reads in the access log (AUDITED_ROUTES): it may put entries into the access-log partitions. */
   readonly recordsReads?: boolean;
   /** Extras of one function: reserved concurrency, asynchronous invocation settings. */
-  readonly options?: Pick<FunctionOptions, 'reservedConcurrentExecutions' | 'deadLetterQueue' | 'retryAttempts' | 'maxEventAge'>;
+  readonly options?: Pick<
+    FunctionOptions,
+    'reservedConcurrentExecutions' | 'deadLetterQueue' | 'retryAttempts' | 'maxEventAge' | 'vpc' | 'vpcSubnets' | 'securityGroups'
+  >;
   /** Where the stage runs the HIPAA checks: the key its logs are encrypted with (infra/hipaa-controls.ts). */
   readonly hipaa?: HipaaControls;
 }

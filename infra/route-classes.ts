@@ -20,6 +20,7 @@ export type FunctionClass =
   | 'webhook-dispatch'
   | 'webhook-retries'
   | 'critical-check'
+  | 'lab-order-sender'
   | 'authorizer';
 
 /**
@@ -114,6 +115,9 @@ export const TABLE_ACTIONS: Record<FunctionClass, readonly string[]> = {
   'webhook-retries': WEBHOOK_DELIVERY_ACTIONS,
   // The critical results check only lists GSI2's unacknowledged appointments (shared/store/critical-results.ts).
   'critical-check': ['dynamodb:Query'],
+  // The lab order sender reads the sample and its profile (GetItem) and writes lab_order on the appointment and
+  // its kit with the outbox entry, in one transaction (shared/store/lab-orders.ts): Update and Put items.
+  'lab-order-sender': ['dynamodb:GetItem', 'dynamodb:UpdateItem', 'dynamodb:PutItem'],
   // The gateway's authorizer reads API key items only: a statement of its own (AUTHORIZER_ACTIONS) limits
   // it to their partitions, so none here.
   authorizer: [],
@@ -145,7 +149,7 @@ export const KEY_USE_ACTIONS = ['dynamodb:UpdateItem'] as const;
  * Classes whose functions put events on the bus: every state change may announce one (outbox). Webhook
  * senders, the dispatcher and the retry sweep change deliveries only, which announce nothing.
  */
-export const PUBLISHERS: ReadonlySet<FunctionClass> = new Set<FunctionClass>(['write', 'relay', 'ingest']);
+export const PUBLISHERS: ReadonlySet<FunctionClass> = new Set<FunctionClass>(['write', 'relay', 'ingest', 'lab-order-sender']);
 
 /**
  * How the functions of a class are invoked, which decides what a failed invocation leaves behind:
@@ -170,6 +174,7 @@ export const INVOKED_BY: Record<FunctionClass, Invocation> = {
   'webhook-retries': 'schedule',
   'critical-check': 'schedule',
   'webhook-dispatch': 'queue',
+  'lab-order-sender': 'queue',
   ingest: 'event',
 };
 
@@ -210,6 +215,8 @@ export const FUNCTION_SIZES: Record<FunctionClass, FunctionSize> = {
   'webhook-retries': { memorySize: 256, timeout: Duration.seconds(50) },
   // One Query of a list that holds only what nobody acknowledged: seconds at most, every 5 minutes.
   'critical-check': { memorySize: 256, timeout: Duration.seconds(30) },
+  // One order: an MLLP attempt of at most 30 s (ACK_TIMEOUT_MS, connecting included) and a few DynamoDB round trips.
+  'lab-order-sender': { memorySize: 256, timeout: Duration.seconds(60) },
   // One GetItem per key and minute (API Gateway caches its answer): it must answer well inside the 29 s.
   authorizer: { memorySize: 256, timeout: Duration.seconds(5) },
 };

@@ -20,6 +20,7 @@
  * | `criticalAckMinutes`        | same                    | a critical result unacknowledged this long is counted by the check, and alarms (alarms) |
  * | `terminationProtection`     | same                    | CloudFormation refuses to delete the stack                |
  * | `wafRequestsPerIp`          | same                    | a WAF in front of the stage: AWS's common rule set, and at most this many requests per IP in 5 minutes; unset: no WAF |
+ * | —                           | `labInterface`          | the lab's engine the lab order sender delivers orders to over MLLP, and the VPC it is reached from; unset: no sender |
  * | —                           | `retainData`            | the table (deletion protection on), queues and log groups outlive the stack |
  * | —                           | `logRetention`          | how long CloudWatch Logs keeps the functions' and the API's logs |
  * | —                           | `alarms`                | alarms, dashboard and alarm topic (infra/monitoring.ts); requires alarmEmail |
@@ -65,6 +66,10 @@ const LOG_RETENTIONS = Object.values(RetentionDays).filter((days): days is Reten
 const wholeNumber = (min: number, max: number, unit: string) =>
   v.pipe(v.number(), v.integer(`must be a whole number of ${unit}`), v.minValue(min, `must be at least ${min}`), v.maxValue(max, `must be at most ${max}`));
 
+/** A name HL7 v2 carries in an HD component unescaped: printable, none of its delimiters. */
+const HL7_NAME = /^[^|^~\\&\r\n]{1,180}$/;
+const HL7_NAME_MESSAGE = 'must be 1 to 180 characters without | ^ ~ \\ & or line breaks';
+
 /** What AWS WAF accepts as a rate-based rule's limit. */
 const WAF_MIN_RATE = 10;
 const WAF_MAX_RATE = 2_000_000_000;
@@ -94,6 +99,21 @@ const StageFileSchema = v.strictObject({
   alarms: v.boolean(),
   hipaaControls: v.boolean(),
   wafRequestsPerIp: v.optional(wholeNumber(WAF_MIN_RATE, WAF_MAX_RATE, 'requests')),
+  labInterface: v.optional(
+    v.strictObject({
+      host: v.pipe(v.string(), v.regex(/^[A-Za-z0-9.-]{1,253}$/, 'must be a host name or an IPv4 address')),
+      port: wholeNumber(1, 65_535, 'a port'),
+      tls: v.boolean(),
+      // What HL7's HD (MSH-4 to MSH-6) holds: no delimiter of ours (| ^ ~ \ &), at most 180 characters.
+      sendingFacility: v.pipe(v.string(), v.regex(HL7_NAME, HL7_NAME_MESSAGE)),
+      receivingApplication: v.pipe(v.string(), v.regex(HL7_NAME, HL7_NAME_MESSAGE)),
+      receivingFacility: v.pipe(v.string(), v.regex(HL7_NAME, HL7_NAME_MESSAGE)),
+      vpcId: v.pipe(v.string(), v.regex(/^vpc-[0-9a-f]{8,17}$/, 'must be a VPC id (vpc-…)')),
+      subnetIds: v.pipe(v.array(v.pipe(v.string(), v.regex(/^subnet-[0-9a-f]{8,17}$/, 'must be subnet ids (subnet-…)'))), v.minLength(1, 'must name a subnet')),
+      labCidr: v.pipe(v.string(), v.regex(/^(?:\d{1,3}\.){3}\d{1,3}\/\d{1,2}$/, 'must be an IPv4 CIDR block, e.g. 10.20.0.0/16 or 10.20.1.5/32')),
+      securityGroupId: v.optional(v.pipe(v.string(), v.regex(/^sg-[0-9a-f]{8,17}$/, 'must be a security group id (sg-…)'))),
+    }),
+  ),
 });
 
 export function stageOf(app: App): StageName {
@@ -218,6 +238,8 @@ export function readSettings(scope: IConstruct, stage: StageName, stageFile: Sta
     alarms: file.alarms,
     hipaaControls: file.hipaaControls,
     wafRequestsPerIp: optionalWholeNumber(scope, 'wafRequestsPerIp', file.wafRequestsPerIp, 'requests', WAF_MIN_RATE, WAF_MAX_RATE),
+    // The stage file's only (no -c): where patient data is sent, and through which network, is reviewed like code.
+    ...(file.labInterface && { labInterface: file.labInterface }),
   };
   // Alarms nobody receives are no alarms.
   if (settings.alarms && settings.alarmEmail === undefined) {

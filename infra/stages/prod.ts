@@ -29,6 +29,15 @@ export const prod: StageFile = {
   criticalAckMinutes: 60,
   // A WAF in front of the API (infra/waf.ts), off until the API faces the open internet beyond its clients:
   // wafRequestsPerIp: 30_000, (requests per source IP in 5 minutes, then 429: above one key's 7,500; $7/month + $0.60 per million)
+  // The lab's interface engine, to send each order as HL7 v2 over MLLP (docs/deploy.md "Connecting a lab over MLLP"):
+  // DevOps fill in the VPC routed to the lab (with a DynamoDB gateway endpoint and SQS and EventBridge interface
+  // endpoints, or a NAT gateway), two private subnets, and the lab's addresses. Unset: no sender, lab_order stays null.
+  // labInterface: {
+  //   host: 'mllp.lab.example.net', port: 2575, tls: true,
+  //   sendingFacility: 'LABAPI-PROD', receivingApplication: 'LIS', receivingFacility: 'CENTRAL-LAB',
+  //   vpcId: 'vpc-0123456789abcdef0', subnetIds: ['subnet-0123456789abcdef0', 'subnet-0fedcba9876543210'],
+  //   labCidr: '10.20.0.0/16',
+  // },
   // `cdk destroy` and a console delete are refused until someone turns this off on purpose.
   terminationProtection: true,
   // The table (deletion protection on), queues and logs outlive the stack: delete them by hand, deliberately.

@@ -58,6 +58,34 @@ export interface StackSettings {
    * rule and $0.60 per million requests when on).
    */
   readonly wafRequestsPerIp?: number;
+  /**
+   * The lab's interface engine, to which the lab order sender delivers each order as HL7 v2 over MLLP (issue
+   * #51, infra/lab-order-sender.ts, docs/deploy.md "Connecting a lab over MLLP"). Unset: no sender, and the
+   * appointments' lab_order stays null (the lab may still poll the lab orders queue).
+   */
+  readonly labInterface?: LabInterfaceSettings;
+}
+
+/** Where the lab's engine listens and how our function reaches it: DevOps fill in the network the lab is routed from. */
+export interface LabInterfaceSettings {
+  /** Its host name or IP address, as reached from the subnets below (over a VPN or Direct Connect, typically). */
+  readonly host: string;
+  readonly port: number;
+  /** MLLP over TLS (the engine's certificate checked against the public CAs and the host name). */
+  readonly tls: boolean;
+  /** MSH-4: our facility, as the lab knows it. */
+  readonly sendingFacility: string;
+  /** MSH-5 and MSH-6: the lab's application and facility, as its engine routes on them. */
+  readonly receivingApplication: string;
+  readonly receivingFacility: string;
+  /** The VPC with the route to the lab; it needs a DynamoDB gateway endpoint and SQS and EventBridge interface endpoints, or a NAT gateway. */
+  readonly vpcId: string;
+  /** Private subnets of that VPC for the function, in at least two availability zones. */
+  readonly subnetIds: readonly string[];
+  /** The addresses of the lab's engine: the security group allows MLLP there only. */
+  readonly labCidr: string;
+  /** An existing security group to use instead of the one the stack makes (egress to labCidr:port and HTTPS). */
+  readonly securityGroupId?: string;
 }
 
 /** What a stage file holds: every setting, the optional ones optional. */

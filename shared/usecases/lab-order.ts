@@ -4,11 +4,12 @@
  * (confirm) or taken at home (kit activation). The caller writes both in its transaction, with the
  * requisition's claim (store/appointments/writes.ts).
  */
-import { plannedBiomarkerIds } from '../domain/appointment';
 import { randomBytes } from 'node:crypto';
+import { plannedBiomarkerIds } from '../domain/appointment';
 import { type OrderedTest, type Requisition, requisitionNumberOf } from '../domain/requisition';
 import { labOrderRequested } from '../events/lab-order-requested';
 import type { DomainEvent } from '../events/publisher';
+import { Unavailable } from '../errors';
 import type { AppointmentRecord } from '../store/appointments/records';
 import { type Catalog, loadCatalog } from '../store/catalog';
 
@@ -47,10 +48,19 @@ export async function labOrderFor(
   return { requisition, event };
 }
 
-/** Each planned test as the catalog names it; the reference data never deletes a test, it withdraws it. */
+/** Told to the caller (503) when the stage's catalog predates the order's fields: `npm run data -- apply` has not run. */
+export const CATALOG_NOT_MIGRATED =
+  'The test catalog lacks the LOINC code or specimen of a planned test: the lab cannot be sent this order until the reference data is applied; retry shortly';
+
+/**
+ * Each planned test as the catalog names it. A requisition is never rewritten, so one written from a catalog that
+ * still lacks a test's code or specimen (stored before issue #50, before `npm run data -- apply`) would hold the lab's
+ * form and order without them for good: the draw waits instead (503, Retry-After), nothing is written.
+ */
 function orderedTests(biomarkerIds: number[], catalog: Catalog): OrderedTest[] {
-  return biomarkerIds.flatMap((id) => {
+  return biomarkerIds.map((id) => {
     const biomarker = catalog.biomarkers.get(id);
-    return biomarker ? [{ biomarker_id: id, loinc: biomarker.loinc, name: biomarker.name, specimen: biomarker.specimen }] : [];
+    if (!biomarker?.loinc || !biomarker.specimen) throw new Unavailable(CATALOG_NOT_MIGRATED);
+    return { biomarker_id: id, loinc: biomarker.loinc, name: biomarker.name, specimen: biomarker.specimen };
   });
 }

@@ -10,7 +10,8 @@ import { AwsSolutionsChecks, HIPAASecurityChecks, type NagPack } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { LabApiStack } from '../../infra/lab-api-stack';
-import { labApiStack, testApp } from './synth';
+import { prod } from '../../infra/stages/prod';
+import { EXAMPLE_LAB_INTERFACE, labApiStack, testApp } from './synth';
 
 interface Acknowledgement {
   path: string;
@@ -29,6 +30,9 @@ beforeAll(() => {
   const withCors = new Stage(app, 'WithCors');
   withCors.node.setContext('corsAllowOrigins', 'https://app.example');
   stacks.push(new LabApiStack(withCors, 'LabApi-prod', { stage: 'prod' }));
+  // And with a lab interface (issue #51): the lab order sender in a VPC, its security group, queues and alarm.
+  const withLab = new Stage(app, 'WithLab');
+  stacks.push(new LabApiStack(withLab, 'LabApi-prod', { stage: 'prod', stageFile: { ...prod, labInterface: EXAMPLE_LAB_INTERFACE } }));
   hipaaStacks = stacks.filter((stack) => stack.hipaaControls);
   // Synthesis runs the aspects and finishes the tree (tags, policies) that the rules then read.
   app.synth();
@@ -70,8 +74,8 @@ function staleAmong(prefix: string, findings: readonly { id: string; path: strin
 }
 
 describe('cdk-nag', () => {
-  it('runs the HIPAA Security checks on both prod stacks and not on dev', () => {
-    expect(hipaaStacks.map((stack) => stack.node.path).sort()).toEqual(['LabApi-prod', 'WithCors/LabApi-prod']);
+  it('runs the HIPAA Security checks on every prod stack and not on dev', () => {
+    expect(hipaaStacks.map((stack) => stack.node.path).sort()).toEqual(['LabApi-prod', 'WithCors/LabApi-prod', 'WithLab/LabApi-prod']);
   });
 
   it('AwsSolutions checks find nothing unacknowledged in the dev and prod stacks', () => {

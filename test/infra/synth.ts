@@ -11,6 +11,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { LabFunction, REPO_ROOT } from '../../infra/api-function';
 import { LabApiStack } from '../../infra/lab-api-stack';
 import type { StageName } from '../../infra/settings';
+import type { LabInterfaceSettings } from '../../infra/stages/stage-file';
 
 export interface CfnResource {
   Type: string;
@@ -45,6 +46,19 @@ export function testApp(context: Record<string, unknown> = {}): App {
 export function labApiStack(app: App, stage: StageName): LabApiStack {
   return new LabApiStack(app, `LabApi-${stage}`, { stage });
 }
+
+/** A stage file's lab interface as DevOps fill it in (infra/stages/prod.ts shows it commented out). */
+export const EXAMPLE_LAB_INTERFACE: LabInterfaceSettings = {
+  host: 'mllp.lab.example.net',
+  port: 2575,
+  tls: true,
+  sendingFacility: 'LABAPI-PROD',
+  receivingApplication: 'LIS',
+  receivingFacility: 'CENTRAL-LAB',
+  vpcId: 'vpc-0123456789abcdef0',
+  subnetIds: ['subnet-0123456789abcdef0', 'subnet-0fedcba9876543210'],
+  labCidr: '10.20.0.0/16',
+};
 
 type Json = unknown;
 interface TemplateJson {

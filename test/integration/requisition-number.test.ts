@@ -3,16 +3,22 @@
  * shown on the appointment and the kit, and carried by LabOrderRequested (schema_version 2) with each
  * test's LOINC code and specimen.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { Ajv } from 'ajv';
+import addFormats from 'ajv-formats';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { EVENTS_DIR } from '../../infra/contract/event-schemas';
 import { REQUISITION_NUMBER_PATTERN } from '../../shared/domain/requisition';
+import { type BiomarkerRecord, loadCatalog, putBiomarker } from '../../shared/store/catalog';
 import { dynamo, tableName } from '../../shared/store/client';
 import * as keys from '../../shared/store/keys/items';
 import { useApi } from '../support/api';
 import { mockEventBridge } from '../support/event-bridge';
-import { apiKey, BERLIN_MITTE, seedDemoData } from '../support/fixtures';
+import { apiKey, BERLIN_MITTE, BIOMARKERS, seedDemoData } from '../support/fixtures';
 import { deliver, report } from '../support/lab';
-import { confirmDraw, createProfile, drawableAppointment, newBarcode, scheduleAppointment, slotIn } from '../support/scenario';
+import { confirmDraw, createProfile, drawableAppointment, newBarcode, scheduleAppointment, slotIn, storedAppointment } from '../support/scenario';
 
 const api = useApi();
 const eventBridge = mockEventBridge();
@@ -82,13 +88,38 @@ describe('the requisition of a draw', () => {
     expect((await appointment(id)).requisition).toEqual(first);
   });
 
-  it('differs between draws, and each number is claimed once in the table', async () => {
-    const numbers = await Promise.all([drawn(), drawn(), drawn()].map(async (id) => (await appointment(await id)).requisition!.number));
+  it('differs between draws, and each number is claimed once in the table, by its appointment', async () => {
+    const ids = await Promise.all([drawn(), drawn(), drawn()]);
+    const numbers = await Promise.all(ids.map(async (id) => (await appointment(id)).requisition!.number));
     expect(new Set(numbers).size).toBe(3);
-    for (const number of numbers) {
+    for (const [index, number] of numbers.entries()) {
       const { Item } = await dynamo.send(new GetCommand({ TableName: tableName, Key: keys.requisition(number) }));
-      expect(Item).toMatchObject({ number, appointment_id: expect.any(String) });
+      expect(Item).toMatchObject({ number, appointment_id: ids[index] });
     }
+  });
+
+  it('puts a LabOrderRequested the published version 2 schema accepts', async () => {
+    const id = await scheduleAppointment(api, key);
+    await api.post(`/api/v1/appointments/${id}/biomarkers`, { biomarker_ids: [2, 11, 100] }, key);
+    await confirmDraw(api, key, id);
+    const schema = JSON.parse(readFileSync(join(EVENTS_DIR, 'lab-order-requested.schema.json'), 'utf8'));
+    const validate = addFormats(new Ajv({ strict: false, allErrors: true })).compile(schema);
+    const [order] = labOrders(id);
+    expect(validate(order), JSON.stringify(validate.errors)).toBe(true);
+  });
+
+  it("waits (503) while the catalog lacks a planned test's specimen, and records no draw", async () => {
+    const { specimen, ...unmigrated } = BIOMARKERS.find((biomarker) => biomarker.id === 2)!;
+    expect(specimen).toBeDefined();
+    await putBiomarker({ ...unmigrated, id: 2901, name: 'Unmigrated' } as unknown as BiomarkerRecord);
+    await loadCatalog({ fresh: true });
+    const id = await scheduleAppointment(api, key);
+    await api.post(`/api/v1/appointments/${id}/biomarkers`, { biomarker_ids: [2901] }, key);
+    const res = await api.post(`/api/v1/appointments/${id}/confirm`, { barcode: newBarcode() }, key);
+    expect(res.status).toBe(503);
+    expect(res.body.error).toMatch(/^The test catalog lacks the LOINC code or specimen of a planned test/);
+    expect(await storedAppointment(id)).toMatchObject({ status: 'scheduled', barcode: null });
+    expect(labOrders(id)).toEqual([]);
   });
 
   it('is carried by the one LabOrderRequested of the draw, schema_version 2, with each test by its LOINC code and specimen', async () => {
