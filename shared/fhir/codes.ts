@@ -16,6 +16,8 @@ export const SNOMED = 'http://snomed.info/sct';
 /** Our own identifier systems: a sample's barcode (its tube label) and a requisition's number. */
 export const SAMPLE_BARCODE_SYSTEM = 'urn:lab-api:sample-barcode';
 export const REQUISITION_SYSTEM = 'urn:lab-api:requisition';
+/** A ServiceRequest of an order: its id, so another bundle names it by a logical reference (a urn:uuid resolves only in its own). */
+export const SERVICE_REQUEST_SYSTEM = 'urn:lab-api:service-request';
 
 /** Our specimen types (the catalog's closed set) as HL7 v2 table 0487 codes, which FHIR and HL7 v2 SPM-4 both use. */
 export const SPECIMEN_TYPE_CODES: Readonly<Record<SpecimenType, { code: string; display: string }>> = {

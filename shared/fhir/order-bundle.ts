@@ -3,13 +3,14 @@
  * lab order: the Patient, one Specimen per tube (type and container; its identifier the sample's
  * barcode, which every tube of the draw carries) and one ServiceRequest per test, each under the
  * requisition number and pointing at the Specimen it is tested on. The results' DiagnosticReport names
- * these ServiceRequests in `basedOn` (results-bundle.ts): the ids are derived, the same in both bundles.
+ * these ServiceRequests in `basedOn` (results-bundle.ts) by their identifiers: derived ids, the same in both
+ * bundles (a urn:uuid reference would resolve only inside its own bundle).
  */
 import { derivedUuid } from '../derived-uuid';
 import type { Requisition } from '../domain/requisition';
 import type { ProfileRecord } from '../store/profiles';
 import { LABORATORY_PROCEDURE, LOINC, REQUISITION_SYSTEM, SAMPLE_BARCODE_SYSTEM, SPECIMEN_TYPE, SPECIMEN_TYPE_CODES } from './codes';
-import { patient, serviceRequestId, urn } from './resources';
+import { patient, serviceRequestId, serviceRequestIdentifier, urn } from './resources';
 
 type Json = Record<string, unknown>;
 
@@ -60,6 +61,7 @@ export function orderBundle({ appointmentId, barcode, collectedAt, requisition, 
       resource: {
         resourceType: 'ServiceRequest',
         id,
+        identifier: [serviceRequestIdentifier(appointmentId, test.biomarker_id)],
         requisition: requisitionId,
         status: answered.has(test.biomarker_id) ? 'completed' : 'active',
         intent: 'order',

@@ -5,7 +5,7 @@
  */
 import { derivedUuid } from '../derived-uuid';
 import type { ProfileRecord } from '../store/profiles';
-import { genderOf } from './codes';
+import { genderOf, SERVICE_REQUEST_SYSTEM } from './codes';
 
 type Json = Record<string, unknown>;
 
@@ -13,6 +13,12 @@ export const urn = (id: string) => `urn:uuid:${id}`;
 
 /** The ServiceRequest of one test of an appointment's order. */
 export const serviceRequestId = (appointmentId: string, biomarkerId: number) => derivedUuid([appointmentId, 'service-request', biomarkerId]);
+
+/** Its identifier, which the order bundle gives it and the results bundle names it by (`basedOn`). */
+export const serviceRequestIdentifier = (appointmentId: string, biomarkerId: number) => ({
+  system: SERVICE_REQUEST_SYSTEM,
+  value: serviceRequestId(appointmentId, biomarkerId),
+});
 
 /** A minimal Patient: the name, sex and birth date, as the profile holds them (an erased one: none). */
 export function patient(profile: ProfileRecord): Json {

@@ -11,7 +11,7 @@ import type { AppointmentAggregate } from '../store/appointments/records';
 import type { BiomarkerRecord } from '../store/catalog';
 import type { ClinicalResultRecord, GeneticResultRecord, RejectedTestRecord } from '../store/lab-reports';
 import type { ProfileRecord } from '../store/profiles';
-import { patient, serviceRequestId, urn } from './resources';
+import { patient, serviceRequestIdentifier, urn } from './resources';
 import {
   DATA_ABSENT_REASON,
   DIAGNOSTIC_SERVICE,
@@ -185,12 +185,12 @@ export function resultsBundle({ aggregate, biomarkers, status, missing, reported
     resourceType: 'DiagnosticReport',
     id: appointment.id,
     ...(appointment.barcode ? { identifier: [{ system: SAMPLE_BARCODE_SYSTEM, value: appointment.barcode }] } : {}),
-    // The order's ServiceRequests (GET /appointments/{id}/order/fhir): the same derived ids in both bundles.
+    // The order's ServiceRequests (GET /appointments/{id}/order/fhir), by identifier: they are not in this bundle.
     ...(appointment.requisition
       ? {
           basedOn: appointment.requisition.tests.map((test) => ({
-            reference: urn(serviceRequestId(appointment.id, test.biomarker_id)),
             type: 'ServiceRequest',
+            identifier: serviceRequestIdentifier(appointment.id, test.biomarker_id),
           })),
         }
       : {}),

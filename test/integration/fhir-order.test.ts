@@ -120,11 +120,12 @@ describe('GET /api/v1/appointments/{id}/order/fhir', () => {
     ]);
   });
 
-  it("is what the results' DiagnosticReport names in basedOn", async () => {
+  it("is what the results' DiagnosticReport names in basedOn, by each ServiceRequest's identifier", async () => {
     const { id } = await drawn();
-    const requests = (await order(id)).entry.filter((e) => e.resource.resourceType === 'ServiceRequest').map((e) => e.fullUrl);
+    const identifiers = ofType(await order(id), 'ServiceRequest').map((request) => request.identifier[0]);
+    expect(identifiers.map((identifier) => identifier.system)).toEqual(Array(4).fill('urn:lab-api:service-request'));
     const results = await fhirOf(`/api/v1/appointments/${id}/results/fhir`);
-    expect(ofType(results, 'DiagnosticReport')[0]?.basedOn).toEqual(requests.map((reference) => ({ reference, type: 'ServiceRequest' })));
+    expect(ofType(results, 'DiagnosticReport')[0]?.basedOn).toEqual(identifiers.map((identifier) => ({ type: 'ServiceRequest', identifier })));
   });
 
   it("orders a home kit's tests on its capillary blood, collected at the activation", async () => {
