@@ -62,7 +62,7 @@ export interface TestRequirements {
 
 /** What a panel asks, derived from its tests. */
 export interface PanelRequirements {
-  /** Their distinct specimens (type and container); each with the largest volume any of its tests needs. */
+  /** Their distinct specimens (type and container); each with the volume its tests need together (they share the tube). */
   specimens: Specimen[];
   /** The strictest fasting of its tests and their distinct instructions, in the order of its tests. */
   preparation: { fasting_hours: number; instructions: Texts[] };
@@ -77,7 +77,9 @@ export function panelRequirements(tests: readonly TestRequirements[]): PanelRequ
   for (const { specimen } of tests) {
     const key = `${specimen.type}|${specimen.container}`;
     const seen = specimens.get(key);
-    specimens.set(key, { ...specimen, min_volume_ml: Math.max(seen?.min_volume_ml ?? 0, specimen.min_volume_ml) });
+    // Summed in microlitres: 0.1 + 0.2 ml is 0.3 ml, not 0.30000000000000004.
+    const microlitres = Math.round((seen?.min_volume_ml ?? 0) * 1000) + Math.round(specimen.min_volume_ml * 1000);
+    specimens.set(key, { ...specimen, min_volume_ml: microlitres / 1000 });
   }
   return {
     specimens: [...specimens.values()],

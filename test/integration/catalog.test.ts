@@ -35,7 +35,7 @@ describe('GET /api/v1/panels', () => {
       description: 'Thyroid stimulating hormone and free T4.',
       loinc: null,
       biomarker_ids: [3, 4],
-      specimens: [{ type: 'serum', container: 'SST (gold)', min_volume_ml: 0.5 }],
+      specimens: [{ type: 'serum', container: 'SST (gold)', min_volume_ml: 1 }],
       preparation: { fasting_hours: 0, instructions: [THYROID_HORMONE] },
       collection_methods: ['practitioner'],
       turnaround_days: 1,
@@ -52,7 +52,7 @@ describe('GET /api/v1/panels', () => {
       specimens: [
         { type: 'serum', container: 'SST (gold)', min_volume_ml: 0.5 },
         { type: 'whole_blood', container: 'EDTA (lavender)', min_volume_ml: 1 },
-        { type: 'capillary_blood', container: 'dried blood spot card', min_volume_ml: 0.1 },
+        { type: 'capillary_blood', container: 'dried blood spot card', min_volume_ml: 0.2 },
       ],
       turnaround_days: 5,
     });

@@ -26,16 +26,22 @@ describe('panelRequirements', () => {
     expect(panelRequirements([test({ collection_methods: ['home'] }), test({ collection_methods: ['practitioner'] })]).collection_methods).toEqual([]);
   });
 
-  it('lists each specimen (type and container) once with the largest volume, and the longest turnaround', () => {
+  it('lists each specimen (type and container) once with the volume its tests need together, and the longest turnaround', () => {
     const derived = panelRequirements([
       test({ turnaround_days: 3 }),
       test({ specimen: { type: 'serum', container: 'SST (gold)', min_volume_ml: 2.5 } }),
       test({ specimen: { type: 'whole_blood', container: 'EDTA (lavender)', min_volume_ml: 1 }, turnaround_days: 2 }),
     ]);
     expect(derived.specimens).toEqual([
-      { type: 'serum', container: 'SST (gold)', min_volume_ml: 2.5 },
+      { type: 'serum', container: 'SST (gold)', min_volume_ml: 3.5 },
       { type: 'whole_blood', container: 'EDTA (lavender)', min_volume_ml: 1 },
     ]);
     expect(derived.turnaround_days).toBe(3);
+  });
+
+  it('sums volumes exactly, in microlitres', () => {
+    const spot = { type: 'capillary_blood', container: 'dried blood spot card', min_volume_ml: 0.1 } as const;
+    const derived = panelRequirements([test({ specimen: spot }), test({ specimen: spot }), test({ specimen: spot })]);
+    expect(derived.specimens).toEqual([{ ...spot, min_volume_ml: 0.3 }]);
   });
 });
