@@ -89,6 +89,7 @@ export function toAppointment(aggregate: AppointmentAggregate, profile: ProfileR
       { panelIds: aggregate.panels.map((link) => link.panel_id), biomarkerIds: aggregate.biomarkers.map((link) => link.biomarker_id) },
       catalog,
       profile.language,
+      aggregate.appointment.requisition?.tests,
     ),
     shipments: aggregate.shipments.map(({ id, added_at }) => ({ id, added_at })),
   };

@@ -6,6 +6,7 @@
 import * as v from 'valibot';
 import { plannedBiomarkerIds } from '../domain/appointment';
 import { CONTAINERS, patientPreparation, SPECIMEN_TYPES, specimensToCollect, type Texts } from '../domain/catalog';
+import type { OrderedTest } from '../domain/requisition';
 import type { Catalog } from '../store/catalog';
 
 const SpecimenToCollect = v.object({
@@ -38,9 +39,15 @@ export type OrderRequirements = v.InferOutput<v.ObjectSchema<typeof orderRequire
 /**
  * The tests are the panels' biomarkers (as the catalog holds them now) and the individual biomarkers, once
  * each, by id: what the lab order will list. A test the catalog lacks, or one stored before the fields
- * existed, adds nothing.
+ * existed, adds nothing. Once drawn, the containers are those of the requisition (`ordered`): what the form
+ * and the lab's order say was drawn, whatever the catalog says since.
  */
-export function toOrderRequirements(tests: { panelIds: string[]; biomarkerIds: number[] }, catalog: Catalog, language: keyof Texts): OrderRequirements {
+export function toOrderRequirements(
+  tests: { panelIds: string[]; biomarkerIds: number[] },
+  catalog: Catalog,
+  language: keyof Texts,
+  ordered?: readonly OrderedTest[],
+): OrderRequirements {
   const ids = plannedBiomarkerIds(
     tests.panelIds.map((id) => catalog.panels.get(id)?.biomarker_ids ?? []),
     tests.biomarkerIds,
@@ -49,5 +56,5 @@ export function toOrderRequirements(tests: { panelIds: string[]; biomarkerIds: n
     const record = catalog.biomarkers.get(id);
     return record ? [record] : [];
   });
-  return { preparation: patientPreparation(records, language), specimens_to_collect: specimensToCollect(records) };
+  return { preparation: patientPreparation(records, language), specimens_to_collect: specimensToCollect(ordered ?? records) };
 }

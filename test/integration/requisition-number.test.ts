@@ -156,6 +156,27 @@ describe('the requisition of a draw', () => {
   });
 });
 
+describe('the containers of a drawn appointment', () => {
+  it('are those of its requisition, whatever the catalog says since', async () => {
+    const id = await scheduleAppointment(api, key);
+    await api.post(`/api/v1/appointments/${id}/biomarkers`, { biomarker_ids: [2] }, key);
+    await confirmDraw(api, key, id);
+    const haemoglobin = BIOMARKERS.find((biomarker) => biomarker.id === 2)!;
+    await putBiomarker({ ...haemoglobin, specimen: { type: 'serum', container: 'SST (gold)', min_volume_ml: 0.5 } } as BiomarkerRecord);
+    await loadCatalog({ fresh: true });
+    try {
+      const scheduled = await scheduleAppointment(api, key);
+      await api.post(`/api/v1/appointments/${scheduled}/biomarkers`, { biomarker_ids: [2] }, key);
+      const tubes = async (appointmentId: string) => (await api.get(`/api/v1/appointments/${appointmentId}`, key)).body.specimens_to_collect;
+      expect(await tubes(scheduled)).toEqual([{ type: 'serum', container: 'SST (gold)', count: 1 }]);
+      expect(await tubes(id)).toEqual([{ type: 'whole_blood', container: 'EDTA (lavender)', count: 1 }]);
+    } finally {
+      await putBiomarker(haemoglobin as BiomarkerRecord);
+      await loadCatalog({ fresh: true });
+    }
+  });
+});
+
 describe('the requisition of a home kit', () => {
   it('is null on a kit not yet activated', async () => {
     const created = await api.post(
