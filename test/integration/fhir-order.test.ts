@@ -137,6 +137,16 @@ describe('GET /api/v1/appointments/{id}/order/fhir', () => {
     expect(specimen).toMatchObject({ type: { coding: [{ code: 'BLDC' }] }, container: [{ type: { text: 'dried blood spot card' } }] });
   });
 
+  it('names an erased person by id alone: no name and no birth date on the Patient', async () => {
+    const profileId = await createProfile(api, key);
+    const id = await scheduleAppointment(api, key, { profileId });
+    await api.post(`/api/v1/appointments/${id}/biomarkers`, { biomarker_ids: [2] }, key);
+    await confirmDraw(api, key, id);
+    expect((await api.post(`/api/v1/profiles/${profileId}/erase`, {}, key)).status).toBe(200);
+    const [patient] = ofType(await order(id), 'Patient');
+    expect(patient).toEqual({ resourceType: 'Patient', id: profileId, gender: 'unknown' });
+  });
+
   it('answers 403 to a key of another tenant or without the scopes, and 404 for an unknown appointment', async () => {
     const { id } = await drawn();
     const partner = await apiKey({ profileGroups: ['partner-clinic'] });

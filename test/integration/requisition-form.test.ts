@@ -152,6 +152,24 @@ describe('GET /api/v1/appointments/{id}/requisition', () => {
     expect(answer.json?.error).toMatch(/taken before requisitions existed/);
   });
 
+  it("prints none of an erased person's name, birth date or sex, and still the sample's barcode and tests", async () => {
+    const erased = await api.post(
+      '/api/v1/profiles',
+      { profile_group_slug: 'demo-clinic', first_name: 'Erasmus', last_name: 'Vergessen', date_of_birth: '1971-06-30', sex: 1 },
+      key,
+    );
+    const id = await scheduleAppointment(api, key, { profileId: erased.body.id });
+    await api.post(`/api/v1/appointments/${id}/biomarkers`, { biomarker_ids: [2] }, key);
+    const drawnBarcode = await confirmDraw(api, key, id);
+    expect((await api.post(`/api/v1/profiles/${erased.body.id}/erase`, {}, key)).status).toBe(200);
+    const after = await appointmentForm(id);
+    expect(after.status).toBe(200);
+    const printed = textOf(after.body);
+    expect(printed).not.toMatch(/Erasmus|Vergessen|1971-06-30|Male/);
+    expect(printed).toContain(drawnBarcode);
+    expect(printed).toContain('718-7');
+  });
+
   it('answers 404 for an unknown appointment', async () => {
     expect((await appointmentForm(UNKNOWN_ID)).status).toBe(404);
   });
