@@ -14,7 +14,8 @@ export type HomeKitOrderStatus = (typeof HOME_KIT_ORDER_STATUSES)[number];
 
 /**
  * At activation the order's tests become link items of the new appointment, all in one transaction of
- * at most 100 items (appointment, barcode, outbox entry and order take 4): a kit holds at most 90 tests.
+ * at most 100 items (appointment, barcode and requisition claims, outbox entry and order take 5): a kit
+ * holds at most 90 tests.
  */
 export const MAX_KIT_TESTS = 90;
 

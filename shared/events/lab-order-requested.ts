@@ -33,7 +33,7 @@ const v1Entries = {
 };
 
 /**
- * Version 1 (before issue #50): ids and the barcode only. No longer published; its schema stays in
+ * Version 1 (before issue #50): ids and the barcode only. No longer sent; its schema stays published in
  * docs/events/ (lab-order-requested.v1.schema.json) for consumers that still validate against it.
  */
 export const LabOrderRequestedDetailV1 = v.strictObject(v1Entries);

@@ -91,7 +91,8 @@ async function activate(order: HomeKitOrderRecord, barcode: string, keyId: strin
     });
   } catch (error) {
     if (!(error instanceof TransactionCancelled)) throw error;
-    // The order changed meanwhile, or (once in 2^60) the requisition number was taken: read it again.
+    // The order changed meanwhile, or (once in 2^60) the requisition number was taken: read it again (a
+    // taken number answers 409, whose retry draws a new one).
     if (error.failed('state') || error.failed('requisition')) return undefined;
     if (error.failed('barcode')) throw new Conflict(BARCODE_USED);
     throw error;

@@ -38,8 +38,7 @@ export async function appointmentRequisitionForm(id: string, { access }: Pick<Ca
   if (!appointment.blood_drawn_at) throw new Conflict(appointment.status === 'cancelled' ? CANCELLED_BEFORE_DRAW : NOT_DRAWN_YET);
   const requisition = requisitionOf(appointment);
   access.audit?.read(appointment.profile_id, `appointment ${id} requisition`);
-  const location = appointment.location_id ? await getLocation(appointment.location_id) : undefined;
-  return render(appointment, requisition, location);
+  return render(appointment, requisition, appointment.location_id ? getLocation(appointment.location_id) : undefined);
 }
 
 export async function homeKitRequisitionForm(id: string, { access }: Pick<Caller, 'access'>): Promise<RequisitionForm> {
@@ -60,9 +59,17 @@ function requisitionOf(appointment: AppointmentRecord): Requisition {
   return appointment.requisition;
 }
 
-/** The form of a sample taken at `location`, or at home when there is none. */
-async function render(appointment: AppointmentRecord, requisition: Requisition, location: LocationRecord | undefined): Promise<RequisitionForm> {
-  const [profile, group] = await Promise.all([getExistingProfile(appointment.profile_id), getProfileGroup(appointment.profile_group_slug)]);
+/** The form of a sample taken at `location` (read beside the profile and its group), or at home when there is none. */
+async function render(
+  appointment: AppointmentRecord,
+  requisition: Requisition,
+  locationRead: Promise<LocationRecord | undefined> | undefined,
+): Promise<RequisitionForm> {
+  const [profile, group, location] = await Promise.all([
+    getExistingProfile(appointment.profile_id),
+    getProfileGroup(appointment.profile_group_slug),
+    locationRead,
+  ]);
   const pdf = await renderRequisitionForm({
     serviceName: SERVICE_NAME,
     requisition: { number: requisition.number, createdAt: requisition.created_at },
