@@ -20,6 +20,8 @@
  * `--format hl7` (any command): the lab speaks HL7 v2 instead: the same report written as an ORU^R01
  * message (infra/cli/hl7-message.ts, its PDF embedded), uploaded under `incoming/hl7/`, and handed to
  * the ingest as the S3 `Object Created` event EventBridge would deliver.
+ * `orders [--json]` and `refuse-next [--text "…"]` (issue #51): the simulated lab's inbox of order messages,
+ * and its next answer (./lab-inbox.ts).
  * Bad arguments or an appointment that cannot be reported on: a message on stderr and exit code 2.
  */
 import { randomUUID } from 'node:crypto';
@@ -29,6 +31,7 @@ import { isZonedDateTime } from '../../shared/domain/instant';
 import { rangeFlag, REJECTION_REASONS, type RejectionReason } from '../../shared/domain/results';
 import { localFunctionEnvironment } from '../local/environment';
 import { apoeResult, geneticFinding } from './lab-samples';
+import { isLabInboxCommand, LAB_INBOX_USAGE, runLabInboxCommand } from './lab-inbox';
 import { runningStackSettings } from '../local/stack-file';
 import { asUsage, runCli, UsageError } from './usage';
 
@@ -37,6 +40,7 @@ const USAGE = `usage:
   npm run lab -- correct <appointment-id> <biomarker_id>=<value>
   npm run lab -- reject <appointment-id> --reason <code> [--biomarkers <id,id>]
     codes: ${REJECTION_REASONS.join(', ')}
+${LAB_INBOX_USAGE}
   any of them with --format hl7: sent as an HL7 v2 ORU^R01 message instead of a JSON event
   any of them with --reported-at <ISO instant, e.g. 2026-11-28T09:30:00Z>: the report's time instead of now
   npm run lab -- --help`;
@@ -56,6 +60,8 @@ function parse(argv: string[]) {
         biomarkers: { type: 'string' },
         format: { type: 'string' },
         'reported-at': { type: 'string' },
+        json: { type: 'boolean' },
+        text: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }),
@@ -91,6 +97,8 @@ async function main(argv: string[]): Promise<void> {
     console.log(USAGE);
     return;
   }
+  if (isLabInboxCommand(positionals[0])) return runLabInboxCommand(positionals, values);
+  if (values.json || values.text !== undefined) throw new UsageError('--json and --text apply to orders and refuse-next only');
   const [command, appointmentId, ...rest] = positionals;
   if (command !== 'report' && command !== 'correct' && command !== 'reject')
     throw new UsageError(command ? `unknown command: ${command}` : 'a command is required');

@@ -14,6 +14,10 @@ export interface LocalSettings {
   devApiKey: string | undefined;
   /** Browser apps that may call the local API (docs/deploy.md "CORS"); unset: no CORS. */
   corsAllowOrigins?: string;
+  /** Where the simulated lab listens for HL7 v2 over MLLP (issue #51), and the local lab order sender sends. */
+  labMllpPort: number;
+  /** Your own interface engine (a Mirth on this machine): the sender sends to LAB_MLLP_HOST:LAB_MLLP_PORT and no simulated lab starts. */
+  labMllpHost?: string;
 }
 
 function portFrom(value: string | undefined, fallback: number, name: string): number {
@@ -31,6 +35,8 @@ export function localSettings(env: NodeJS.ProcessEnv = process.env): LocalSettin
     dataDir: resolve(env.LAB_DATA_DIR || '.local-data'),
     devApiKey: env.DEV_API_KEY || undefined,
     corsAllowOrigins: env.CORS_ALLOW_ORIGINS || undefined,
+    labMllpPort: portFrom(env.LAB_MLLP_PORT, 2575, 'LAB_MLLP_PORT'),
+    labMllpHost: env.LAB_MLLP_HOST || undefined,
   };
 }
 
@@ -80,5 +86,11 @@ export function localFunctionEnvironment(settings: LocalSettings): Record<string
     CURSOR_SECRET: localCursorSecret(settings.dataDir),
     // The handlers and the local server's own answers read the same list (docs/deploy.md "CORS").
     ...(settings.corsAllowOrigins && { CORS_ALLOW_ORIGINS: settings.corsAllowOrigins }),
+    // The lab order sender's lab (docs/hl7.md "Orders"): the simulated one, unless LAB_MLLP_HOST names another.
+    LAB_MLLP_HOST: settings.labMllpHost ?? '127.0.0.1',
+    LAB_MLLP_PORT: String(settings.labMllpPort),
+    LAB_SENDING_FACILITY: process.env.LAB_SENDING_FACILITY || 'LABAPI-LOCAL',
+    LAB_RECEIVING_APPLICATION: process.env.LAB_RECEIVING_APPLICATION || 'SIMULATED-LAB',
+    LAB_RECEIVING_FACILITY: process.env.LAB_RECEIVING_FACILITY || 'LOCAL-LAB',
   };
 }

@@ -13,6 +13,8 @@ export interface StackFile {
   port: number;
   dynamodb_port: number;
   s3_port: number;
+  /** Where the simulated lab listens for MLLP (absent in a stack file of an older start). */
+  lab_mllp_port?: number;
   started_at: string;
 }
 
@@ -66,5 +68,6 @@ export function runningStackSettings(env: NodeJS.ProcessEnv = process.env): Loca
     port: unset('PORT') ? stack.port : settings.port,
     dynamodbPort: unset('DYNAMODB_PORT') ? stack.dynamodb_port : settings.dynamodbPort,
     s3Port: unset('S3_PORT') ? stack.s3_port : settings.s3Port,
+    labMllpPort: unset('LAB_MLLP_PORT') ? (stack.lab_mllp_port ?? settings.labMllpPort) : settings.labMllpPort,
   };
 }

@@ -4,7 +4,8 @@
  * serves every route of shared/routes.ts over HTTP. Refuses busy ports before it starts anything.
  * SIGINT, SIGTERM, SIGHUP or the end of its parent process stops all of it (stop-signals.ts); DynamoDB
  * Local ends with this process even when it is killed outright (watchdog.sh). While it runs,
- * `<LAB_DATA_DIR>/stack.json` tells the CLIs where it is (stack-file.ts).
+ * `<LAB_DATA_DIR>/stack.json` tells the CLIs where it is (stack-file.ts). A simulated lab listens for HL7 v2
+ * over MLLP on LAB_MLLP_PORT (simulated-lab.ts), and each lab order is sent to it (lab-order-pipeline.ts).
  */
 import { join } from 'node:path';
 import { dev } from '../stages/dev';
@@ -47,6 +48,8 @@ async function firstBusyPort(): Promise<{ variable: string; port: number } | und
     { variable: 'PORT', port: settings.port, host: '127.0.0.1' },
     { variable: 'DYNAMODB_PORT', port: settings.dynamodbPort, host: '0.0.0.0' }, // DynamoDB Local binds every address
     { variable: 'S3_PORT', port: settings.s3Port, host: '127.0.0.1' },
+    // The simulated lab listens on every address (@medplum/hl7's server binds no host); none with LAB_MLLP_HOST.
+    ...(settings.labMllpHost ? [] : [{ variable: 'LAB_MLLP_PORT', port: settings.labMllpPort, host: '0.0.0.0' }]),
   ].filter(({ port }) => port !== 0);
   const busy = await Promise.all(ports.map(({ port, host }) => portInUse(port, host)));
   return ports.find((_, i) => busy[i]);
@@ -59,9 +62,13 @@ async function main(): Promise<void> {
     process.exit(1);
   }
 
+  // The simulated lab first, so that the port it got (LAB_MLLP_PORT=0: a free one) is the sender's before shared/ loads.
+  const lab = settings.labMllpHost ? undefined : track(await (await import('./simulated-lab')).startSimulatedLab(settings.labMllpPort, settings.dataDir));
+  if (lab) process.env.LAB_MLLP_PORT = String(lab.port);
+
   // DynamoDB Local's JVM takes longest to boot: start it first, and load the rest while it boots.
   const { startDynamoDbLocal, startS3Emulator } = await import('./emulators');
-  const [dynamodb, s3, bootstrap, seed, devApiKey, server, relay, webhooks] = await Promise.all([
+  const [dynamodb, s3, bootstrap, seed, devApiKey, server, relay, webhooks, labOrders] = await Promise.all([
     startDynamoDbLocal({ port: settings.dynamodbPort, dataDir: join(settings.dataDir, 'dynamodb') }).then(track),
     startS3Emulator({ port: settings.s3Port, dataDir: join(settings.dataDir, 's3') }).then(track),
     import('./bootstrap'),
@@ -70,6 +77,7 @@ async function main(): Promise<void> {
     import('./server'),
     import('../../functions/events/relay-outbox'),
     import('./webhook-pipeline'),
+    import('./lab-order-pipeline'),
   ]);
 
   await Promise.all([bootstrap.ensureTable(dynamodb.endpoint, LOCAL_TABLE), bootstrap.ensureBucket(s3.endpoint, LOCAL_BUCKET)]);
@@ -89,6 +97,8 @@ async function main(): Promise<void> {
 
   // Webhooks: the dispatcher on the events file and the retry sweep, in this process (docs/events-and-webhooks.md "Webhooks").
   track(await webhooks.startLocalWebhooks(process.env.LOCAL_EVENTS_FILE as string));
+  // Lab orders: each LabOrderRequested sent over MLLP to the lab, retried on its schedule (docs/hl7.md "Orders").
+  track(await labOrders.startLocalLabOrders(process.env.LOCAL_EVENTS_FILE as string));
 
   writeStackFile(settings.dataDir, {
     pid: process.pid,
@@ -96,12 +106,18 @@ async function main(): Promise<void> {
     port: settings.port,
     dynamodb_port: settings.dynamodbPort,
     s3_port: settings.s3Port,
+    lab_mllp_port: Number(process.env.LAB_MLLP_PORT),
     started_at: new Date().toISOString(),
   });
 
   console.log(`DynamoDB Local: ${dynamodb.endpoint} (data in ${settings.dataDir})`);
   console.log(`S3 emulator:    ${s3.endpoint}`);
   console.log(`Events:         ${process.env.LOCAL_EVENTS_FILE} (one JSON line per event)`);
+  console.log(
+    lab
+      ? `Simulated lab:  MLLP on port ${lab.port}, answers AA (npm run lab -- orders; npm run lab -- refuse-next)`
+      : `Lab orders:     sent to ${settings.labMllpHost}:${settings.labMllpPort} over MLLP (LAB_MLLP_HOST)`,
+  );
   console.log(devKey.generated ? `Dev API key (shown once): ${devKey.plaintext}` : 'Dev API key: the value of DEV_API_KEY');
   // From the start of this process (npm's own start, about 0.3 s, comes before it).
   const seconds = process.uptime().toFixed(1);

@@ -22,12 +22,19 @@ afterAll(() => {
 async function stackSettings() {
   const dataDir = mkdtempSync(join(tmpdir(), 'lab-lifecycle-'));
   dataDirs.push(dataDir);
-  const [PORT, DYNAMODB_PORT, S3_PORT] = await Promise.all([freePort(), freePort(), freePort()]);
-  return { PORT: String(PORT), DYNAMODB_PORT: String(DYNAMODB_PORT), S3_PORT: String(S3_PORT), LAB_DATA_DIR: dataDir, DEV_API_KEY: 'lab_lifecycle_test' };
+  const [PORT, DYNAMODB_PORT, S3_PORT, LAB_MLLP_PORT] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
+  return {
+    PORT: String(PORT),
+    DYNAMODB_PORT: String(DYNAMODB_PORT),
+    S3_PORT: String(S3_PORT),
+    LAB_MLLP_PORT: String(LAB_MLLP_PORT),
+    LAB_DATA_DIR: dataDir,
+    DEV_API_KEY: 'lab_lifecycle_test',
+  };
 }
 
-async function openPorts(settings: { PORT: string; DYNAMODB_PORT: string; S3_PORT: string }): Promise<string[]> {
-  const names = ['PORT', 'DYNAMODB_PORT', 'S3_PORT'] as const;
+async function openPorts(settings: { PORT: string; DYNAMODB_PORT: string; S3_PORT: string; LAB_MLLP_PORT: string }): Promise<string[]> {
+  const names = ['PORT', 'DYNAMODB_PORT', 'S3_PORT', 'LAB_MLLP_PORT'] as const;
   const open = await Promise.all(names.map((name) => portAnswers(Number(settings[name]))));
   return names.filter((_, i) => open[i]);
 }
@@ -81,20 +88,23 @@ describe('npm start on a busy port', () => {
       server.listen(Number(port), '127.0.0.1', () => resolve(server));
     });
 
-  it.each(['PORT', 'DYNAMODB_PORT', 'S3_PORT'] as const)('exits with code 1 and one line naming the port and %s, leaving nothing running', async (variable) => {
-    const settings = await stackSettings();
-    const other = await occupy(settings[variable]);
-    try {
-      const started = spawnNpmStart(settings);
-      const code = await new Promise<number | null>((resolve) => started.process.once('exit', resolve));
-      await groupGone(started, 'its exit');
-      expect(code).toBe(1);
-      const line = `Port ${settings[variable]} (${variable}) is in use; stop the other process or set ${variable} to a free port`;
-      expect(started.output().split('\n')).toContain(line);
-      expect(started.output()).not.toMatch(/npm start failed|\n\s+at /);
-      expect(await openPorts(settings)).toEqual([variable]);
-    } finally {
-      other.close();
-    }
-  });
+  it.each(['PORT', 'DYNAMODB_PORT', 'S3_PORT', 'LAB_MLLP_PORT'] as const)(
+    'exits with code 1 and one line naming the port and %s, leaving nothing running',
+    async (variable) => {
+      const settings = await stackSettings();
+      const other = await occupy(settings[variable]);
+      try {
+        const started = spawnNpmStart(settings);
+        const code = await new Promise<number | null>((resolve) => started.process.once('exit', resolve));
+        await groupGone(started, 'its exit');
+        expect(code).toBe(1);
+        const line = `Port ${settings[variable]} (${variable}) is in use; stop the other process or set ${variable} to a free port`;
+        expect(started.output().split('\n')).toContain(line);
+        expect(started.output()).not.toMatch(/npm start failed|\n\s+at /);
+        expect(await openPorts(settings)).toEqual([variable]);
+      } finally {
+        other.close();
+      }
+    },
+  );
 });

@@ -36,6 +36,12 @@ describe('runningStackSettings', () => {
     expect(portsOf(runningStackSettings({ LAB_DATA_DIR: dataDir, DYNAMODB_PORT: '8200' }))).toEqual([3101, 8200, 4601]);
   });
 
+  it("takes the simulated lab's MLLP port from the running stack, unless LAB_MLLP_PORT is set", () => {
+    writeStackFile(dataDir, { ...stack(process.pid), lab_mllp_port: 40123 });
+    expect(runningStackSettings({ LAB_DATA_DIR: dataDir }).labMllpPort).toBe(40123);
+    expect(runningStackSettings({ LAB_DATA_DIR: dataDir, LAB_MLLP_PORT: '2576' }).labMllpPort).toBe(2576);
+  });
+
   it('ignores a stack file whose process has ended', () => {
     const ended = spawnSync(process.execPath, ['-e', '']).pid as number;
     writeStackFile(dataDir, stack(ended));
