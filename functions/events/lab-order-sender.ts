@@ -17,7 +17,8 @@ import { configuredLabInterface, sendLabOrder } from '../../shared/usecases/send
 import { fromEventBridge } from '../../shared/webhooks/bus-event';
 
 const lab = configuredLabInterface();
-const sqs = new SQSClient({ region: config.region });
+// Short timeouts: a VPC without a route to SQS must not hold the invocation (the queue's visibility then spaces the attempts).
+const sqs = new SQSClient({ region: config.region, requestHandler: { connectionTimeout: 2000, requestTimeout: 5000 } });
 /** SQS's longest visibility timeout: 12 hours. */
 const MAX_VISIBILITY_SECONDS = 43_200;
 
