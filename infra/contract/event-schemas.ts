@@ -63,7 +63,7 @@ export const PUBLISHED_EVENTS: PublishedEvent[] = [
     detailType: LAB_ORDER_ACCEPTED,
     when: "The lab's interface engine acknowledged a sample's order message (HL7 v2 OML^O21 over MLLP) with AA: the order is in its system.",
     more:
-      'from_status failed when a redrive of a failed order reached it. home_kit_order_id names the home kit of a kit\'s sample (null for a draw). ' +
+      "from_status failed when a redrive of a failed order reached it. home_kit_order_id names the home kit of a kit's sample (null for a draw). " +
       'Ids, statuses and the control id only. Delivered at least once: drop duplicates by event_id.',
     detail: LabOrderAcceptedDetail,
   }),
@@ -83,7 +83,7 @@ export const PUBLISHED_EVENTS: PublishedEvent[] = [
     detailType: LAB_ORDER_FAILED,
     when: "A sample's order message got no answer from the lab's interface engine after every attempt of the retry schedule (3¾ hours).",
     more:
-      'The message waits in the sender\'s dead-letter queue, which alarms; a redrive that reaches the lab then publishes LabOrderAccepted or ' +
+      "The message waits in the sender's dead-letter queue, which alarms; a redrive that reaches the lab then publishes LabOrderAccepted or " +
       'LabOrderRefused. Ids, statuses and the control id only. Delivered at least once.',
     detail: LabOrderFailedDetail,
   }),
