@@ -1218,6 +1218,72 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/lab/unmatched-results": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the lab results that matched no order
+         * @description The lab's reports (HL7 ORU^R01 or JSON) whose barcode no drawn order holds, waiting to be matched or discarded, newest first, paged. Each shows the barcode, the patient as the lab named them (HL7 PID-5/PID-7, a JSON report's patient) and the tests it carries. They belong to no tenant: every one is listed to every key with LAB_RESULTS_MATCH, the service's own lab-operations staff. Each one shown is recorded in the access log under its own id. Kept 90 days, then deleted with its patient fields and files.
+         *
+         *     Scopes (any one suffices): `LAB_RESULTS_MATCH`.
+         */
+        get: operations["listUnmatchedResults"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/lab/unmatched-results/{id}/match": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Match a lab result to its appointment
+         * @description Applies the report to the drawn appointment as if its barcode had matched: every rule of the ingest, its results, documents, completion, events and webhooks included, in one transaction with the close of the unmatched result, whose patient fields are removed. The appointment must be in the key's access context. Never replaces a final result: an appointment that holds one for a test of the report is a 409 (the lab corrects a value with a corrected result). Matching again to the same appointment answers the matched result again. The answer is recorded in the access log of the appointment's profile.
+         *
+         *     Scopes (any one suffices): `LAB_RESULTS_MATCH`.
+         */
+        post: operations["matchUnmatchedResult"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/lab/unmatched-results/{id}/discard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Discard a lab result that matched no order
+         * @description Closes an unmatched result that belongs to no appointment, with the reason: its patient fields and report are removed and its files deleted; the closed record (barcode, tests, who closed it, when and why) stays until the 90 days end. Discarding again answers it as discarded first.
+         *
+         *     Scopes (any one suffices): `LAB_RESULTS_MATCH`.
+         */
+        post: operations["discardUnmatchedResult"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     AppointmentStatusChanged: {
@@ -6842,6 +6908,327 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listUnmatchedResults: {
+        parameters: {
+            query?: {
+                /** @description Items per page. */
+                limit?: number;
+                /** @description The X-Next-Cursor header of the previous page. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of unmatched results, each waiting. */
+            200: {
+                headers: {
+                    /** @description The cursor of the next page (pass it as `cursor`); absent on the last page. */
+                    "X-Next-Cursor"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "0f1e2d3c-4b5a-4968-8776-5a4b3c2d1e0f",
+                     *         "received_at": "2026-11-24T08:31:02.512Z",
+                     *         "barcode": "LAB-2026-000129",
+                     *         "patient": {
+                     *           "name": "Mustermann, Erika",
+                     *           "date_of_birth": "1984-08-12"
+                     *         },
+                     *         "biomarkers": [
+                     *           {
+                     *             "code": "718-7",
+                     *             "name": "Hemoglobin"
+                     *           },
+                     *           {
+                     *             "code": "3016-3",
+                     *             "name": "TSH"
+                     *           }
+                     *         ],
+                     *         "source": "hl7",
+                     *         "status": "waiting",
+                     *         "appointment_id": null,
+                     *         "closed_at": null,
+                     *         "discard_reason": null
+                     *       }
+                     *     ]
+                     */
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /**
+                         * Format: date-time
+                         * @description when the ingest kept it; it is deleted 90 days later
+                         */
+                        received_at: string;
+                        /** @description the barcode the lab sent (HL7 OBR-2/ORC-2), which no drawn order holds */
+                        barcode: string;
+                        /** @description whom the lab believes the sample is from; null when it named nobody, and once the result is matched or discarded (removed then) */
+                        patient: {
+                            /** @description as the lab sent it: HL7 PID-5 (family name, then given names), or the JSON report's patient.name */
+                            name: string | null;
+                            /** @description HL7 PID-7, or the JSON report's patient.date_of_birth; null when absent or no real date */
+                            date_of_birth: string | null;
+                        } | null;
+                        /** @description the tests the report carries: its results, and the tests a specimen rejection names */
+                        biomarkers: {
+                            /** @description the LOINC code of the test, or our biomarker id where the catalog has no LOINC code */
+                            code: string;
+                            name: string;
+                        }[];
+                        /**
+                         * @description an HL7 v2 ORU^R01 message, or a LabResultsReported JSON event
+                         * @enum {string}
+                         */
+                        source: "hl7" | "json";
+                        /**
+                         * @description waiting (listed); matched (its results are the appointment's now); discarded
+                         * @enum {string}
+                         */
+                        status: "waiting" | "matched" | "discarded";
+                        /** @description matched: the appointment that holds its results; null otherwise */
+                        appointment_id: string | null;
+                        /** @description when it was matched or discarded; null while it waits */
+                        closed_at: string | null;
+                        /** @description discarded: why; null otherwise */
+                        discard_reason: string | null;
+                    }[];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            /** @description the read could not be recorded in the access log, so nothing is shown: retry; or: The database or the file store could not answer now (throttling, a conflicting transaction, a brief outage): retry after Retry-After seconds; a write of several steps (an erasure, a pickup of many) is finished by the retry. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before repeating the request. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    matchUnmatchedResult: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "appointment_id": "7c9e6679-7425-40de-944b-e07fc1f90ae7"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description the drawn appointment whose sample this is; in the key's access context
+                     */
+                    appointment_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The unmatched result, matched. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /**
+                         * Format: date-time
+                         * @description when the ingest kept it; it is deleted 90 days later
+                         */
+                        received_at: string;
+                        /** @description the barcode the lab sent (HL7 OBR-2/ORC-2), which no drawn order holds */
+                        barcode: string;
+                        /** @description whom the lab believes the sample is from; null when it named nobody, and once the result is matched or discarded (removed then) */
+                        patient: {
+                            /** @description as the lab sent it: HL7 PID-5 (family name, then given names), or the JSON report's patient.name */
+                            name: string | null;
+                            /** @description HL7 PID-7, or the JSON report's patient.date_of_birth; null when absent or no real date */
+                            date_of_birth: string | null;
+                        } | null;
+                        /** @description the tests the report carries: its results, and the tests a specimen rejection names */
+                        biomarkers: {
+                            /** @description the LOINC code of the test, or our biomarker id where the catalog has no LOINC code */
+                            code: string;
+                            name: string;
+                        }[];
+                        /**
+                         * @description an HL7 v2 ORU^R01 message, or a LabResultsReported JSON event
+                         * @enum {string}
+                         */
+                        source: "hl7" | "json";
+                        /**
+                         * @description waiting (listed); matched (its results are the appointment's now); discarded
+                         * @enum {string}
+                         */
+                        status: "waiting" | "matched" | "discarded";
+                        /** @description matched: the appointment that holds its results; null otherwise */
+                        appointment_id: string | null;
+                        /** @description when it was matched or discarded; null while it waits */
+                        closed_at: string | null;
+                        /** @description discarded: why; null otherwise */
+                        discard_reason: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description unmatched result not found or deleted after 90 days; or appointment not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the appointment is not drawn (scheduled or cancelled), already holds these results or a final result for a test of the report, planned none of its tests, or the ingest refuses the report for it (the reason said); or the unmatched result was matched to another appointment or discarded */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            /** @description the change was made, but its answer could not be recorded in the access log, so nothing is shown: read the resource, do not repeat the change; or: The database or the file store could not answer now (throttling, a conflicting transaction, a brief outage): retry after Retry-After seconds; a write of several steps (an erasure, a pickup of many) is finished by the retry. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before repeating the request. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    discardUnmatchedResult: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "reason": "A test sample of the lab, not a patient"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description why it belongs to no appointment (a test sample, a sample of another lab, …); kept until it expires */
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The unmatched result, discarded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /**
+                         * Format: date-time
+                         * @description when the ingest kept it; it is deleted 90 days later
+                         */
+                        received_at: string;
+                        /** @description the barcode the lab sent (HL7 OBR-2/ORC-2), which no drawn order holds */
+                        barcode: string;
+                        /** @description whom the lab believes the sample is from; null when it named nobody, and once the result is matched or discarded (removed then) */
+                        patient: {
+                            /** @description as the lab sent it: HL7 PID-5 (family name, then given names), or the JSON report's patient.name */
+                            name: string | null;
+                            /** @description HL7 PID-7, or the JSON report's patient.date_of_birth; null when absent or no real date */
+                            date_of_birth: string | null;
+                        } | null;
+                        /** @description the tests the report carries: its results, and the tests a specimen rejection names */
+                        biomarkers: {
+                            /** @description the LOINC code of the test, or our biomarker id where the catalog has no LOINC code */
+                            code: string;
+                            name: string;
+                        }[];
+                        /**
+                         * @description an HL7 v2 ORU^R01 message, or a LabResultsReported JSON event
+                         * @enum {string}
+                         */
+                        source: "hl7" | "json";
+                        /**
+                         * @description waiting (listed); matched (its results are the appointment's now); discarded
+                         * @enum {string}
+                         */
+                        status: "waiting" | "matched" | "discarded";
+                        /** @description matched: the appointment that holds its results; null otherwise */
+                        appointment_id: string | null;
+                        /** @description when it was matched or discarded; null while it waits */
+                        closed_at: string | null;
+                        /** @description discarded: why; null otherwise */
+                        discard_reason: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description unmatched result not found or deleted after 90 days */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the unmatched result was matched to an appointment */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["ServiceUnavailable"];

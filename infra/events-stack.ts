@@ -1,7 +1,7 @@
 /**
  * The functions and queues that run on events rather than requests, in a nested stack of their own (room
  * in the parent: infra/route-stacks.ts): the outbox relay, results-ingest, the lab orders queue, webhook
- * delivery and the critical results check. The bus, the table and the bucket they use stay in the parent.
+ * delivery and the critical results check (which also counts the lab reports that matched no order). The bus, the table and the bucket they use stay in the parent.
  */
 import { NestedStack } from 'aws-cdk-lib';
 import type { IPrincipal } from 'aws-cdk-lib/aws-iam';
@@ -18,6 +18,8 @@ export interface EventStackProps extends EventsProps {
   readonly criticalAckMinutes: number;
   /** The stage's labInterface: the lab's engine the lab order sender delivers to over MLLP; unset: no sender. */
   readonly labInterface?: LabInterfaceSettings;
+  /** The stage's unmatchedWaitMinutes: how long a lab report that matched no order may wait to be matched or discarded. */
+  readonly unmatchedWaitMinutes: number;
 }
 
 export class EventStack extends NestedStack {
@@ -31,12 +33,12 @@ export class EventStack extends NestedStack {
 
   constructor(scope: Construct, id: string, props: EventStackProps) {
     super(scope, id, { description: 'Lab API events: outbox relay, results-ingest, lab orders queue, webhook delivery, critical results check' });
-    const { lab, criticalAckMinutes, ...eventsProps } = props;
+    const { lab, criticalAckMinutes, unmatchedWaitMinutes, ...eventsProps } = props;
     this.relay = new OutboxRelay(this, 'OutboxRelay', eventsProps);
     this.ingest = new ResultsIngest(this, 'ResultsIngest', eventsProps);
     this.labOrders = new LabOrdersSubscription(this, 'LabOrders', eventsProps);
     this.webhooks = new WebhookDelivery(this, 'Webhooks', eventsProps);
-    this.criticalResults = new CriticalResultsCheck(this, 'CriticalResults', { ...eventsProps, criticalAckMinutes });
+    this.criticalResults = new CriticalResultsCheck(this, 'CriticalResults', { ...eventsProps, criticalAckMinutes, unmatchedWaitMinutes });
     if (lab) this.labOrders.queue.grantConsumeMessages(lab);
     if (props.labInterface) this.labOrderSender = new LabOrderSender(this, 'LabOrderSender', { ...eventsProps, labInterface: props.labInterface });
   }

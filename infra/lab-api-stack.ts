@@ -257,6 +257,7 @@ export class LabApiStack extends Stack {
       lab,
       criticalAckMinutes: settings.criticalAckMinutes,
       labInterface: settings.labInterface,
+      unmatchedWaitMinutes: settings.unmatchedWaitMinutes,
       hipaa,
     });
     const { ingest, labOrders, webhooks } = events;

@@ -56,23 +56,26 @@ export class OutboxRelay extends Construct {
 
 /**
  * Every 5 minutes: counts the appointments whose critical results waited longer than `criticalAckMinutes`
- * for a clinician's acknowledgement (functions/events/critical-results-check.ts), and logs the count. In
- * prod, Monitoring turns that line into a metric and alarms on it.
+ * for a clinician's acknowledgement, and the lab reports that matched no order and waited longer than
+ * `unmatchedWaitMinutes` to be matched or discarded (issue #51; functions/events/critical-results-check.ts),
+ * and logs both counts. In stages with alarms, Monitoring turns each line into a metric and alarms on it.
  */
 export class CriticalResultsCheck extends Construct {
   static readonly RATE = Duration.minutes(5);
   readonly function: LabFunction;
   readonly schedule: Rule;
 
-  constructor(scope: Construct, id: string, props: EventsProps & { criticalAckMinutes: number }) {
+  constructor(scope: Construct, id: string, props: EventsProps & { criticalAckMinutes: number; unmatchedWaitMinutes: number }) {
     super(scope, id);
-    const { criticalAckMinutes, ...eventsProps } = props;
+    const { criticalAckMinutes, unmatchedWaitMinutes, ...eventsProps } = props;
     this.function = new LabFunction(this, 'Check', {
       ...eventsProps,
       handlerFile: 'functions/events/critical-results-check.ts',
-      description: `Critical results check: counts critical results unacknowledged after ${criticalAckMinutes} minutes, every 5 minutes`,
+      description:
+        `Critical results check: counts critical results unacknowledged after ${criticalAckMinutes} minutes, ` +
+        `and unmatched lab results waiting over ${unmatchedWaitMinutes} minutes, every 5 minutes`,
       functionClass: 'critical-check',
-      environment: { CRITICAL_ACK_MINUTES: String(criticalAckMinutes) },
+      environment: { CRITICAL_ACK_MINUTES: String(criticalAckMinutes), UNMATCHED_WAIT_MINUTES: String(unmatchedWaitMinutes) },
       options: { retryAttempts: 0 },
     });
     this.schedule = new Rule(this, 'Schedule', {

@@ -15,7 +15,7 @@ import { Construct } from 'constructs';
 import { topLevelStack } from './top-level-stack';
 import { SANDBOX_PARTITION_PREFIX } from '../shared/sandbox';
 import { ACCESS_LOG_PARTITION_PREFIX, API_KEY_LAST_USE_ATTRIBUTE, API_KEY_PARTITION_PREFIX, GSI1, GSI2 } from '../shared/store/keys';
-import { DOCUMENTS_PREFIX_PATTERN, HL7_DOCUMENTS_PREFIX_PATTERN, INCOMING_PREFIX_PATTERN } from './bucket-layout';
+import { DOCUMENTS_PREFIX_PATTERN, HL7_DOCUMENTS_PREFIX_PATTERN, INCOMING_PREFIX_PATTERN, UNMATCHED_PREFIX_PATTERN } from './bucket-layout';
 import type { HipaaControls } from './hipaa-controls';
 import {
   AUDIT_ACTIONS,
@@ -28,11 +28,12 @@ import {
   SERVICE_LEVEL_CLASSES,
   TABLE_ACTIONS,
 } from './route-classes';
+import type { RouteName } from '../shared/routes';
 import type { StageName } from './settings';
 import { type PackageFiles, REPO_ROOT, type SideModules } from './bundling';
 import { PrebuiltBundle } from './bundle-all';
 import { hipaaAcknowledgements } from './function-acknowledgements';
-import { bucketArnAsNagSeesIt, s3Statements } from './function-s3-rights';
+import { bucketArnAsNagSeesIt, s3Prefixes, s3Statements } from './function-s3-rights';
 import { dataPolicyOf } from './data-policy';
 
 /** Powertools configuration, the same for every function. */
@@ -66,6 +67,8 @@ export interface LabFunctionProps {
   readonly sideModules?: SideModules;
   /** Variables of this function only, beside the ones every function gets. */
   readonly environment?: Readonly<Record<string, string>>;
+  /** The route it serves, for a function of the routes table: a few routes have rights beyond their class (UNMATCHED_RESULT_FILERS). */
+  readonly routeName?: RouteName;
   /** It records reads in the access log (AUDITED_ROUTES): it may put entries into the access-log partitions. */
   readonly recordsReads?: boolean;
   /** Extras of one function: reserved concurrency, asynchronous invocation settings. */
@@ -189,7 +192,7 @@ export class LabFunction extends Construct {
       );
     }
     if (PUBLISHERS.has(functionClass)) bus.grantPutEventsTo(this.function);
-    for (const statement of s3Statements(functionClass, bucket)) role.addToPrincipalPolicy(statement);
+    for (const statement of s3Statements(functionClass, bucket, props.routeName)) role.addToPrincipalPolicy(statement);
 
     Validations.of(this).acknowledge({
       id: 'AwsSolutions-IAM5[Resource::*]',
@@ -199,15 +202,15 @@ export class LabFunction extends Construct {
     });
     // Per function, as each function is its own resource: only its findings, with the reasons of its invocation.
     if (props.hipaa) Validations.of(this).acknowledge(...hipaaAcknowledgements(functionClass, props.options));
-    if (functionClass === 'document' || functionClass === 'ingest') {
+    const patterns = s3Prefixes(functionClass, props.routeName);
+    if (patterns.length > 0) {
       const bucketArn = bucketArnAsNagSeesIt(this, bucket);
       const why: Record<string, string> = {
         [DOCUMENTS_PREFIX_PATTERN]: 'keys under documents/ are generated per report (documents/<appointment id>/<document id>.pdf)',
         [INCOMING_PREFIX_PATTERN]: 'keys under incoming/ are chosen by the lab, one per uploaded report file',
         [HL7_DOCUMENTS_PREFIX_PATTERN]: 'keys under incoming/hl7-documents/ are derived per HL7 message (<event id>/<n>.pdf)',
+        [UNMATCHED_PREFIX_PATTERN]: 'keys under unmatched/ are derived per report that matched no order (<unmatched result id>/<n>.pdf)',
       };
-      const patterns =
-        functionClass === 'ingest' ? [INCOMING_PREFIX_PATTERN, HL7_DOCUMENTS_PREFIX_PATTERN, DOCUMENTS_PREFIX_PATTERN] : [DOCUMENTS_PREFIX_PATTERN];
       for (const pattern of patterns) {
         Validations.of(this).acknowledge({
           id: `AwsSolutions-IAM5[Resource::<${bucketArn}>/${pattern}]`,

@@ -1,13 +1,13 @@
 /**
  * The alarms that read what only logs tell (infra/monitoring.ts builds the rest): metric filters on the
  * functions' log lines — events the relay published late, webhook subscriptions disabled, critical values
- * nobody acknowledged — the webhook failure rate from the business metrics, and the 429s of API Gateway's
+ * nobody acknowledged, lab results that matched no order left waiting — the webhook failure rate from the business metrics, and the 429s of API Gateway's
  * access log, which no function sees.
  */
 import { Duration } from 'aws-cdk-lib';
 import { type IAlarm, type IMetric, MathExpression, Metric, Stats } from 'aws-cdk-lib/aws-cloudwatch';
 import { FilterPattern, type LogGroup } from 'aws-cdk-lib/aws-logs';
-import { CRITICAL_UNACKNOWLEDGED_LOG } from '../shared/domain/results';
+import { CRITICAL_UNACKNOWLEDGED_LOG, UNMATCHED_WAITING_LOG } from '../shared/domain/results';
 import { DISABLE_AFTER_FAILED_DELIVERIES, WEBHOOK_DISABLED_LOG } from '../shared/domain/webhook';
 import { BUSINESS_METRICS } from '../shared/metric-names';
 import type { LabFunction } from './lab-function';
@@ -26,6 +26,8 @@ export const RATE_LIMITED_METRIC = 'RateLimitedRequests';
 export const WEBHOOK_WINDOW = Duration.minutes(15);
 /** Appointments whose critical results waited too long, counted from CRITICAL_UNACKNOWLEDGED_LOG lines. */
 export const CRITICAL_UNACKNOWLEDGED_METRIC = 'CriticalResultsUnacknowledged';
+/** Lab reports that matched no order and waited too long to be matched or discarded, from UNMATCHED_WAITING_LOG lines (issue #51). */
+export const UNMATCHED_WAITING_METRIC = 'UnmatchedResultsWaiting';
 
 /** An alarm of the monitoring stack, notifying its topic (infra/monitoring.ts makes them). */
 export type AlarmFactory = (
@@ -39,7 +41,7 @@ export type AlarmFactory = (
 export interface LogAlarmsProps {
   readonly relay: LabFunction;
   readonly webhookSenders: readonly { name: string; function: LabFunction }[];
-  readonly criticalResultsCheck: { function: LabFunction; ackMinutes: number };
+  readonly criticalResultsCheck: { function: LabFunction; ackMinutes: number; unmatchedWaitMinutes: number };
   readonly apiAccessLogs: LogGroup;
 }
 
@@ -91,6 +93,23 @@ export function logAlarms(props: LogAlarmsProps, namespace: string, alarm: Alarm
       `The critical results check's log (${CRITICAL_UNACKNOWLEDGED_LOG}: appointment_ids, oldest_waiting_since) names the appointments; ` +
       'reach the ordering clinic. The alarm clears once each is acknowledged (POST /api/v1/appointments/{id}/results/acknowledge).',
     unacknowledged.metric({ period: PERIOD, statistic: Stats.MAXIMUM }),
+    { threshold: 1 },
+  );
+
+  const unmatched = check.function.logGroup.addMetricFilter('UnmatchedWaiting', {
+    filterPattern: FilterPattern.stringValue('$.message', '=', UNMATCHED_WAITING_LOG),
+    metricNamespace: namespace,
+    metricName: UNMATCHED_WAITING_METRIC,
+    metricValue: '$.count',
+  });
+  alarm(
+    'UnmatchedResultsWaiting',
+    'unmatched lab results waiting',
+    `A lab report whose barcode matched no drawn order waited more than ${check.unmatchedWaitMinutes} minutes to be matched or discarded: ` +
+      "a person's results reach nobody. The check's log " +
+      `(${UNMATCHED_WAITING_LOG}: unmatched_result_ids, oldest_received_at) names them; GET /api/v1/lab/unmatched-results lists them. ` +
+      'Match each to its appointment or discard it (docs/runbook.md); the alarm clears once none waits that long.',
+    unmatched.metric({ period: PERIOD, statistic: Stats.MAXIMUM }),
     { threshold: 1 },
   );
 

@@ -30,6 +30,9 @@
  *   appointments hold critical values no clinician acknowledged within `criticalAckMinutes`
  *   (`{"message":"critical results unacknowledged","count":N,…}`, every run, 0 included). A metric filter
  *   reads `count`; any in 5 minutes alarms, naming the log group where the appointment ids are.
+ * - Unmatched lab results waiting: the same check logs how many lab reports that matched no order waited
+ *   longer than `unmatchedWaitMinutes` to be matched or discarded (`{"message":"unmatched results
+ *   waiting","count":N,…}`, every run). A metric filter reads `count`; any in 5 minutes alarms (issue #51).
  */
 import type { Duration } from 'aws-cdk-lib';
 import { NestedStack, Stack } from 'aws-cdk-lib';
@@ -53,7 +56,14 @@ import { type AlarmFactory, logAlarms, PERIOD } from './log-alarms';
 /** CloudWatch's limit of metrics in one metric-math alarm. */
 export const METRICS_PER_ALARM = 10;
 
-export { CRITICAL_UNACKNOWLEDGED_METRIC, OUTBOX_RELAYED_LOG, OUTBOX_RELAYED_METRIC, RATE_LIMITED_METRIC, WEBHOOKS_DISABLED_METRIC } from './log-alarms';
+export {
+  CRITICAL_UNACKNOWLEDGED_METRIC,
+  OUTBOX_RELAYED_LOG,
+  OUTBOX_RELAYED_METRIC,
+  RATE_LIMITED_METRIC,
+  UNMATCHED_WAITING_METRIC,
+  WEBHOOKS_DISABLED_METRIC,
+} from './log-alarms';
 
 export interface MonitoringProps {
   readonly api: RestApi;
@@ -67,8 +77,8 @@ export interface MonitoringProps {
   readonly relay: LabFunction;
   /** The functions that attempt webhook deliveries, and so may disable a subscription and log it. */
   readonly webhookSenders: readonly { name: string; function: LabFunction }[];
-  /** The scheduled check of critical results nobody acknowledged, and how long it lets them wait. */
-  readonly criticalResultsCheck: { function: LabFunction; ackMinutes: number };
+  /** The scheduled check of critical results nobody acknowledged and of unmatched lab results, and how long it lets each wait. */
+  readonly criticalResultsCheck: { function: LabFunction; ackMinutes: number; unmatchedWaitMinutes: number };
   /** Where HIPAA's checks run: the alarm topic is encrypted with the operational data key. */
   readonly hipaa?: HipaaControls;
   /** API Gateway's access log: the requests it refused with 429 are counted from it. */

@@ -36,6 +36,13 @@ export const STATIC_ROUTES: readonly RouteName[] = ['health', 'getOpenApiDocumen
 export const DOCUMENT_READERS: readonly RouteName[] = ['getDocument'];
 
 /**
+ * Routes that handle the files of the lab's reports that matched no order (issue #51), beyond a write's
+ * rights: a match files them under `documents/` as results-ingest would, a discard deletes them
+ * (infra/function-s3-rights.ts).
+ */
+export const UNMATCHED_RESULT_FILERS: readonly RouteName[] = ['matchUnmatchedResult', 'discardUnmatchedResult'];
+
+/**
  * Routes that send one webhook to a client's endpoint inside the API request (a test send, a manual
  * retry): they wait up to 10 s for the receiver, so they get more time than a write. They put no event
  * on the bus.

@@ -32,7 +32,7 @@ export const ROUTE_DOMAINS = {
   SchedulingRoutes: ['locations', 'panels', 'biomarkers', 'appointments'],
   HomeKitRoutes: ['home-kit-orders'],
   LogisticsRoutes: ['shipments'],
-  ResultRoutes: ['results', 'documents'],
+  ResultRoutes: ['results', 'documents', 'lab'],
   WebhookRoutes: ['webhooks', 'event-log'],
   SandboxRoutes: ['sandbox'],
 } as const satisfies Record<string, readonly string[]>;

@@ -20,7 +20,7 @@ export interface ServiceMonitoringProps {
   readonly events: EventStack;
   readonly routeFunctions: readonly ApiFunction[];
   readonly authorizerFunction: LabFunction;
-  readonly settings: Pick<StackSettings, 'criticalAckMinutes' | 'alarmEmail'>;
+  readonly settings: Pick<StackSettings, 'criticalAckMinutes' | 'unmatchedWaitMinutes' | 'alarmEmail'>;
   readonly hipaa?: HipaaControls;
 }
 
@@ -72,7 +72,7 @@ export function monitorService(scope: Stack, props: ServiceMonitoringProps): Mon
       { name: 'webhook retries', function: webhooks.retries },
       ...routeFunctions.filter((fn) => fn.functionClass === 'webhook-sender').map((fn) => ({ name: fn.routeName, function: fn })),
     ],
-    criticalResultsCheck: { function: criticalResults.function, ackMinutes: settings.criticalAckMinutes },
+    criticalResultsCheck: { function: criticalResults.function, ackMinutes: settings.criticalAckMinutes, unmatchedWaitMinutes: settings.unmatchedWaitMinutes },
     apiAccessLogs: scope.node.findChild('ApiAccessLogs') as LogGroup,
     hipaa,
     alarmEmail: settings.alarmEmail,

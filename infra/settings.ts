@@ -18,6 +18,7 @@
  * | `documentRetentionYears`    | same                    | lab report files under documents/ are deleted this many years after they were stored (docs/privacy.md "Privacy") |
  * | `auditRetentionDays`        | same                    | access-log entries are deleted (DynamoDB TTL) this many days after the read (docs/privacy.md "Privacy") |
  * | `criticalAckMinutes`        | same                    | a critical result unacknowledged this long is counted by the check, and alarms (alarms) |
+ * | `unmatchedWaitMinutes`      | same                    | a lab report that matched no order, waiting this long to be matched or discarded, is counted by the same check, and alarms (alarms) |
  * | `terminationProtection`     | same                    | CloudFormation refuses to delete the stack                |
  * | `wafRequestsPerIp`          | same                    | a WAF in front of the stage: AWS's common rule set, and at most this many requests per IP in 5 minutes; unset: no WAF |
  * | —                           | `labInterface`          | the lab's engine the lab order sender delivers orders to over MLLP, and the VPC it is reached from; unset: no sender |
@@ -93,6 +94,8 @@ const StageFileSchema = v.strictObject({
   // The functions' own check (shared/config.ts) would refuse anything else at cold start: refuse it at synth.
   auditRetentionDays: wholeNumber(1, 99_999, 'days'),
   criticalAckMinutes: wholeNumber(1, 9999, 'minutes'),
+  // The functions' own check (shared/config.ts UNMATCHED_WAIT_MINUTES) takes 1 to 99999.
+  unmatchedWaitMinutes: wholeNumber(1, 99_999, 'minutes'),
   terminationProtection: v.boolean(),
   retainData: v.boolean(),
   logRetention: v.picklist(LOG_RETENTIONS, `must be a RetentionDays period CloudWatch Logs keeps logs for, never INFINITE (${LOG_RETENTIONS.join(', ')} days)`),
@@ -231,6 +234,7 @@ export function readSettings(scope: IConstruct, stage: StageName, stageFile: Sta
     documentRetentionYears: wholeNumberOf(scope, 'documentRetentionYears', file.documentRetentionYears, 'years', 100),
     auditRetentionDays: wholeNumberOf(scope, 'auditRetentionDays', file.auditRetentionDays, 'days', 99_999),
     criticalAckMinutes: wholeNumberOf(scope, 'criticalAckMinutes', file.criticalAckMinutes, 'minutes', 9999),
+    unmatchedWaitMinutes: wholeNumberOf(scope, 'unmatchedWaitMinutes', file.unmatchedWaitMinutes, 'minutes', 99_999),
     terminationProtection: flag(scope, 'terminationProtection', file.terminationProtection),
     // The stage file's only (no -c): what happens to data and who is alarmed is reviewed like code, never one flag away.
     retainData: file.retainData,

@@ -8,11 +8,12 @@ import { AttributeType, BillingMode, ProjectionType, Table, TableEncryption } fr
 import { EventBus } from 'aws-cdk-lib/aws-events';
 import { BlockPublicAccess, Bucket, BucketEncryption, type BucketProps, type CfnBucket, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import type { IConstruct } from 'constructs';
+import { UNMATCHED_RETENTION_DAYS } from '../shared/domain/unmatched-results';
 import { EVENT_SOURCE } from '../shared/events/event-source';
 import { LAB_PARTNER_SOURCE } from '../shared/events/lab-results-reported';
 import { GSI1, GSI2 } from '../shared/store/keys';
 import { TTL_ATTRIBUTE } from '../shared/store/table';
-import { DOCUMENTS_PREFIX, INCOMING_PREFIX } from './bucket-layout';
+import { DOCUMENTS_PREFIX, INCOMING_PREFIX, UNMATCHED_PREFIX } from './bucket-layout';
 import { type HipaaControls, PatientDataBackup } from './hipaa-controls';
 import type { StageName } from './settings';
 
@@ -104,6 +105,15 @@ export function patientDataStores(scope: Stack, props: PatientDataStoresProps): 
         id: 'expire-incoming',
         prefix: INCOMING_PREFIX,
         expiration: Duration.days(30),
+        noncurrentVersionExpiration: Duration.days(7),
+      },
+      {
+        // The files of lab reports that matched no order (issue #51): filed or deleted when one is matched or
+        // discarded; what is left expires the day after its unmatched result (90 days, DynamoDB TTL), its
+        // deleted versions after 7 days, as the uploads'.
+        id: 'expire-unmatched',
+        prefix: UNMATCHED_PREFIX,
+        expiration: Duration.days(UNMATCHED_RETENTION_DAYS + 1),
         noncurrentVersionExpiration: Duration.days(7),
       },
       {

@@ -47,6 +47,11 @@ const Environment = v.object({
   LAB_RECEIVING_FACILITY: v.optional(v.pipe(v.string(), v.minLength(1))),
   /** Every wait of the lab order's retry schedule multiplied by this (the local stack's tests compress it); default 1. */
   LAB_ORDER_RETRY_SCALE: v.optional(v.pipe(v.string(), v.decimal('must be a decimal number'), v.transform(Number), v.minValue(0.0001), v.maxValue(1)), '1'),
+  /** How long a lab report that matched no order may wait to be matched or discarded before the check counts it (issue #51). */
+  UNMATCHED_WAIT_MINUTES: v.optional(
+    v.pipe(v.string(), v.regex(/^[1-9]\d{0,4}$/, 'must be a whole number of minutes from 1 to 99999'), v.transform(Number)),
+    '240',
+  ),
 });
 
 function readConfig() {
@@ -79,6 +84,7 @@ function readConfig() {
       receivingFacility: env.LAB_RECEIVING_FACILITY,
       retryScale: env.LAB_ORDER_RETRY_SCALE,
     },
+    unmatchedWaitMinutes: env.UNMATCHED_WAIT_MINUTES,
   } as const;
 }
 

@@ -20,6 +20,7 @@ import * as orders from './routes/orders';
 import * as shipments from './routes/shipments';
 import * as homeKitOrders from './routes/home-kit-orders';
 import * as webhooks from './routes/webhooks';
+import * as lab from './routes/lab';
 
 export type { HttpMethod, Route } from './routes/route';
 
@@ -88,6 +89,9 @@ export const routes = {
   simulateSandboxResults: results.simulateSandboxResults,
   listProfileHomeKitOrders: homeKitOrders.listProfileHomeKitOrders,
   listProfileAccessLog: profiles.listProfileAccessLog,
+  listUnmatchedResults: lab.listUnmatchedResults,
+  matchUnmatchedResult: lab.matchUnmatchedResult,
+  discardUnmatchedResult: lab.discardUnmatchedResult,
 } as const satisfies { [N in string]: Route & { name: N } };
 
 export type RouteName = keyof typeof routes;

@@ -2,9 +2,11 @@
  * EventBridge target for the lab's results, in either form:
  * - `LabResultsReported` (source lab-partner): our JSON report;
  * - `Object Created` (source aws.s3) of an HL7 v2 ORU^R01 message under `incoming/hl7/` (docs/hl7.md).
- * Both are stored by the same use case. A report that can never be stored is logged with its reason (ids
- * and rules, never values) and thrown, so that EventBridge's retries end in the dead-letter queue; a
- * duplicate (the same event_id, the same HL7 message control id) is acknowledged and ignored.
+ * Both are stored by the same use case. A report whose barcode no drawn order holds is kept as an unmatched
+ * result (outcome `unmatched`, issue #51), never sent to the dead-letter queue. A report that can never be
+ * stored is logged with its reason (ids and rules, never values) and thrown, so that EventBridge's retries
+ * end in the dead-letter queue; a duplicate (the same event_id, the same HL7 message control id) is
+ * acknowledged and ignored.
  */
 import type { EventBridgeEvent } from 'aws-lambda';
 import * as v from 'valibot';

@@ -189,6 +189,14 @@ async function main(): Promise<void> {
         for (const { id } of existing) await call('DELETE', `/api/v1/webhooks/${id}`);
         return idOf(await call('POST', '/api/v1/webhooks', { url: 'http://127.0.0.1:9/hooks', event_types: ['ShipmentStatusChanged'] }));
       },
+      // The lab's report for a barcode no order holds, stored by the ingest in process (as the reported appointment's).
+      async unmatched() {
+        const { ingestLabReport } = await import('../../shared/usecases/ingest-lab-report');
+        const { unmatchedIdOf } = await import('../../shared/usecases/keep-unmatched-result');
+        const detail = { ...labReport(''), appointment_id: undefined, barcode: newBarcode(), patient: { name: 'Mark, Bench', date_of_birth: '1980-01-01' } };
+        await ingestLabReport(detail, new Date());
+        return unmatchedIdOf(detail.event_id);
+      },
     };
     if (process.env.BENCH_VERBOSE === '1') console.error('arranging the lists');
     const listedProfile = idOf(await call('POST', '/api/v1/profiles', PROFILE));

@@ -25,6 +25,8 @@ export interface World {
     shipment(): Promise<string>;
     kitOrder(options?: { panels?: boolean; dispatched?: boolean }): Promise<string>;
     webhook(): Promise<string>;
+    /** A lab report of ESSENTIALS_PANEL's tests whose barcode no order holds, kept unmatched (issue #51): its id. */
+    unmatched(): Promise<string>;
   };
   barcode(): string;
 }
@@ -120,4 +122,14 @@ export const PROBES = {
   simulateSandboxResults: undefined,
   listProfileHomeKitOrders: async (w) => ({ params: { id: w.listedProfile } }),
   listProfileAccessLog: async (w) => ({ params: { id: w.listedProfile } }),
+  // The queue holds what the probes below left waiting (each run keeps two more); asked also with limit.
+  listUnmatchedResults: async (w) => {
+    await w.fresh.unmatched();
+    return {};
+  },
+  matchUnmatchedResult: async (w) => ({
+    params: { id: await w.fresh.unmatched() },
+    body: { appointment_id: await w.fresh.appointment({ drawn: true }) },
+  }),
+  discardUnmatchedResult: async (w) => ({ params: { id: await w.fresh.unmatched() }, body: { reason: 'bench' } }),
 } satisfies Record<RouteName, Prober | undefined>;

@@ -76,6 +76,7 @@ const PAGED: ReadonlySet<RouteName> = new Set([
   'listProfileAccessLog',
   'listWebhookDeliveries',
   'listEvents',
+  'listUnmatchedResults',
 ]);
 
 export const LIST_LIMIT = 20;

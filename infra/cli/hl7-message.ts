@@ -28,7 +28,12 @@ export interface Hl7Report {
   genetic_results?: Hl7GeneticResult[];
   rejection?: { reason_code: RejectionReason; comment?: string | null; biomarker_ids?: number[] };
   documents?: { file_name: string; bytes: Buffer }[];
+  /** PID-5 and PID-7: whom the lab's system says the sample is from (read only when no order holds the barcode). */
+  patient?: { family_name: string | null; given_name: string | null; date_of_birth: string | null };
 }
+
+/** MSH-3 and MSH-4 of the messages written here: with MSH-10 and MSH-7, what names the report (shared/hl7/oru-r01.ts hl7EventId). */
+export const SANDBOX_LAB = { application: 'LAB-SANDBOX', facility: 'LAB' } as const;
 
 /** How OBX-3 names a biomarker: its LOINC code where the catalog has one, else our id. */
 export type ObservationCoding = (biomarkerId: number) => { code: string; text: string; system: string };
@@ -65,6 +70,13 @@ function rangeText(range: Range | null): string {
   return `${range.normal_min}-${range.normal_max}`;
 }
 
+/** PID-4 to PID-7: the name (family^given) and birth date, when the report names the person. */
+function patientFields(patient: Hl7Report['patient']): string[] {
+  if (!patient) return [];
+  const name = `${encodeText(patient.family_name ?? '')}^${encodeText(patient.given_name ?? '')}`;
+  return ['', name === '^' ? '' : name, '', patient.date_of_birth ? hl7Date(patient.date_of_birth) : ''];
+}
+
 /** Segments joined by \r, as HL7 separates them; fields encoded. */
 export function oruR01(report: Hl7Report, coding: ObservationCoding): string {
   const segment = (...fields: string[]) => fields.join('|');
@@ -75,8 +87,8 @@ export function oruR01(report: Hl7Report, coding: ObservationCoding): string {
     segment(
       'MSH',
       '^~\\&',
-      'LAB-SANDBOX',
-      'LAB',
+      SANDBOX_LAB.application,
+      SANDBOX_LAB.facility,
       'LAB-API',
       'CLINIC',
       hl7Timestamp(report.reported_at),
@@ -89,7 +101,7 @@ export function oruR01(report: Hl7Report, coding: ObservationCoding): string {
       // MSH-18: a string uploaded to S3 is sent as UTF-8 (the lab CLI's and the tests' uploads).
       'UNICODE UTF-8',
     ),
-    segment('PID', '1', '', `${barcode}^^^LAB^SID`),
+    segment('PID', '1', '', `${barcode}^^^LAB^SID`, ...patientFields(report.patient)),
     segment('ORC', 'RE', barcode),
     segment(
       'OBR',

@@ -22,7 +22,8 @@ export const USAGE = `usage:
 
 create prints the new key alone on the last line; it is shown once. --sandbox issues a sandbox key
 (lab_test_…): it sees and writes sandbox data only, kept ${SANDBOX_RETENTION_DAYS} days (docs/sandbox.md).
-It refuses a group that does not exist (--allow-unknown-groups: a key for groups yet to be created). A key expires after
+It refuses a group that does not exist (--allow-unknown-groups: a key for groups yet to be created), and
+LAB_RESULTS_MATCH (the lab-operations staff's) on a key that lacks some profile group. A key expires after
 ${DEFAULT_KEY_LIFETIME_DAYS} days unless --expires-in says otherwise (1d to ${MAX_LIFETIME_DAYS}d); never needs --allow-no-expiry.
 rotate prints a new key for the same key id, expiring as create's would; the old one keeps working
 for the grace (default ${DEFAULT_ROTATION_GRACE_HOURS}h, 0h to ${MAX_GRACE_DAYS}d, never past its own expiry).

@@ -23,7 +23,8 @@
  * (`--usage-plan`, the stack output KeyUsagePlanId: infra/cli/key-usage-plans.ts), and a revoked one
  * loses it. Bad arguments, an unknown scope or an unknown group (a profile group that does
  * not exist, a location group without an active location; --allow-unknown-groups for groups yet to be
- * created): a message on stderr and exit code 2.
+ * created), or LAB_RESULTS_MATCH on a key lacking some profile group (or a sandbox key): a message on stderr
+ * and exit code 2.
  */
 // Pure (reads no configuration), so it may load before the environment is set.
 import { isExpired } from '../../shared/auth/api-key-lifetime';
@@ -101,6 +102,20 @@ async function main(argv: string[]): Promise<void> {
             unknownProfileGroups.length > 0
               ? `unknown profile group(s): ${unknownProfileGroups.join(', ')}; known: ${listed(known.profileGroups)}`
               : `unknown location group(s): ${unknownLocationGroups.join(', ')} (no active location in them); known: ${listed(known.locationGroups)}`,
+          );
+        }
+      }
+      // The lab's reports that matched no order belong to no tenant (issue #51): the scope that reads and matches them is
+      // for the service's own lab-operations staff, on a key that holds every profile group there is (the reference
+      // data's, as `npm run data` applied them) and works on live data.
+      if (scopes.includes('LAB_RESULTS_MATCH')) {
+        if (values.sandbox) throw new UsageError('LAB_RESULTS_MATCH is not issued on a sandbox key: the lab sends its unmatched results as live data');
+        const every = (await (await import('../data/apply')).knownGroups()).profileGroups;
+        const lacking = every.filter((group) => !profileGroups.includes(group));
+        if (every.length === 0 || lacking.length > 0) {
+          throw new UsageError(
+            "LAB_RESULTS_MATCH is issued only on a key holding every profile group (the service's own lab-operations staff): " +
+              (every.length === 0 ? 'no profile group exists yet: npm run data -- apply' : `--profile-groups lacks ${lacking.join(', ')}`),
           );
         }
       }

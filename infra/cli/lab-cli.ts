@@ -17,6 +17,10 @@
  * `--reported-at <ISO instant>` (any command): the report's time instead of now (its tests dated that day),
  * to try a late, early or future report: the ingest refuses one more than 5 minutes ahead, and one older
  * than the value stored, saying why.
+ * `report-unsolicited <barcode> --like <appointment-id>` (issue #51): a mislabelled tube. Every test planned on that
+ * appointment, reported under a barcode no order holds, naming that appointment's person (HL7 PID-5/PID-7, or
+ * the JSON report's `patient`): the ingest keeps it as an unmatched result, to try the lab-operations queue
+ * (GET /api/v1/lab/unmatched-results, then …/{id}/match with the appointment's id).
  * `--format hl7` (any command): the lab speaks HL7 v2 instead: the same report written as an ORU^R01
  * message (infra/cli/hl7-message.ts, its PDF embedded), uploaded under `incoming/hl7/`, and handed to
  * the ingest as the S3 `Object Created` event EventBridge would deliver.
@@ -29,6 +33,7 @@ import { parseArgs } from 'node:util';
 import { HL7_PREFIX, INCOMING_PREFIX } from '../../shared/documents/bucket-layout';
 import { isZonedDateTime } from '../../shared/domain/instant';
 import { rangeFlag, REJECTION_REASONS, type RejectionReason } from '../../shared/domain/results';
+import { BARCODE_PATTERN } from '../../shared/domain/sample';
 import { localFunctionEnvironment } from '../local/environment';
 import { apoeResult, geneticFinding } from './lab-samples';
 import { isLabInboxCommand, LAB_INBOX_USAGE, runLabInboxCommand } from './lab-inbox';
@@ -41,6 +46,8 @@ const USAGE = `usage:
   npm run lab -- reject <appointment-id> --reason <code> [--biomarkers <id,id>]
     codes: ${REJECTION_REASONS.join(', ')}
 ${LAB_INBOX_USAGE}
+  npm run lab -- report-unsolicited <barcode> --like <appointment-id>
+    the tests planned on that appointment, under a barcode no order holds: kept as an unmatched result
   any of them with --format hl7: sent as an HL7 v2 ORU^R01 message instead of a JSON event
   any of them with --reported-at <ISO instant, e.g. 2026-11-28T09:30:00Z>: the report's time instead of now
   npm run lab -- --help`;
@@ -62,6 +69,7 @@ function parse(argv: string[]) {
         'reported-at': { type: 'string' },
         json: { type: 'boolean' },
         text: { type: 'string' },
+        like: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }),
@@ -91,6 +99,14 @@ function criticalValue(limits: { critical_low?: number | null; critical_high?: n
   return undefined;
 }
 
+/** report-unsolicited's barcode, checked as the API checks one, with its --like appointment. */
+function unsolicitedBarcode(barcode: string | undefined, like: string | undefined, rest: string[]): string {
+  if (!barcode || rest.length > 0) throw new UsageError('report-unsolicited takes one barcode, and --like <appointment-id>');
+  if (!BARCODE_PATTERN.test(barcode)) throw new UsageError(`not a barcode (6–32 characters of A–Z, 0–9 and -): ${barcode}`);
+  if (like === undefined) throw new UsageError('report-unsolicited takes --like <appointment-id>: the appointment whose tests and person it reports');
+  return barcode;
+}
+
 async function main(argv: string[]): Promise<void> {
   const { values, positionals } = parse(argv);
   if (values.help) {
@@ -99,9 +115,13 @@ async function main(argv: string[]): Promise<void> {
   }
   if (isLabInboxCommand(positionals[0])) return runLabInboxCommand(positionals, values);
   if (values.json || values.text !== undefined) throw new UsageError('--json and --text apply to orders and refuse-next only');
-  const [command, appointmentId, ...rest] = positionals;
-  if (command !== 'report' && command !== 'correct' && command !== 'reject')
+  const [command, firstArgument, ...rest] = positionals;
+  if (command !== 'report' && command !== 'correct' && command !== 'reject' && command !== 'report-unsolicited')
     throw new UsageError(command ? `unknown command: ${command}` : 'a command is required');
+  // report-unsolicited names the barcode, and the appointment whose tests and person it reports with --like.
+  const unsolicited = command === 'report-unsolicited' ? unsolicitedBarcode(firstArgument, values.like, rest) : undefined;
+  if (command !== 'report-unsolicited' && values.like !== undefined) throw new UsageError('--like applies to report-unsolicited only');
+  const appointmentId = unsolicited ? values.like : firstArgument;
   if (!appointmentId) throw new UsageError(`${command} takes an appointment id`);
   if (!UUID.test(appointmentId)) throw new UsageError(`not an appointment id (a UUID): ${appointmentId}`);
   if (command !== 'correct' && rest.length > 0) throw new UsageError(`${command} takes exactly one appointment id`);
@@ -131,8 +151,14 @@ async function main(argv: string[]): Promise<void> {
   const { s3 } = await import('../../shared/documents/s3');
   const { handler: ingest } = await import('../../functions/events/results-ingest');
   const { renderLabReport } = await import('./lab-report-pdf');
-  const { objectCreatedEvent, oruR01 } = await import('./hl7-message');
+  const { hl7Timestamp, objectCreatedEvent, oruR01, SANDBOX_LAB } = await import('./hl7-message');
+  const { hl7EventId } = await import('../../shared/hl7/oru-r01');
+  const { unmatchedIdOf } = await import('../../shared/usecases/keep-unmatched-result');
+  /** The event_id of the report report-unsolicited sent: its unmatched result is named after it. */
+  let unmatchedEventId: string | undefined;
 
+  const { appointmentIdOfBarcode } = await import('../../shared/store/lab-reports');
+  if (unsolicited && (await appointmentIdOfBarcode(unsolicited))) throw new UsageError(`an order holds barcode ${unsolicited}: use report`);
   const aggregate = await getAppointmentAggregate(appointmentId);
   if (!aggregate) throw new UsageError(`no appointment ${appointmentId} in the local stack`);
   const { appointment } = aggregate;
@@ -145,14 +171,21 @@ async function main(argv: string[]): Promise<void> {
   const bucket = process.env.DOCUMENTS_BUCKET!;
   const upload = (key: string, body: Buffer | string, contentType: string) =>
     s3.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body, ContentType: contentType }));
+  // A mislabelled tube names the appointment's person as the lab's system holds them (issue #51).
+  const person = unsolicited ? await getExistingProfile(appointment.profile_id) : undefined;
   /** The report as the lab sends it: a JSON event naming its uploaded PDF, or an HL7 message embedding it. */
   const deliver = async (detail: Record<string, unknown>, pdf?: { file_name: string; bytes: Buffer }) => {
     if (format === 'hl7') {
       if (!appointment.barcode) throw new UsageError(`appointment ${appointmentId} has no barcode: an HL7 message names the sample by it`);
+      const controlId = randomUUID().replaceAll('-', '').slice(0, 20);
+      if (unsolicited) unmatchedEventId = hl7EventId(SANDBOX_LAB.application, SANDBOX_LAB.facility, controlId, hl7Timestamp(reportedAt));
       const message = oruR01(
         {
-          control_id: randomUUID().replaceAll('-', '').slice(0, 20),
-          barcode: appointment.barcode,
+          control_id: controlId,
+          barcode: unsolicited ?? appointment.barcode,
+          ...(person && {
+            patient: { family_name: person.last_name ?? null, given_name: person.first_name ?? null, date_of_birth: person.date_of_birth ?? null },
+          }),
           reported_at: reportedAt,
           drawn_at: appointment.blood_drawn_at,
           ...(detail as Pick<Parameters<typeof oruR01>[0], 'clinical_results' | 'genetic_results' | 'rejection'>),
@@ -175,6 +208,14 @@ async function main(argv: string[]): Promise<void> {
       await upload(s3Key, pdf.bytes, 'application/pdf');
       documents = [{ s3_key: s3Key, file_name: pdf.file_name, content_type: 'application/pdf' }];
     }
+    const eventId = randomUUID();
+    if (unsolicited) unmatchedEventId = eventId;
+    const names = person
+      ? {
+          barcode: unsolicited,
+          patient: { name: [person.last_name, person.first_name].filter(Boolean).join(', ') || null, date_of_birth: person.date_of_birth ?? null },
+        }
+      : { appointment_id: appointmentId };
     return ingest({
       version: '0',
       id: randomUUID(),
@@ -184,7 +225,7 @@ async function main(argv: string[]): Promise<void> {
       time: reportedAt,
       region: 'local',
       resources: [],
-      detail: { event_id: randomUUID(), appointment_id: appointmentId, reported_at: reportedAt, ...detail, ...(pdf ? { documents } : {}) },
+      detail: { event_id: eventId, ...names, reported_at: reportedAt, ...detail, ...(pdf ? { documents } : {}) },
     });
   };
 
@@ -241,12 +282,12 @@ async function main(argv: string[]): Promise<void> {
   const extraFinding = values.genetic && !geneticPlanned.includes(apoeResult(testedAt).biomarker_id);
   if (extraFinding) genetic_results.push(apoeResult(testedAt));
 
-  const profile = await getExistingProfile(appointment.profile_id);
+  const profile = person ?? (await getExistingProfile(appointment.profile_id));
   const initials = `${profile.first_name?.[0] ?? '?'}.${profile.last_name?.[0] ?? '?'}.`;
   const pdf = await renderLabReport({
     patientInitials: initials,
     appointmentId,
-    barcode: appointment.barcode ?? '-',
+    barcode: unsolicited ?? appointment.barcode ?? '-',
     reportedAt,
     sampleDate: appointment.blood_drawn_at ?? testedAt,
     lines: clinical_results.map((result) => ({
@@ -262,6 +303,15 @@ async function main(argv: string[]): Promise<void> {
   const genetic = values.preliminary ? genetic_results.map((result) => ({ ...result, result_status: 'preliminary' as const })) : genetic_results;
   const { outcome } = await deliver({ clinical_results, genetic_results: genetic }, { file_name: `lab-report-${testedAt}.pdf`, bytes: Buffer.from(pdf) });
   const plannedGeneticReported = genetic_results.length - (extraFinding ? 1 : 0);
+  if (unsolicited) {
+    const id = unmatchedIdOf(unmatchedEventId!);
+    console.log(
+      `Reported the ${clinical_results.length + plannedGeneticReported} test(s) planned on appointment ${appointmentId} under barcode ${unsolicited}, ` +
+        `which no order holds (${outcome}: unmatched result ${id}).`,
+    );
+    console.log(`List it: GET /api/v1/lab/unmatched-results; match it: POST /api/v1/lab/unmatched-results/${id}/match {"appointment_id": "${appointmentId}"}`);
+    return;
+  }
   console.log(
     `Reported ${clinical_results.length + plannedGeneticReported} of ${planned.length} planned result(s) ` +
       `(${clinical_results.length} of ${clinicalPlanned.length} clinical, ${plannedGeneticReported} of ${geneticPlanned.length} genetic)` +

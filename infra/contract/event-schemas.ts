@@ -169,10 +169,11 @@ export const PUBLISHED_EVENTS: PublishedEvent[] = [
     file: 'lab-results-reported.schema.json',
     source: LAB_PARTNER_SOURCE,
     detailType: LAB_RESULTS_REPORTED,
-    when: 'Sent BY the lab: results of an appointment (by appointment_id or barcode).',
+    when: 'Sent BY the lab: results of an appointment (by appointment_id or barcode; a barcode no drawn order holds is kept as an unmatched result).',
     more:
       "Upload report files to the documents bucket's incoming/ prefix first. The same event_id twice is stored once; a report older than the " +
-      'stored one (tested_at, then reported_at) does not replace it. Unknown appointments or biomarkers are refused.',
+      'stored one (tested_at, then reported_at) does not replace it. An unknown appointment_id or biomarker is refused; a barcode no drawn ' +
+      'order holds is kept 90 days as an unmatched result for matching by hand, with the patient the report may name (docs/hl7.md).',
     detail: LabResultsReportedDetail,
   }),
 ];

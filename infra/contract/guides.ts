@@ -52,6 +52,9 @@ const ROUTE_NOTES: { readonly [N in RouteName]?: string } = {
   createWebhook: 'ours: webhooks, see [Webhooks](events-and-webhooks.md#webhooks)',
   listEvents: 'ours: the event log, see [Event log](events-and-webhooks.md#event-log)',
   simulateSandboxResults: 'ours: sandbox keys only, see [Sandbox](sandbox.md#simulated-results)',
+  listUnmatchedResults: "ours: the lab's results that matched no order, see [HL7](hl7.md#results-that-match-no-order)",
+  matchUnmatchedResult: 'ours: applies one to its appointment, see [HL7](hl7.md#results-that-match-no-order)',
+  discardUnmatchedResult: 'ours: closes one, see [HL7](hl7.md#results-that-match-no-order)',
 };
 
 const cell = (text: string) => text.replace(/\|/g, '\\|');
@@ -106,6 +109,7 @@ const SCOPE_NOTES: { readonly [S in Scope]?: string } = {
   PROFILES_ERASE: "ours: erasing a person's identifiers",
   AUDIT_VIEW: "ours: who read a person's data",
   LOCATIONS_MANAGE: "ours: a location's schedule, set by the clinic",
+  LAB_RESULTS_MATCH: "ours: the service's own lab-operations staff, on a key holding every profile group (the keys CLI refuses it otherwise)",
 };
 
 /** docs/api-keys.md: each scope, the routes it opens (with the others a route needs as well) and the webhook events it receives. */

@@ -15,6 +15,7 @@ export const dev: StageFile = {
   documentRetentionYears: 10,
   auditRetentionDays: 730,
   criticalAckMinutes: 60,
+  unmatchedWaitMinutes: 240,
   terminationProtection: false,
   // Test data: `cdk destroy` takes the table, queues and log groups with the stack.
   retainData: false,

@@ -27,6 +27,9 @@ export const prod: StageFile = {
   auditRetentionDays: 730,
   // A critical value (a potassium of 6.8) must reach a clinician within the hour, or on-call hears of it.
   criticalAckMinutes: 60,
+  // A lab report that matched no order (a mislabelled tube) is a real person's result: someone matches or discards
+  // it within 4 hours, or on-call hears of it (docs/runbook.md).
+  unmatchedWaitMinutes: 240,
   // A WAF in front of the API (infra/waf.ts), off until the API faces the open internet beyond its clients:
   // wafRequestsPerIp: 30_000, (requests per source IP in 5 minutes, then 429: above one key's 7,500; $7/month + $0.60 per million)
   // The lab's interface engine, to send each order as HL7 v2 over MLLP (docs/deploy.md "Connecting a lab over MLLP"):

@@ -31,6 +31,12 @@ export interface StackSettings {
    * counts it (CRITICAL_ACK_MINUTES) and, with alarms, the alarm fires.
    */
   readonly criticalAckMinutes: number;
+  /**
+   * Minutes a lab report whose barcode matched no drawn order may wait to be matched or discarded (issue #51)
+   * before the same check counts it (UNMATCHED_WAIT_MINUTES) and, with alarms, its alarm fires. 240 (4 hours)
+   * in every stage file: the default the issue asks for.
+   */
+  readonly unmatchedWaitMinutes: number;
   readonly terminationProtection: boolean;
   /**
    * The table (with its deletion protection on), the queues and dead-letter queues and every log group

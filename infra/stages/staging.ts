@@ -30,6 +30,7 @@ export const staging: StageFile = {
   documentRetentionYears: 10,
   auditRetentionDays: 730,
   criticalAckMinutes: 60,
+  unmatchedWaitMinutes: 240,
   terminationProtection: false,
   // Test data: the table, queues and logs go with the stack.
   retainData: false,

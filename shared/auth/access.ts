@@ -30,6 +30,11 @@ export interface AccessContext {
 export interface ReadAudit {
   /** `resource` names what was shown (`profile`, `appointment <id>`, `document <id>`), never a field's value. */
   read(profileId: string, resource: string): void;
+  /**
+   * A lab report that matched no order (issue #51), shown with the patient the lab named: no profile is known,
+   * so the entry goes to the unmatched result's own access log, by its id (docs/privacy.md "The access log").
+   */
+  readUnmatched(unmatchedResultId: string, resource: string): void;
 }
 
 /** The spec's "or": holding any one of the listed scopes suffices. */

@@ -138,3 +138,22 @@ export const createHomeKitOrderBody = {
     country: 'DE',
   },
 };
+
+/** A mislabelled tube's report, as the lab-operations list shows it (issue #51), and its match. */
+export const matchUnmatchedResultBody = { appointment_id: APPOINTMENT_ID };
+
+export const unmatchedResult = {
+  id: '0f1e2d3c-4b5a-4968-8776-5a4b3c2d1e0f',
+  received_at: '2026-11-24T08:31:02.512Z',
+  barcode: 'LAB-2026-000129',
+  patient: { name: 'Mustermann, Erika', date_of_birth: '1984-08-12' },
+  biomarkers: [
+    { code: '718-7', name: 'Hemoglobin' },
+    { code: '3016-3', name: 'TSH' },
+  ],
+  source: 'hl7',
+  status: 'waiting',
+  appointment_id: null,
+  closed_at: null,
+  discard_reason: null,
+};

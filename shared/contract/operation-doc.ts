@@ -17,6 +17,9 @@ export const TAGS = {
     "A client's subscriptions to the domain events, delivered as signed Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature) " +
     'with retries, a delivery log and replay. Scope WEBHOOKS_MANAGE; a subscription belongs to the key that made it.',
   Events: 'The event log: the events a key could receive by webhook, kept 30 days, to reconcile from.',
+  'Lab operations':
+    "The service's own lab-operations staff (scope LAB_RESULTS_MATCH): the lab's reports whose barcode matched no drawn order, " +
+    'kept 90 days to be matched to their appointment or discarded.',
   Sandbox: "Sandbox keys (lab_test_…) work on data of their own; they can simulate the lab's answers.",
   Service: 'Health, this document and its docs page: no API key needed.',
 } as const;

@@ -25,6 +25,7 @@ import { ordersOperations } from './operations/orders';
 import { shipmentsOperations } from './operations/shipments';
 import { homeKitOrdersOperations } from './operations/home-kit-orders';
 import { webhooksOperations } from './operations/webhooks';
+import { labOperations } from './operations/lab';
 
 export { type OperationDoc, type ResponseDoc, TAGS } from './operation-doc';
 
@@ -38,6 +39,7 @@ export const operations = {
   ...shipmentsOperations,
   ...homeKitOrdersOperations,
   ...webhooksOperations,
+  ...labOperations,
 } as const satisfies Record<RouteName, OperationDoc>;
 
 export type Operations = typeof operations;

@@ -44,6 +44,11 @@ export const isCritical = (interpretation: Interpretation | null | undefined) =>
  * appointments whose critical values waited longer than the stage allows. The prod alarm counts it.
  */
 export const CRITICAL_UNACKNOWLEDGED_LOG = 'critical results unacknowledged';
+/**
+ * What the same check logs every run of the lab reports that matched no order (issue #51), with `count`: those
+ * that waited longer than the stage allows to be matched or discarded. The alarm of stages with alarms counts it.
+ */
+export const UNMATCHED_WAITING_LOG = 'unmatched results waiting';
 
 /** A result as stored, as far as replacing it is concerned. */
 export interface StoredVersion extends ReportOrder {

@@ -20,6 +20,9 @@ export const SCOPES = [
   'AUDIT_VIEW',
   // Not in the spec: a location's schedule (hours, slots, capacity, closures), set by the clinic (docs/scheduling.md "Scheduling").
   'LOCATIONS_MANAGE',
+  // Not in the spec: the lab's results that matched no order (issue #51), for the service's own lab-operations staff
+  // (docs/hl7.md "Results that match no order"); the keys CLI issues it only on a key holding every profile group.
+  'LAB_RESULTS_MATCH',
 ] as const;
 
 export type Scope = (typeof SCOPES)[number];

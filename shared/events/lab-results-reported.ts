@@ -67,6 +67,22 @@ export const ReportedDocument = v.strictObject({
   content_type: v.picklist(['application/pdf']),
 });
 
+/**
+ * Who the lab believes the sample is from, as its system holds the person: read ONLY when the report's barcode
+ * matches no drawn order, kept on that unmatched result for the people who match it by hand (docs/hl7.md
+ * "Results that match no order"), removed once it is matched or discarded. A report that finds its
+ * appointment never stores it: the appointment's profile is the person.
+ */
+export const ReportedPatient = v.pipe(
+  v.strictObject({
+    name: v.optional(v.nullable(text(200)), null),
+    date_of_birth: v.optional(v.nullable(date), null),
+  }),
+  v.description(
+    "The person as the lab's system names them (HL7 PID-5 and PID-7). Kept only while the barcode matches no drawn order; never stored with results.",
+  ),
+);
+
 /** A report's bounds: one report is one DynamoDB transaction (at most 100 items), stored entirely or not at all. */
 export const MAX_CLINICAL_RESULTS_PER_REPORT = 60;
 export const MAX_GENETIC_RESULTS_PER_REPORT = 20;
@@ -81,6 +97,7 @@ export const LabResultsReportedDetail = v.pipe(
     clinical_results: v.optional(v.pipe(v.array(ClinicalResult), v.maxLength(MAX_CLINICAL_RESULTS_PER_REPORT)), []),
     genetic_results: v.optional(v.pipe(v.array(GeneticResult), v.maxLength(MAX_GENETIC_RESULTS_PER_REPORT)), []),
     documents: v.optional(v.pipe(v.array(ReportedDocument), v.maxLength(5)), []),
+    patient: v.optional(ReportedPatient),
     rejection: v.optional(
       v.pipe(
         v.strictObject({

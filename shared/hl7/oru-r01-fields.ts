@@ -214,3 +214,32 @@ export function calendarDate(text: string): string | undefined {
   const date = `${text.slice(0, 4)}-${text.slice(4, 6)}-${text.slice(6, 8)}`;
   return isCalendarDate(date) ? date : undefined;
 }
+
+/** One line of at most `max` characters: line breaks, tabs and other controls a decoded value may hold become spaces. */
+const oneLine = (text: string, max: number) =>
+  text
+    .replace(/[\p{Cc}\p{Cf}\s]+/gu, ' ')
+    .trim()
+    .slice(0, max);
+
+/**
+ * PID-5 and PID-7: whom the lab's system says the sample is from, for the queue of results whose barcode
+ * matches no order (docs/hl7.md "Results that match no order"), where people match them by hand. Never a
+ * reason to refuse a message: a name or date that cannot be read is null. The name as the lab wrote it:
+ * the family name, then given, middle names and suffix (`Muster^Erika^^^^^L` → `Muster, Erika`).
+ */
+export function patientOf(pid: Hl7Segment | undefined): { name: string | null; date_of_birth: string | null } | undefined {
+  if (!pid) return undefined;
+  const read = (field: number, component: number) => {
+    try {
+      return value(pid, field, component);
+    } catch {
+      return '';
+    }
+  };
+  const [family, given, middle, suffix] = [1, 2, 3, 4].map((component) => oneLine(read(5, component), 100));
+  const givenNames = [given, middle, suffix].filter(Boolean).join(' ');
+  const name = oneLine([family, givenNames].filter(Boolean).join(', '), 200) || null;
+  const dateOfBirth = calendarDate(read(7, 1)) ?? null;
+  return name === null && dateOfBirth === null ? undefined : { name, date_of_birth: dateOfBirth };
+}

@@ -18,7 +18,20 @@ import { derivedUuid } from '../derived-uuid';
 import { type Hl7Segment, splitHl7Message } from './message';
 import { decodeMessage } from './charset';
 import { type Attachment, Hl7Refused, type BiomarkerLookup, LOCAL_CODING_SYSTEM, type TranslatedReport } from './report-shape';
-import { attachment, geneticResult, INTERPRETATION, instant, measurement, rangeOf, REJECT_REASON, statusOf, testDate, unitOf, value } from './oru-r01-fields';
+import {
+  attachment,
+  geneticResult,
+  INTERPRETATION,
+  instant,
+  measurement,
+  patientOf,
+  rangeOf,
+  REJECT_REASON,
+  statusOf,
+  testDate,
+  unitOf,
+  value,
+} from './oru-r01-fields';
 
 export {
   type Attachment,
@@ -53,6 +66,10 @@ export function decodeOruR01(bytes: Uint8Array): string {
   const [header] = parse(buffer.toString('latin1', start, ends.length > 0 ? Math.min(...ends) : buffer.length));
   return decodeMessage(bytes, header!.charset);
 }
+
+/** The report's event_id of a message: from MSH-3, MSH-4, MSH-10 and MSH-7 as written (the lab sandbox names the unmatched result it makes by it). */
+export const hl7EventId = (sendingApplication: string, sendingFacility: string, controlId: string, time: string) =>
+  derivedUuid(['hl7', sendingApplication, sendingFacility, controlId, time]);
 
 export function translateOruR01(text: string, lookup: BiomarkerLookup): TranslatedReport {
   const segments = parse(text);
@@ -121,17 +138,21 @@ export function translateOruR01(text: string, lookup: BiomarkerLookup): Translat
       }
     : undefined;
 
+  // Read for a message whose barcode matches no order only (it is then kept for matching by hand); the ingest never stores it otherwise.
+  const patient = patientOf(segments.find((segment) => segment.name === 'PID'));
+
   return {
     detail: {
       // The same message sent twice (the lab's retry) is one report. Its time is part of the name: a lab
       // system whose control ids start again after a restart sends a new message, not a duplicate.
-      event_id: derivedUuid(['hl7', header.getComponent(3, 1), header.getComponent(4, 1), controlId, header.getComponent(7, 1)]),
+      event_id: hl7EventId(header.getComponent(3, 1), header.getComponent(4, 1), controlId, header.getComponent(7, 1)),
       barcode: [...barcodes][0],
       reported_at: reportedAt,
       clinical_results: clinical,
       genetic_results: genetic,
       documents: [],
       ...(rejection ? { rejection } : {}),
+      ...(patient ? { patient } : {}),
     },
     attachments,
   };
@@ -184,7 +205,8 @@ function structure(segments: Hl7Segment[]) {
         break;
       }
       default:
-        // MSH, PID, PV1, ORC, … identify and route; the barcode (OBR-2/ORC-2) is what matches the sample.
+        // MSH, PID, PV1, ORC, … identify and route; the barcode (OBR-2/ORC-2) is what matches the sample
+        // (PID-5 and PID-7 are read for the unmatched results' queue only: patientOf).
         current = undefined;
     }
   }

@@ -17,7 +17,7 @@ import { config } from '../config';
 import { Unavailable } from '../errors';
 import { logger } from '../logger';
 import type { Route, RouteName } from '../routes';
-import { type AccessLogEntry, recordReads } from '../store/access-log';
+import { type AccessLogEntry, recordReads, type UnmatchedReadEntry } from '../store/access-log';
 import { ReadCollector } from './audited-routes';
 import type { LabContext } from './middlewares';
 
@@ -50,7 +50,11 @@ export function auditReads(route: Route & { name: RouteName }): MiddlewareObj<AP
         request_id: event.requestContext?.requestId ?? context.awsRequestId,
         source_ip: event.requestContext?.identity?.sourceIp ?? null,
       };
-      const entries: AccessLogEntry[] = reads.map((read) => ({ ...common, resource: read.resource, profile_id: read.profileId }));
+      const entries: (AccessLogEntry | UnmatchedReadEntry)[] = reads.map((read) =>
+        'profileId' in read
+          ? { ...common, resource: read.resource, profile_id: read.profileId }
+          : { ...common, resource: read.resource, unmatched_result_id: read.unmatchedResultId },
+      );
       try {
         await recordReads(entries, config.auditRetentionDays);
       } catch (error) {

@@ -45,12 +45,14 @@ export const AUDITED_ROUTES: ReadonlySet<RouteName> = new Set<RouteName>([
   'attachHomeKitOrderBiomarkers',
   'dispatchHomeKitOrder',
   'activateHomeKitOrder',
+  // The lab reports that matched no order (issue #51): the list shows the patient the lab named (entries by
+  // unmatched result, readUnmatched); a match answers the results now the appointment's (the entry: its profile's).
+  'listUnmatchedResults',
+  'matchUnmatchedResult',
 ]);
 
-export interface Read {
-  profileId: string;
-  resource: string;
-}
+/** A read of a person's data: of a profile's, or of an unmatched result's patient (no profile known). */
+export type Read = { profileId: string; resource: string } | { unmatchedResultId: string; resource: string };
 
 /** One request's reads, each once, in the order they were said. Pure: it only remembers. */
 export class ReadCollector implements ReadAudit {
@@ -62,9 +64,18 @@ export class ReadCollector implements ReadAudit {
   }
 
   read(profileId: string, resource: string): void {
+    this.#remember({ profileId, resource });
+  }
+
+  readUnmatched(unmatchedResultId: string, resource: string): void {
+    this.#remember({ unmatchedResultId, resource });
+  }
+
+  #remember(read: Read): void {
     // Loud rather than an unrecorded read: without the list's IAM right the entry could not be written anyway.
     if (!AUDITED_ROUTES.has(this.#route)) throw new Error(`${this.#route} shows a person's data but is not in AUDITED_ROUTES`);
-    if (!this.#reads.some((seen) => seen.profileId === profileId && seen.resource === resource)) this.#reads.push({ profileId, resource });
+    const same = (seen: Read) => JSON.stringify(seen) === JSON.stringify(read);
+    if (!this.#reads.some(same)) this.#reads.push(read);
   }
 
   get reads(): readonly Read[] {

@@ -5,13 +5,17 @@
  *
  * Access patterns:
  * - record a request's reads ........ PutItem per entry     PK=ACCESS#<profile id>, SK=READ#<at>#<request id>#<n>
+ *                                                            (an unmatched result's patient: PK=ACCESS#UNMATCHED#<its id>)
  * - a profile's access log .......... Query ACCESS#<profile id> / READ#…, newest first
  */
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { accessLogEntryKey, accessLogOf } from './keys';
+import { accessLogEntryKey, accessLogOf, unmatchedAccessLogEntryKey } from './keys';
 import { type Page, type PageRequest, pageOfPartition } from './pages';
 import { dynamo, tableName } from './client';
 import { TTL_ATTRIBUTE } from './table';
+
+/** A read of a lab report that matched no order (issue #51): named by the unmatched result, no profile being known. */
+export type UnmatchedReadEntry = Omit<AccessLogEntry, 'profile_id'> & { unmatched_result_id: string };
 
 export interface AccessLogEntry {
   /** When the read was answered, a UTC instant. */
@@ -36,14 +40,16 @@ const DAY_SECONDS = 86_400;
  * Each put only adds: an entry that exists is never replaced (IAM lets the recording functions put into
  * ACCESS# partitions, but cannot require this condition; our code always sends it).
  */
-export async function recordReads(entries: readonly AccessLogEntry[], retentionDays: number): Promise<void> {
+export async function recordReads(entries: readonly (AccessLogEntry | UnmatchedReadEntry)[], retentionDays: number): Promise<void> {
   await Promise.all(
     entries.map((entry, n) =>
       dynamo.send(
         new PutCommand({
           TableName: tableName,
           Item: {
-            ...accessLogEntryKey(entry.profile_id, entry.at, entry.request_id, n),
+            ...('profile_id' in entry
+              ? accessLogEntryKey(entry.profile_id, entry.at, entry.request_id, n)
+              : unmatchedAccessLogEntryKey(entry.unmatched_result_id, entry.at, entry.request_id, n)),
             ...entry,
             [TTL_ATTRIBUTE]: Math.floor(Date.parse(entry.at) / 1000) + retentionDays * DAY_SECONDS,
           },

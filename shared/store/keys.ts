@@ -83,6 +83,19 @@ export const accessLogEntryKey = (profileId: string, at: string, requestId: stri
 /** The partition of a profile's access log. */
 export const accessLogOf = (profileId: string) => ({ PK: t(`${ACCESS_LOG_PARTITION_PREFIX}${profileId}`), skPrefix: ACCESS_LOG_ENTRY_PREFIX });
 
+/**
+ * The access log of a lab report that matched no order (issue #51), whose patient no profile names yet: its
+ * own partition, by its id, outliving the unmatched result for the access log's retention.
+ */
+export const unmatchedAccessLogEntryKey = (unmatchedResultId: string, at: string, requestId: string, n: number): ItemKey => ({
+  PK: t(`${ACCESS_LOG_PARTITION_PREFIX}UNMATCHED#${unmatchedResultId}`),
+  SK: `${ACCESS_LOG_ENTRY_PREFIX}${at}#${requestId}#${n}`,
+});
+export const unmatchedAccessLogOf = (unmatchedResultId: string) => ({
+  PK: t(`${ACCESS_LOG_PARTITION_PREFIX}UNMATCHED#${unmatchedResultId}`),
+  skPrefix: ACCESS_LOG_ENTRY_PREFIX,
+});
+
 /** The partition holding a resource's history entries. */
 export const historyOf = (resource: ItemKey) => ({ PK: t(`HISTORY#${withoutRealm(resource.PK)}`), skPrefix: HISTORY_ENTRY_PREFIX });
 

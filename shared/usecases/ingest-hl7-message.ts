@@ -4,8 +4,8 @@
  * means (shared/hl7/oru-r01.ts), its embedded PDFs put under `incoming/` like any upload, then checked
  * against the LabResultsReported schema and stored by the SAME ingestLabReport as a JSON report. So an HL7
  * message and the equivalent JSON report store the same thing, and are refused for the same reasons. Once
- * stored (or found stored before: the message control id makes one event_id), the message file is deleted:
- * it names the patient.
+ * stored, kept as an unmatched result (no drawn order holds its barcode), or found so before (the message
+ * control id makes one event_id), the message file is deleted: it names the patient.
  */
 import * as v from 'valibot';
 import { HL7_DOCUMENTS_PREFIX, HL7_PREFIX } from '../documents/bucket-layout';
@@ -13,14 +13,15 @@ import { deleteObject, putUpload, objectBytes } from '../documents/s3';
 import { LabResultsReportedDetail, reportIssues } from '../events/lab-results-reported';
 import { type BiomarkerLookup, decodeOruR01, Hl7Refused, LOCAL_CODING_SYSTEM, translateOruR01 } from '../hl7/oru-r01';
 import { type Catalog, loadCatalog } from '../store/catalog';
-import { ingestLabReport, ReportRejected } from './ingest-lab-report';
+import { ingestLabReport, type IngestOutcome, ReportRejected } from './ingest-lab-report';
 
 /** What the keys of HL7 messages may look like: no character an S3 event would encode. */
 export const HL7_KEY = /^incoming\/hl7\/[A-Za-z0-9._-]{1,200}\.hl7$/;
 /** A result message is a few KB; with an embedded PDF report, at most a few MB. */
 const MAX_MESSAGE_BYTES = 8 * 1024 * 1024;
 
-export type Hl7Outcome = 'stored' | 'duplicate' | 'gone';
+/** `unmatched`: no drawn order holds its barcode; kept for matching by hand (keep-unmatched-result.ts). */
+export type Hl7Outcome = IngestOutcome | 'gone';
 
 /**
  * `versionId`: the version S3's event names (the bucket is versioned). That version is read and, once
@@ -52,9 +53,9 @@ export async function ingestHl7Message(key: string, now: Date, versionId?: strin
     throw new ReportRejected(`the HL7 message means an invalid report: ${reportIssues(parsed.issues, 'report')}`);
   }
   await Promise.all(attachments.map((attachment, index) => putUpload(documents[index]!.s3_key, attachment.bytes, attachment.content_type)));
-  let outcome: 'stored' | 'duplicate';
+  let outcome: IngestOutcome;
   try {
-    outcome = await ingestLabReport(parsed.output, now);
+    outcome = await ingestLabReport(parsed.output, now, { source: 'hl7' });
   } catch (error) {
     // Refused for good (no such barcode, not drawn, …): the extracted PDFs must not linger. A transient
     // failure keeps them for the retry, which puts the same keys again anyway.

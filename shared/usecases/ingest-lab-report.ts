@@ -8,6 +8,9 @@
  * that then fails is deleted again, and the uploads in `incoming/` (named by the lab, often after the
  * patient) are deleted once the report is stored — also when a retry finds it stored already.
  *
+ * A report whose barcode no drawn order holds is kept as an unmatched result (keep-unmatched-result.ts, issue
+ * #51) after the checks that need no appointment, and applied through here again once someone matches it.
+ *
  * Here: finding the appointment, the retries of the transaction and the business metrics. What a report
  * changes is lab-report-changes.ts (its critical values lab-report-critical.ts), its files lab-report-files.ts.
  */
@@ -17,22 +20,28 @@ import { getAppointmentAggregate } from '../store/appointments/reads';
 import { type AppointmentRecord } from '../store/appointments/records';
 import { type Catalog, loadCatalog } from '../store/catalog';
 import { appointmentIdOfBarcode, reportStored } from '../store/lab-reports';
-import { TransactionCancelled } from '../store/transactions';
+import { type NamedItem, TransactionCancelled } from '../store/transactions';
+import type { UnmatchedSource } from '../store/unmatched-results';
 import type { Changes } from '../store/transitions';
 import { commit } from './commit';
 import { BUSINESS_METRICS, countBusiness, MetricUnit } from '../metrics';
 import { prepare } from './lab-report-changes';
+import { keepUnmatched } from './keep-unmatched-result';
 import { deleteUploads, discardCopies } from './lab-report-files';
 import { ReportRejected } from './report-rejected';
 
 export { ReportRejected };
 
-async function appointmentIdOf(detail: LabResultsReportedDetail): Promise<string> {
+export type IngestOutcome = 'stored' | 'duplicate' | 'unmatched';
+
+/**
+ * The appointment the report names, or the one holding its barcode; undefined when no drawn order holds the
+ * barcode (the report is then kept as an unmatched result). A report naming an appointment_id we do not
+ * have is refused later (storeReport): that is the lab's bug, not a mislabelled tube.
+ */
+async function appointmentIdOf(detail: LabResultsReportedDetail): Promise<string | undefined> {
   if (detail.appointment_id) return detail.appointment_id;
-  const id = await appointmentIdOfBarcode(detail.barcode as string);
-  // Not the barcode itself: this message is logged, and a barcode links the logs to a person's sample.
-  if (!id) throw new ReportRejected('no appointment has the barcode of the report');
-  return id;
+  return appointmentIdOfBarcode(detail.barcode as string);
 }
 
 async function assertKnownBiomarkers(detail: LabResultsReportedDetail): Promise<void> {
@@ -60,11 +69,19 @@ function assertReportTimes(detail: LabResultsReportedDetail, now: Date): void {
   if (late.length > 0) throw new ReportRejected(`tested_at is later than the day after reported_at for biomarker(s) ${late.join(', ')}`);
 }
 
+export interface IngestOptions {
+  /** How the lab sent it, as an unmatched result shows it: a JSON event (the default) or an HL7 message. */
+  readonly source?: UnmatchedSource;
+  /** A write of the caller's that must happen with the report or not at all, in its transaction (a match closing its unmatched result). */
+  readonly alsoWrite?: NamedItem;
+}
+
 /**
- * Stores a report. Returns 'duplicate' for an event_id stored before. Throws ReportRejected for what
- * can never be stored (unknown appointment or biomarker, no sample drawn, missing file).
+ * Stores a report. Returns 'duplicate' for an event_id stored (or kept unmatched) before, 'unmatched' for a
+ * report whose barcode no drawn order holds: kept for matching by hand (keep-unmatched-result.ts). Throws
+ * ReportRejected for what can never be stored (unknown appointment_id or biomarker, no sample drawn, missing file).
  */
-export async function ingestLabReport(detail: LabResultsReportedDetail, now: Date): Promise<'stored' | 'duplicate'> {
+export async function ingestLabReport(detail: LabResultsReportedDetail, now: Date, options: IngestOptions = {}): Promise<IngestOutcome> {
   // A retry after the uploads' delete failed, or a late duplicate: the uploads may still be there.
   if (await reportStored(detail.event_id)) {
     await deleteUploads(detail);
@@ -73,11 +90,12 @@ export async function ingestLabReport(detail: LabResultsReportedDetail, now: Dat
   assertReportTimes(detail, now);
   const appointmentId = await appointmentIdOf(detail);
   await assertKnownBiomarkers(detail);
+  if (!appointmentId) return keepUnmatched(detail, now, options.source ?? 'json');
 
   const copied: string[] = [];
   let outcome: 'stored' | 'duplicate';
   try {
-    outcome = await storeReport(detail, appointmentId, now, copied);
+    outcome = await storeReport(detail, appointmentId, now, copied, options.alsoWrite);
   } catch (error) {
     await discardCopies(detail.event_id, copied);
     throw error;
@@ -99,7 +117,13 @@ function countIngested(appointment: AppointmentRecord, changes: Changes): void {
   }
 }
 
-async function storeReport(detail: LabResultsReportedDetail, appointmentId: string, now: Date, copied: string[]): Promise<'stored' | 'duplicate'> {
+async function storeReport(
+  detail: LabResultsReportedDetail,
+  appointmentId: string,
+  now: Date,
+  copied: string[],
+  alsoWrite: NamedItem | undefined,
+): Promise<'stored' | 'duplicate'> {
   for (let attempt = 1; ; attempt += 1) {
     const aggregate = await getAppointmentAggregate(appointmentId);
     if (!aggregate) throw new ReportRejected(`unknown appointment ${appointmentId}`);
@@ -107,14 +131,18 @@ async function storeReport(detail: LabResultsReportedDetail, appointmentId: stri
     if (status === 'scheduled' || status === 'cancelled') {
       throw new ReportRejected(`appointment ${appointmentId} is ${status}: no sample was drawn`);
     }
-    const changes = await prepare(detail, aggregate, now, copied);
+    const prepared = await prepare(detail, aggregate, now, copied);
+    const changes = alsoWrite ? { ...prepared, items: [...(prepared.items ?? []), alsoWrite] } : prepared;
     try {
-      // At most 60 + 20 results, 2 × 5 documents, the marker, the completion (state, history) and one outbox
-      // item holding every event (the status change, LabResultsUpdated, LabResultsCorrected, LabResultsAvailable): ≤ 94 items.
+      // At most 60 + 20 results, 2 × 5 documents, the marker, the completion (state, history), one outbox
+      // item holding every event (the status change, LabResultsUpdated, LabResultsCorrected, LabResultsAvailable)
+      // and the caller's one write: ≤ 95 items.
       await commit(changes);
     } catch (error) {
       if (!(error instanceof TransactionCancelled)) throw error;
       if (error.failed('marker') && (await reportStored(detail.event_id))) return 'duplicate';
+      // The caller's own precondition: its to explain (a match that lost to another).
+      if (alsoWrite && error.failed(alsoWrite.name)) throw error;
       if (attempt >= 3) throw error;
       continue; // a concurrent report changed the results we compared with: read again
     }

@@ -306,6 +306,49 @@ describe('npm start', () => {
     ]).toEqual(['completed', ['received:final', 'received:final'], [2], 1]);
   });
 
+  it("npm run lab -- report-unsolicited --format hl7 is listed as an unmatched result, matched, and then reads as the appointment's results", async () => {
+    const booked = await call(first, 'POST', '/api/v1/appointments', devKey, {
+      profile_id: profileId,
+      location_id: '5a1f3c2e-8b4d-4e6f-9a7b-1c2d3e4f5a01',
+      scheduled_at: slotIn(1),
+    });
+    await call(first, 'POST', `/api/v1/appointments/${booked.body.id}/biomarkers`, devKey, { biomarker_ids: [2, 3] });
+    await call(first, 'POST', `/api/v1/appointments/${booked.body.id}/confirm`, devKey, { barcode: 'E2E-000006' });
+    const lab = await run('npm', ['run', '--silent', 'lab', '--', 'report-unsolicited', 'E2E-MISLABELLED-1', '--like', booked.body.id, '--format', 'hl7'], {
+      env: { ...process.env, ...ports, LAB_DATA_DIR: dataDir },
+    });
+    const id = /unmatched result ([0-9a-f-]{36})/.exec(lab.stdout)?.[1];
+    expect(lab.stdout).toContain(`under barcode E2E-MISLABELLED-1, which no order holds (unmatched: unmatched result ${id})`);
+    const listed = (await call(first, 'GET', '/api/v1/lab/unmatched-results', devKey)).body.find((item: { id: string }) => item.id === id);
+    expect(listed).toMatchObject({ barcode: 'E2E-MISLABELLED-1', source: 'hl7', patient: { name: expect.stringContaining(', ') }, status: 'waiting' });
+    expect(listed.biomarkers.map((biomarker: { code: string }) => biomarker.code)).toEqual(['718-7', '3016-3']);
+    const matched = await call(first, 'POST', `/api/v1/lab/unmatched-results/${id}/match`, devKey, { appointment_id: booked.body.id });
+    expect([matched.status, matched.body.status, matched.body.patient]).toEqual([200, 'matched', null]);
+    const results = (await call(first, 'GET', `/api/v1/appointments/${booked.body.id}/results`, devKey)).body;
+    expect([results.status, results.clinical_results.map((r: { status: string }) => r.status), results.documents.length]).toEqual([
+      'completed',
+      ['received', 'received'],
+      1,
+    ]);
+  });
+
+  it('npm run lab -- report-unsolicited sends a JSON report naming the person, kept unmatched; a barcode an order holds is refused with exit code 2', async () => {
+    const like = (await call(first, 'GET', '/api/v1/lab/unmatched-results', devKey)).body.length;
+    const lab = await run('npm', ['run', '--silent', 'lab', '--', 'report-unsolicited', 'E2E-MISLABELLED-2', '--like', appointmentId], {
+      env: { ...process.env, ...ports, LAB_DATA_DIR: dataDir },
+    });
+    const id = /unmatched result ([0-9a-f-]{36})/.exec(lab.stdout)?.[1];
+    const listed = (await call(first, 'GET', '/api/v1/lab/unmatched-results', devKey)).body;
+    expect([listed.length, listed.find((item: { id: string }) => item.id === id)]).toEqual([
+      like + 1,
+      expect.objectContaining({ barcode: 'E2E-MISLABELLED-2', source: 'json', patient: { name: expect.any(String), date_of_birth: expect.any(String) } }),
+    ]);
+    const held = await run('npm', ['run', '--silent', 'lab', '--', 'report-unsolicited', 'E2E-000001', '--like', appointmentId], {
+      env: { ...process.env, ...ports, LAB_DATA_DIR: dataDir },
+    }).catch((e: { code: number; stderr: string }) => e);
+    expect(held).toMatchObject({ code: 2, stderr: expect.stringContaining('an order holds barcode E2E-000001: use report') });
+  });
+
   it('delivers the LabResultsAvailable that npm run lab caused from its own process', async () => {
     const arrived = await webhookWhere((m) => m.type === 'LabResultsAvailable' && m.data.appointment_id === appointmentId);
     expect(new Webhook(webhookSecret).verify(arrived.body, arrived.headers as Record<string, string>)).toMatchObject({

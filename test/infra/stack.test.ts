@@ -16,7 +16,14 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ApiFunction, copyPackageFiles, POWERTOOLS_ENVIRONMENT, REPO_ROOT, servesPages } from '../../infra/api-function';
 import { buildBundle } from '../../infra/bench/bundle-build';
 import { ACCESS_LOG_FIELDS, API_KEY_HEADER, KEY_AUTHORIZER_CACHE_SECONDS, type LabApiStack, MISSING_KEY_MESSAGE } from '../../infra/lab-api-stack';
-import { CRITICAL_UNACKNOWLEDGED_METRIC, METRICS_PER_ALARM, OUTBOX_RELAYED_LOG, OUTBOX_RELAYED_METRIC, WEBHOOKS_DISABLED_METRIC } from '../../infra/monitoring';
+import {
+  CRITICAL_UNACKNOWLEDGED_METRIC,
+  METRICS_PER_ALARM,
+  OUTBOX_RELAYED_LOG,
+  OUTBOX_RELAYED_METRIC,
+  UNMATCHED_WAITING_METRIC,
+  WEBHOOKS_DISABLED_METRIC,
+} from '../../infra/monitoring';
 import {
   FUNCTION_SIZES,
   type FunctionClass,
@@ -25,10 +32,11 @@ import {
   REPORT_RENDERERS,
   routeClassOf,
   SERVICE_LEVEL_CLASSES,
+  UNMATCHED_RESULT_FILERS,
   WEBHOOK_SENDERS,
 } from '../../infra/route-classes';
 import { STAGE_FILES } from '../../infra/settings';
-import { CRITICAL_UNACKNOWLEDGED_LOG } from '../../shared/domain/results';
+import { CRITICAL_UNACKNOWLEDGED_LOG, UNMATCHED_WAITING_LOG } from '../../shared/domain/results';
 import { WEBHOOK_DISABLED_LOG } from '../../shared/domain/webhook';
 import { EVENT_SOURCE, SANDBOX_EVENT_SOURCE } from '../../shared/events/event-source';
 import { AUDITED_ROUTES } from '../../shared/http/audited-routes';
@@ -103,7 +111,7 @@ describe('the LabApi stack (prod): functions', () => {
     }
   });
 
-  it('configures every function through its environment: table, bucket, bus, Powertools and its metrics namespace, source maps (route functions their route class, the paged lists their cursor key, the reading routes the access-log retention, the critical results check its time allowed, the report its fonts in S3)', () => {
+  it('configures every function through its environment: table, bucket, bus, Powertools and its metrics namespace, source maps (route functions their route class, the paged lists their cursor key, the reading routes the access-log retention, the critical results check its times allowed, the report its fonts in S3)', () => {
     const [tableId] = prod.onlyOfType('AWS::DynamoDB::Table');
     const busId = prod.onlyOfType('AWS::Events::EventBus')[0];
     const bucketId = prod.logicalIdOf(prod.stack.node.findChild('Documents'));
@@ -119,7 +127,10 @@ describe('the LabApi stack (prod): functions', () => {
         NODE_OPTIONS: '--enable-source-maps',
         ...(paged && { CURSOR_SECRET: expect.anything() }),
         ...(construct instanceof ApiFunction && AUDITED_ROUTES.has(construct.routeName) && { AUDIT_RETENTION_DAYS: '730' }),
-        ...(construct.functionClass === 'critical-check' && { CRITICAL_ACK_MINUTES: String(STAGE_FILES.prod.criticalAckMinutes) }),
+        ...(construct.functionClass === 'critical-check' && {
+          CRITICAL_ACK_MINUTES: String(STAGE_FILES.prod.criticalAckMinutes),
+          UNMATCHED_WAIT_MINUTES: String(STAGE_FILES.prod.unmatchedWaitMinutes),
+        }),
         ...(construct.functionClass === 'report' && {
           REPORT_FONT_CHINESE: { 'Fn::Sub': expect.stringMatching(ASSET_URL) },
           REPORT_FONT_KOREAN: { 'Fn::Sub': expect.stringMatching(ASSET_URL) },
@@ -131,7 +142,7 @@ describe('the LabApi stack (prod): functions', () => {
     });
   });
 
-  it('gives CURSOR_SECRET, a deploy-time reference to the generated secret, to the nine paged lists and no other function', () => {
+  it('gives CURSOR_SECRET, a deploy-time reference to the generated secret, to the ten paged lists and no other function', () => {
     const [secretId, secret] = prod.onlyOfType('AWS::SecretsManager::Secret');
     expect(secret.Properties).toMatchObject({ GenerateSecretString: { PasswordLength: 64, ExcludePunctuation: true } });
     expect(secret.Properties).not.toHaveProperty('SecretString');
@@ -145,6 +156,7 @@ describe('the LabApi stack (prod): functions', () => {
       'listProfileHomeKitOrders',
       'listShipmentHistory',
       'listShipments',
+      'listUnmatchedResults',
       'listWebhookDeliveries',
     ]);
     for (const { fn } of holders) {
@@ -405,11 +417,14 @@ describe('the LabApi stack (prod): least privilege', () => {
     }
   });
 
-  it("lets only the document route read filed reports, and results-ingest file the lab's uploads", () => {
+  it("lets only the document route read filed reports, results-ingest file the lab's uploads, and the unmatched results' match and discard their files", () => {
     for (const { construct, role } of prod.functions) {
       // The documents bucket: the report's fonts in the asset bucket are the test below this one.
       const touchesBucket = prod.statementsOf(role).some((s) => str(s.Action).includes('s3:') && !str(s.Resource).includes('cdk-hnb659fds-assets'));
-      const expected = construct.functionClass === 'document' || construct.functionClass === 'ingest';
+      const expected =
+        construct.functionClass === 'document' ||
+        construct.functionClass === 'ingest' ||
+        (construct instanceof ApiFunction && UNMATCHED_RESULT_FILERS.includes(construct.routeName));
       expect(touchesBucket, construct.node.path).toBe(expected);
     }
     const s3Of = (route: RouteName | FunctionClass) =>
@@ -427,9 +442,18 @@ describe('the LabApi stack (prod): least privilege', () => {
       { actions: ['s3:DeleteObject', 's3:DeleteObjectVersion', 's3:GetObject', 's3:GetObjectTagging', 's3:GetObjectVersion'], on: 'incoming' },
       // The PDFs an HL7 message embeds, under a prefix of their own: never where the lab's messages go.
       { actions: ['s3:PutObject'], on: 'incoming/hl7-documents' },
+      // A report that matched no order: its files copied under unmatched/<id>/ (issue #51).
+      { actions: ['s3:PutObject', 's3:PutObjectTagging'], on: 'unmatched' },
       { actions: ['s3:DeleteObject', 's3:GetObject', 's3:PutObject', 's3:PutObjectTagging'], on: 'documents' },
       { actions: ['s3:ListBucket'], on: 'bucket' },
     ]);
+    // A match files the kept files as ingest would, and deletes them; a discard only deletes them.
+    expect(s3Of('matchUnmatchedResult')).toEqual([
+      { actions: ['s3:DeleteObject', 's3:GetObject', 's3:GetObjectTagging'], on: 'unmatched' },
+      { actions: ['s3:DeleteObject', 's3:GetObject', 's3:PutObject', 's3:PutObjectTagging'], on: 'documents' },
+      { actions: ['s3:ListBucket'], on: 'bucket' },
+    ]);
+    expect(s3Of('discardUnmatchedResult')).toEqual([{ actions: ['s3:DeleteObject'], on: 'unmatched' }]);
   });
 
   it('grants nothing on "*" but X-Ray\'s two actions, and lets each function log to its own log group only', () => {
@@ -619,7 +643,7 @@ describe('the LabApi stack (prod): data', () => {
     }
   });
 
-  it("versions the documents, logs access to them, expires the lab's leftover uploads under incoming/ and the reports after 10 years", () => {
+  it("versions the documents, logs access to them, expires the lab's leftover uploads under incoming/, unmatched results' files after 91 days and the reports after 10 years", () => {
     const documents = prod.resources[prod.logicalIdOf(prod.stack.node.findChild('Documents'))]!;
     expect(documents.Properties).toMatchObject({
       VersioningConfiguration: { Status: 'Enabled' },
@@ -630,6 +654,10 @@ describe('the LabApi stack (prod): data', () => {
       expect.objectContaining({ Prefix: 'incoming/', ExpirationInDays: 30, NoncurrentVersionExpiration: { NoncurrentDays: 7 }, Status: 'Enabled' }),
     );
     expect(rules).toContainEqual(expect.objectContaining({ AbortIncompleteMultipartUpload: { DaysAfterInitiation: 7 } }));
+    // The files of lab reports that matched no order (issue #51): a day past the 90 days of their unmatched result.
+    expect(rules).toContainEqual(
+      expect.objectContaining({ Prefix: 'unmatched/', ExpirationInDays: 91, NoncurrentVersionExpiration: { NoncurrentDays: 7 }, Status: 'Enabled' }),
+    );
     // Filed reports are kept for the retention period (documentRetentionYears, default 10: 3653 days with leap days).
     expect(rules).toContainEqual(
       expect.objectContaining({ Prefix: 'documents/', ExpirationInDays: 3653, NoncurrentVersionExpiration: { NoncurrentDays: 30 }, Status: 'Enabled' }),
@@ -1031,6 +1059,19 @@ describe('the LabApi stack (prod): alarms', () => {
     const alarm = alarms().find((a) => a.MetricName === CRITICAL_UNACKNOWLEDGED_METRIC);
     expect(alarm).toMatchObject({ Threshold: 1, Statistic: 'Maximum', ComparisonOperator: 'GreaterThanOrEqualToThreshold' });
     expect(String(alarm!.AlarmDescription)).toContain(`more than ${STAGE_FILES.prod.criticalAckMinutes} minutes`);
+  });
+
+  it("counts lab results that matched no order left waiting past the stage's time from the same check's log, and alarms on any", () => {
+    const filters = prod.ofType('AWS::Logs::MetricFilter').filter(([, f]) => str(f.Properties.MetricTransformations).includes(UNMATCHED_WAITING_METRIC));
+    expect(filters).toHaveLength(1);
+    expect(filters[0]![1].Properties).toMatchObject({
+      LogGroupName: { Ref: functionOf('critical-check').logGroup },
+      FilterPattern: `{ $.message = "${UNMATCHED_WAITING_LOG}" }`,
+      MetricTransformations: [expect.objectContaining({ MetricName: UNMATCHED_WAITING_METRIC, MetricValue: '$.count' })],
+    });
+    const alarm = alarms().find((a) => a.MetricName === UNMATCHED_WAITING_METRIC);
+    expect(alarm).toMatchObject({ Threshold: 1, Statistic: 'Maximum', ComparisonOperator: 'GreaterThanOrEqualToThreshold' });
+    expect(String(alarm!.AlarmDescription)).toContain(`more than ${STAGE_FILES.prod.unmatchedWaitMinutes} minutes`);
   });
 });
 

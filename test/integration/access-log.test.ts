@@ -21,7 +21,8 @@ import type { RouteName } from '../../shared/routes';
 import { recordReads } from '../../shared/store/access-log';
 import { dynamo, tableName } from '../../shared/store/client';
 import { getDocument } from '../../shared/store/documents';
-import { accessLogOf } from '../../shared/store/keys';
+import { accessLogOf, unmatchedAccessLogOf } from '../../shared/store/keys';
+import { unmatchedIdOf } from '../../shared/usecases/keep-unmatched-result';
 import { TTL_ATTRIBUTE } from '../../shared/store/table';
 import { type ApiResponse, useApi } from '../support/api';
 import { mockEventBridge } from '../support/event-bridge';
@@ -93,7 +94,19 @@ async function dispatchedKitOrder(profileId: string): Promise<string> {
 async function person() {
   const profileId = await createProfile(api, key);
   const reported = await reportedAppointment(profileId, Buffer.from('%PDF-1.7 access log'));
-  return { profileId, ...reported, kitId: await kitOrder(profileId) };
+  // Set by an arrangement that needs a lab report that matched no order (withUnmatchedResult).
+  return { profileId, ...reported, kitId: await kitOrder(profileId), unmatchedId: '' };
+}
+
+/** A lab report for a barcode no order holds, naming a person (issue #51): the id of the unmatched result it is kept as. */
+async function unmatchedResult(): Promise<string> {
+  const detail = {
+    ...report(UNKNOWN_ID, { clinical_results: [clinical(1, 5)], patient: { name: 'Unbekannt, Irmgard', date_of_birth: '1950-01-01' } }),
+    appointment_id: undefined,
+    barcode: newBarcode(),
+  };
+  expect(await deliver(detail)).toEqual({ outcome: 'unmatched' });
+  return unmatchedIdOf(detail.event_id);
 }
 
 type Person = Awaited<ReturnType<typeof person>>;
@@ -120,6 +133,13 @@ async function withCriticalResult(p: Person): Promise<Person> {
   await confirmDraw(api, key, appointmentId);
   await deliver(report(appointmentId, { clinical_results: [clinical(2, 25)] }));
   return { ...p, appointmentId };
+}
+
+/** A drawn appointment of the person testing ferritin (1), and a lab report of it that matched no order, to match to it. */
+async function withUnmatchedResult(p: Person): Promise<Person> {
+  const appointmentId = await scheduleAppointment(api, key, { profileId: p.profileId });
+  await confirmDraw(api, key, appointmentId);
+  return { ...p, appointmentId, unmatchedId: await unmatchedResult() };
 }
 
 const named = (list: Shows[]) => list.map((shows) => ({ ...shows, name: shows.case ? `${shows.route}, ${shows.case},` : shows.route }));
@@ -264,14 +284,72 @@ const SHOWS = named([
     path: (p) => `/api/v1/home-kit-orders/${p.kitId}`,
     resource: (p) => `home kit order ${p.kitId}`,
   },
+  // A lab report that matched no order, matched: its results are the person's now (issue #51).
+  {
+    route: 'matchUnmatchedResult',
+    arrange: withUnmatchedResult,
+    method: 'POST',
+    path: (p) => `/api/v1/lab/unmatched-results/${p.unmatchedId}/match`,
+    body: (p) => ({ appointment_id: p.appointmentId }),
+    resource: (p) => `unmatched result ${p.unmatchedId}`,
+  },
 ]);
 
 /** Routes that record reads proven in another file: they need a sandbox key (test/integration/sandbox.test.ts). */
 const PROVEN_ELSEWHERE: readonly RouteName[] = ['simulateSandboxResults'];
+/** Routes that show a person no profile names yet (issue #51), proven below ("a lab report that matched no order"). */
+const SHOWS_UNMATCHED: readonly RouteName[] = ['listUnmatchedResults'];
 
 describe('the requests that show a person', () => {
   it('are every route that records reads, and no other', () => {
-    expect([...new Set([...SHOWS.map((shows) => shows.route), ...PROVEN_ELSEWHERE])].sort()).toEqual([...AUDITED_ROUTES].sort());
+    expect([...new Set([...SHOWS.map((shows) => shows.route), ...PROVEN_ELSEWHERE, ...SHOWS_UNMATCHED])].sort()).toEqual([...AUDITED_ROUTES].sort());
+  });
+});
+
+describe('a lab report that matched no order, shown with the patient the lab named', () => {
+  /** The access-log items of an unmatched result as stored. */
+  async function unmatchedEntries(unmatchedId: string): Promise<Stored[]> {
+    const { PK } = unmatchedAccessLogOf(unmatchedId);
+    const { Items } = await dynamo.send(
+      new QueryCommand({ TableName: tableName, KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': PK }, ConsistentRead: true }),
+    );
+    return Items ?? [];
+  }
+
+  it("GET /api/v1/lab/unmatched-results writes one entry per result shown, in that result's own access log (no profile names it yet)", async () => {
+    const [first, second] = [await unmatchedResult(), await unmatchedResult()];
+    const res = await api.get('/api/v1/lab/unmatched-results', key);
+    expect(res.body.map((item: { id: string }) => item.id)).toEqual(expect.arrayContaining([first, second]));
+    for (const id of [first, second]) {
+      const entries = await unmatchedEntries(id);
+      expect(entries).toHaveLength(1);
+      const { PK, SK: _sk, [TTL_ATTRIBUTE]: expiresAt, ...entry } = entries[0]!;
+      expect([PK, typeof expiresAt]).toEqual([`ACCESS#UNMATCHED#${id}`, 'number']);
+      expect(entry).toEqual({
+        at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+        key_id: keyId,
+        route: 'listUnmatchedResults',
+        resource: `unmatched result ${id}`,
+        unmatched_result_id: id,
+        request_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+        source_ip: expect.stringMatching(/127\.0\.0\.1|::1/),
+      });
+    }
+  });
+
+  it('GET /api/v1/lab/unmatched-results answers 503 and shows nothing when its entries cannot be written', async () => {
+    await unmatchedResult();
+    const res = await withAccessLogDown(() => api.get('/api/v1/lab/unmatched-results', key));
+    expect([res.status, res.body]).toEqual([503, { error: 'This read could not be recorded in the access log, so nothing is shown; retry the request' }]);
+  });
+
+  it("a match writes its entry in the profile of the appointment it matched, and none in the result's own log", async () => {
+    const subject = await withUnmatchedResult(await person());
+    const added = await entriesAddedBy(subject.profileId, async () =>
+      expect((await api.post(`/api/v1/lab/unmatched-results/${subject.unmatchedId}/match`, { appointment_id: subject.appointmentId }, key)).status).toBe(200),
+    );
+    expect(added.map((entry) => [entry.route, entry.resource])).toEqual([['matchUnmatchedResult', `unmatched result ${subject.unmatchedId}`]]);
+    expect(await unmatchedEntries(subject.unmatchedId)).toEqual([]);
   });
 });
 

@@ -30,7 +30,8 @@ import { requestAsWritten } from '../support/request-as-written';
 import { logger } from '../../shared/logger';
 import { watchWrites } from '../support/fuzz/write-watch';
 import { type FuzzRequest, keyHeaderValue, NARROW_SCOPE, requestArbitrary, type World } from '../support/fuzz/requests';
-import { deliver, report, uploadIncoming } from '../support/lab';
+import { unmatchedIdOf } from '../../shared/usecases/keep-unmatched-result';
+import { clinical, deliver, report, uploadIncoming } from '../support/lab';
 import { confirmDraw, createProfile, pickupDate, scheduleAppointment, slotIn } from '../support/scenario';
 import { readsAState } from '../support/tenants';
 import { type Receiver, startReceiver } from '../support/webhook-receiver';
@@ -80,6 +81,13 @@ beforeAll(async () => {
   const delivery = await api.post(`/api/v1/webhooks/${webhook.body.id}/test`, undefined, key);
   for (const res of [shipment, kit, webhook, delivery]) expect(res.status).toBeLessThan(300);
   const assets = [...((await api.get('/docs')).body as string).matchAll(/assets\/([\w.-]+)/g)].map((match) => match[1]!);
+  // The lab's reports for barcodes no order holds (issue #51): they belong to no tenant, so to the full key's world too.
+  const unmatched = [];
+  for (const barcode of ['FUZZ-UNMATCHED-1', 'FUZZ-UNMATCHED-2']) {
+    const detail = { ...report(drawn, { clinical_results: [clinical(1, 5)], patient: { name: 'Fuzz, Unmatched', date_of_birth: null } }), barcode };
+    expect(await deliver({ ...detail, appointment_id: undefined })).toEqual({ outcome: 'unmatched' });
+    unmatched.push(unmatchedIdOf(detail.event_id));
+  }
 
   world = {
     ids: {
@@ -92,6 +100,7 @@ beforeAll(async () => {
       documents,
       locations: [BERLIN_MITTE, BERLIN_PRENZLAUER_BERG],
       assets,
+      'unmatched-results': unmatched,
     },
     panels: PANELS.map((panel) => panel.id),
     biomarkers: BIOMARKERS.map((biomarker) => biomarker.id),

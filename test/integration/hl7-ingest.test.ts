@@ -438,10 +438,12 @@ describe('a message that cannot be stored', () => {
     expect((await refused('{"not":"hl7"}', id)).error?.message).toBe('HL7: an HL7 v2 message starts with its MSH segment');
   });
 
-  it('is refused when no sample has its barcode, and keeps the file for the dead-letter replay', async () => {
+  it('is not refused when no sample has its barcode: kept as an unmatched result (issue #51), its file deleted, no appointment changed', async () => {
     const { id } = await drawn();
-    const outcome = await refused(fixture('final-with-notes', 'NO-SUCH-SAMPLE'), id);
-    expect([outcome.error?.message, outcome.unchanged, outcome.kept]).toEqual(['no appointment has the barcode of the report', true, true]);
+    const before = await results(id);
+    const s3Key = await upload(fixture('final-with-notes', 'NO-SUCH-SAMPLE'));
+    expect(await notify(s3Key)).toEqual({ outcome: 'unmatched' });
+    expect([await exists(s3Key), JSON.stringify(await results(id)) === JSON.stringify(before)]).toEqual([false, true]);
   });
 
   it('is refused when an OBX names no biomarker of the catalog', async () => {

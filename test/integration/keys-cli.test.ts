@@ -149,6 +149,28 @@ describe('npm run keys', () => {
     expect(result.stderr).toContain(known);
   });
 
+  it('create refuses LAB_RESULTS_MATCH on a key that lacks a profile group, naming it, with exit code 2, issuing nothing', async () => {
+    const before = await keysCli('list');
+    const result = await keysCli('create', '--scopes', 'LAB_RESULTS_MATCH', '--profile-groups', 'demo-clinic');
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(
+      "LAB_RESULTS_MATCH is issued only on a key holding every profile group (the service's own lab-operations staff): --profile-groups lacks partner-clinic",
+    );
+    expect((await keysCli('list')).stdout).toBe(before.stdout);
+  });
+
+  it('create issues LAB_RESULTS_MATCH on a key that holds every profile group', async () => {
+    const result = await keysCli('create', '--scopes', 'LAB_RESULTS_MATCH', '--profile-groups', 'partner-clinic,demo-clinic', '--name', 'lab operations');
+    expect(result.code).toBe(0);
+    expect(await storedKey(lastLine(result.stdout))).toMatchObject({ scopes: ['LAB_RESULTS_MATCH'], profile_groups: ['partner-clinic', 'demo-clinic'] });
+  });
+
+  it('create refuses LAB_RESULTS_MATCH on a sandbox key: the lab sends unmatched results as live data', async () => {
+    const result = await keysCli('create', '--scopes', 'LAB_RESULTS_MATCH', '--profile-groups', 'demo-clinic,partner-clinic', '--sandbox');
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('LAB_RESULTS_MATCH is not issued on a sandbox key');
+  });
+
   it('create --allow-unknown-groups issues a key for groups yet to be created', async () => {
     const result = await keysCli(
       'create',

@@ -46,7 +46,7 @@ const PERSON = {
 };
 const BARCODE = 'OQ-PHI-771942';
 const KIT_BARCODE = 'KIT-PHI-558812';
-/** Sent and refused: a malformed one (400), another for a drawn appointment (409), an unknown one in a lab report. */
+/** Sent and refused: a malformed one (400), another for a drawn appointment (409); an unknown one in a lab report (kept unmatched). */
 const REFUSED_BARCODES = ['oq phi 771942!', 'OQ-PHI-771999', 'OQ-PHI-771943'];
 const RESULT_VALUES = [137.913, 58.0417, 9.87654, 264.318];
 const RESULT_COMMENTS = ['Probe leicht haemolysiert Zwiebelturm', 'Wiederholung empfohlen Kastanienallee-Notiz'];
@@ -214,8 +214,20 @@ async function scenario(): Promise<void> {
     ...clinical(id, RESULT_VALUES[i] as number, new Date().toISOString().slice(0, 10)),
     comment: RESULT_COMMENTS[i] ?? null,
   }));
+  // A report for a barcode no order holds, naming the person as the lab holds them: kept unmatched (issue #51),
+  // listed, then discarded by the lab-operations staff.
+  const unmatched = {
+    event_id: randomUUID(),
+    barcode: REFUSED_BARCODES[2],
+    reported_at: new Date().toISOString(),
+    clinical_results: results,
+    patient: { name: `${PERSON.last_name}, ${PERSON.first_name}`, date_of_birth: PERSON.date_of_birth },
+  };
+  expect(await invoke(() => deliver(unmatched))).toEqual({ outcome: 'unmatched' });
+  const waiting = expectStatus(await api.get('/api/v1/lab/unmatched-results', key), 200, 'unmatched results');
+  const unmatchedId = (waiting.body as { id: string; barcode: string }[]).find((item) => item.barcode === REFUSED_BARCODES[2])!.id;
+  expectStatus(await api.post(`/api/v1/lab/unmatched-results/${unmatchedId}/discard`, { reason: CANCELLATION_REASON }, key), 200, 'discard unmatched');
   const rejected = [
-    { event_id: randomUUID(), barcode: REFUSED_BARCODES[2], reported_at: new Date().toISOString(), clinical_results: results },
     {
       event_id: randomUUID(),
       barcode: REFUSED_BARCODES[0],

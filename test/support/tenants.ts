@@ -13,7 +13,8 @@ import document from '../../docs/openapi.json' with { type: 'json' };
 import { type Route, type RouteName, routeEntries } from '../../shared/routes';
 import type { ApiResponse, TestApi } from './api';
 import type { mockEventBridge } from './event-bridge';
-import { apiKeyWithId, BERLIN_MITTE, BERLIN_PRENZLAUER_BERG, HELSINKI_KAMPPI } from './fixtures';
+import { apiKeyWithId, BERLIN_MITTE, BERLIN_PRENZLAUER_BERG, HELSINKI_KAMPPI, UNKNOWN_ID } from './fixtures';
+import { unmatchedIdOf } from '../../shared/usecases/keep-unmatched-result';
 import { apoe, clinical, deliver, report, uploadIncoming } from './lab';
 import { CARDIOGENETICS_PANEL, ESSENTIALS_PANEL, newBarcode, pickupDate, slotIn, THYROID_PANEL } from './scenario';
 import { dispatchEntries, type Receiver, startReceiver } from './webhooks';
@@ -238,6 +239,38 @@ export async function deliverTenant1Events(api: TestApi, t1: Awaited<ReturnType<
   t1.resources.events = events.slice(0, 2).map((event) => event.id);
 }
 
+/**
+ * What belongs to no tenant (issue #51): the lab's reports that matched no order, which the service's own
+ * lab-operations staff list, match and discard (LAB_RESULTS_MATCH, issued by the keys CLI only on a key that
+ * holds every profile group). The matrix names them from `t2.resources` (the lab's, seeded beside tenant 2),
+ * never as tenant 1's: any key with the scope reaches them (listing, discarding: its own answer), so what stays
+ * a tenant's is the appointment a match names (BODIES.matchUnmatchedResult: tenant 1's appointments, 403). A
+ * tenant-2 key holding that scope is one the CLI would never issue; the matrix gives it every scope anyway,
+ * so that only the access context can refuse it. Tenant 1's own reads of these routes are not tenant 1's data
+ * (readTenant1 skips them).
+ */
+export const NO_TENANT_COLLECTIONS: ReadonlySet<string> = new Set(['unmatched-results']);
+export const NO_TENANT_ROUTES: ReadonlySet<RouteName> = new Set(['listUnmatchedResults', 'matchUnmatchedResult', 'discardUnmatchedResult']);
+
+/** Two reports of the lab for barcodes no order holds, sent beside tenant 2's seeding: the unmatched results the matrix names. */
+async function seedUnmatchedResults(sent: unknown[]): Promise<string[]> {
+  const ids: string[] = [];
+  for (const [name, barcode] of [
+    ['Unbekannt, Ludmilla', 'UNMATCHED-T2-0001'],
+    ['Unbekannt, Casimir', 'UNMATCHED-T2-0002'],
+  ] as const) {
+    const detail = {
+      ...report(UNKNOWN_ID, { clinical_results: [clinical(2, 13.9)], patient: { name, date_of_birth: '1955-02-03' } }),
+      appointment_id: undefined,
+      barcode,
+    };
+    sent.push(detail);
+    expect(await deliver(detail)).toEqual({ outcome: 'unmatched' });
+    ids.push(unmatchedIdOf(detail.event_id));
+  }
+  return ids;
+}
+
 /** Tenant 2: a profile with a drawn appointment, a shipment and a webhook subscription (to every type) of its own. */
 export async function seedTenant2(api: TestApi, receiverUrl: string): Promise<Tenant2> {
   const { plaintext: key, keyId } = await apiKeyWithId(TENANT_2);
@@ -259,13 +292,21 @@ export async function seedTenant2(api: TestApi, receiverUrl: string): Promise<Te
   ).id as string;
   const everyType = ['AppointmentStatusChanged', 'HomeKitOrderStatusChanged', 'ShipmentStatusChanged', 'LabResultsAvailable'];
   const webhook = (await post('/api/v1/webhooks', { url: receiverUrl, event_types: everyType }, 201)).id as string;
+  const unmatched = await seedUnmatchedResults(sent);
   return {
     key,
     keyId,
     sent,
     profileId,
     drawnAppointmentId,
-    resources: { profiles: [profileId], appointments: [drawnAppointmentId], shipments: [shipment], webhooks: [webhook], locations: [HELSINKI_KAMPPI] },
+    resources: {
+      profiles: [profileId],
+      appointments: [drawnAppointmentId],
+      shipments: [shipment],
+      webhooks: [webhook],
+      locations: [HELSINKI_KAMPPI],
+      'unmatched-results': unmatched,
+    },
   };
 }
 
@@ -316,6 +357,9 @@ export const BODIES: Partial<Record<RouteName, Bodies>> = {
   createWebhook: () => [{ url: 'http://127.0.0.1:9/other-tenant', event_types: ['AppointmentStatusChanged'] }],
   updateWebhook: () => [{ description: 'changed by another tenant' }],
   simulateSandboxResults: () => [{ outcome: 'normal' }],
+  // Each of tenant 1's appointments as the match's target: another tenant's key is refused by the access context (403).
+  matchUnmatchedResult: (t1) => t1.appointments!.map((id) => ({ appointment_id: id })),
+  discardUnmatchedResult: () => [{ reason: 'discarded by another tenant' }],
 };
 
 /**
@@ -382,7 +426,7 @@ export function probesOf(name: RouteName, route: Route, t1: Resources, t2: Tenan
   const where = `${route.method} ${route.path}`;
   let combinations: Record<string, string>[] = [{}];
   for (const [collection, parameter] of pathParameters(route.path)) {
-    const ids = t1[collection];
+    const ids = NO_TENANT_COLLECTIONS.has(collection) ? t2.resources[collection] : t1[collection];
     if (!ids?.length) {
       throw new Error(
         `${where}: no tenant-1 resource for {${parameter}} (the collection "${collection}"); create one in seedTenant1 (test/support/tenants.ts) and list it under resources["${collection}"]`,

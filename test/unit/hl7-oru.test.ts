@@ -319,3 +319,22 @@ describe('translateOruR01 numbers the table cannot hold', () => {
     expect(() => translateOruR01(withRange(`1-${'9'.repeat(100_000)}`), lookup)).toThrow('OBX 1: OBX-7 must be a reference range of at most 420 characters');
   });
 });
+
+describe('translateOruR01 and the patient of PID (read for the queue of results that match no order, issue #51)', () => {
+  const withPid = (pid: string) => message().replace(/PID\|[^\r]*/, pid);
+
+  it('reads PID-5 as the family name, then given and middle names, and PID-7 as the birth date, escapes decoded', () => {
+    const { patient } = translateOruR01(withPid('PID|1||LAB-000123^^^LAB^SID||M\\E\\ller-L\\T\\dke^Anna^Maria||19620417'), lookup).detail;
+    expect(patient).toEqual({ name: 'M\\ller-L&dke, Anna Maria', date_of_birth: '1962-04-17' });
+  });
+
+  it('reads a PID-7 that is no real date, and a line break in a name, without refusing the message', () => {
+    const { patient } = translateOruR01(withPid('PID|1||X||Muster^Erika\\.br\\Eva||19621341'), lookup).detail;
+    expect(patient).toEqual({ name: 'Muster, Erika Eva', date_of_birth: null });
+  });
+
+  it('names no patient when PID holds neither name nor birth date, or there is no PID', () => {
+    expect(translateOruR01(withPid('PID|1||X'), lookup).detail).not.toHaveProperty('patient');
+    expect(translateOruR01(message().replace(/PID\|[^\r]*\r/, ''), lookup).detail).not.toHaveProperty('patient');
+  });
+});

@@ -5,7 +5,7 @@
  */
 import { inCurrentRealm as t } from '../../sandbox';
 import { EVENT_LOG_SK_PREFIX, type ItemKey } from '../keys';
-import { appointment, homeKitOrder, shipment } from './items';
+import { appointment, homeKitOrder, shipment, unmatchedResult } from './items';
 
 /** GSI2 partition of the outbox entries waiting to be published. */
 const PENDING_OUTBOX = 'OUTBOX';
@@ -87,3 +87,21 @@ export const unacknowledgedCritical = (reportedAt: string, appointmentId: string
   GSI2SK: `${reportedAt}#${appointmentId}`,
 });
 export const unacknowledgedCriticalBefore = (instant: string) => ({ GSI2PK: t(UNACKNOWLEDGED_CRITICAL), GSI2SKBefore: instant });
+/**
+ * The unmatched results waiting for someone to match or discard them (issue #51), by when they arrived: the
+ * list reads it newest first, the check (functions/events/critical-results-check.ts) the ones older than its
+ * bound. Matching or discarding takes the entry off, so the partition holds only what waits.
+ */
+const WAITING_UNMATCHED = 'UNMATCHED_RESULTS';
+const UNMATCHED_SK_PREFIX = 'UNMATCHED#';
+export const waitingUnmatchedResult = (receivedAt: string, id: string) => ({
+  GSI1PK: t(WAITING_UNMATCHED),
+  GSI1SK: `${UNMATCHED_SK_PREFIX}${receivedAt}#${id}`,
+});
+export const waitingUnmatchedResults = () => ({ GSI1PK: t(WAITING_UNMATCHED), skPrefix: UNMATCHED_SK_PREFIX, baseKey: listedBy(unmatchedResult) });
+/** The waiting ones that arrived before `instant`: a GSI1SK range below it. */
+export const waitingUnmatchedBefore = (instant: string) => ({
+  GSI1PK: t(WAITING_UNMATCHED),
+  from: UNMATCHED_SK_PREFIX,
+  below: `${UNMATCHED_SK_PREFIX}${instant}`,
+});

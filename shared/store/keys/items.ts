@@ -116,3 +116,8 @@ export const eventLogEntry = (eventId: string): ItemKey => ({ PK: t(`EVENT#${eve
  * the realm, so that a sandbox key's count expires with its subscriptions.
  */
 export const webhookCount = (keyId: string): ItemKey => ({ PK: t(`KEYID#${keyId}`), SK: 'WEBHOOK_COUNT' });
+/**
+ * A lab report whose barcode matched no drawn order (issue #51), kept for matching by hand: an item of its
+ * own, listed through GSI1 while it waits (index.waitingUnmatchedResult).
+ */
+export const unmatchedResult = (id: string): ItemKey => ({ PK: t(`UNMATCHED#${id}`), SK: 'UNMATCHED' });

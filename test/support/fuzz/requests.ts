@@ -85,6 +85,11 @@ function fieldArbitraries(world: World): FieldArbitraries {
       fromWorld(() => world.ids.appointments ?? [], uuid),
       uuid,
     ),
+    // The appointment a lab result that matched no order is matched to (issue #51).
+    appointment_id: mostly(
+      fromWorld(() => world.ids.appointments ?? [], uuid),
+      uuid,
+    ),
     shipment_id: mostly(
       fromWorld(() => world.ids.shipments ?? [], fc.constant('P-000000-0000')),
       fc.stringMatching(/^P-\d{6}-\d{4}$/),
