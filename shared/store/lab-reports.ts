@@ -4,7 +4,7 @@
  * ingest itself (one transaction per report) is shared/usecases/ingest-lab-report.ts.
  *
  * Access patterns:
- * - was this report stored already ...... GetItem  INGESTED#<event_id>
+ * - was this report stored already ...... GetItem  INGESTED#<event_id> (and for which appointment)
  * - the appointment of a barcode ......... GetItem  BARCODE#<barcode>
  * - store a result ....................... Put (optimistic: the result it replaces is still the one stored)
  */
@@ -98,6 +98,11 @@ async function getItem(key: ItemKey): Promise<Record<string, unknown> | undefine
 
 export async function reportStored(eventId: string): Promise<boolean> {
   return (await getItem(keys.ingestedReport(eventId))) !== undefined;
+}
+
+/** The appointment a stored report was stored for (its marker names it), or undefined when it is not stored. */
+export async function appointmentOfStoredReport(eventId: string): Promise<string | undefined> {
+  return (await getItem(keys.ingestedReport(eventId)))?.appointment_id as string | undefined;
 }
 
 export async function appointmentIdOfBarcode(barcode: string): Promise<string | undefined> {

@@ -97,9 +97,12 @@ export async function ingestLabReport(detail: LabResultsReportedDetail, now: Dat
   try {
     outcome = await storeReport(detail, appointmentId, now, copied, options.alsoWrite);
   } catch (error) {
-    await discardCopies(detail.event_id, copied);
+    await discardCopies(detail.event_id, appointmentId, copied);
     throw error;
   }
+  // Stored meanwhile by a concurrent delivery: for another appointment (two matches of one unmatched result
+  // racing), the copies made for this one are no report's.
+  if (outcome === 'duplicate') await discardCopies(detail.event_id, appointmentId, copied);
   await deleteUploads(detail);
   return outcome;
 }

@@ -10,7 +10,7 @@ import { errorNames, logger } from '../logger';
 import type { LabResultsReportedDetail } from '../events/lab-results-reported';
 import { type AppointmentRecord } from '../store/appointments/records';
 import { type DocumentRecord, documentPuts } from '../store/documents';
-import { reportStored } from '../store/lab-reports';
+import { appointmentOfStoredReport } from '../store/lab-reports';
 import { type NamedItem } from '../store/transactions';
 import { ReportRejected } from './report-rejected';
 
@@ -67,14 +67,16 @@ export async function deleteUploads(detail: LabResultsReportedDetail): Promise<v
 }
 
 /**
- * The report failed after copying files to documents/: delete those copies, unless the report is stored
- * after all (a commit whose answer was lost, or a concurrent delivery of the same event that used them).
+ * The report failed (or was stored by another delivery) after copying files to documents/: delete those
+ * copies, unless the report is stored for this appointment after all (a commit whose answer was lost, or a
+ * concurrent delivery of the same event that used them). Stored for another appointment (issue #51: two
+ * matches of one unmatched result racing), the copies under this appointment are no report's.
  * Best effort: the ingest's own error is what is thrown; a copy left behind is found again by the retry.
  */
-export async function discardCopies(eventId: string, copied: string[]): Promise<void> {
+export async function discardCopies(eventId: string, appointmentId: string, copied: string[]): Promise<void> {
   if (copied.length === 0) return;
   try {
-    if (await reportStored(eventId)) return;
+    if ((await appointmentOfStoredReport(eventId)) === appointmentId) return;
     await Promise.all(copied.map((key) => deleteObject(key)));
   } catch (error) {
     // Counts and names only: keys can name the appointment.

@@ -6,7 +6,7 @@
  * whose log line the alarm reads. Everything asserted as answered and as stored.
  */
 import { randomUUID } from 'node:crypto';
-import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { handler as resultsIngest } from '../../functions/events/results-ingest';
@@ -308,6 +308,17 @@ describe('POST /api/v1/lab/unmatched-results/{id}/match', () => {
     expect(res.status).toBe(409);
     expect(res.body.error).toMatch(/^the unmatched result was matched to another appointment at /);
     expect((await results(second)).clinical_results.every((r: { status: string }) => r.status === 'planned')).toBe(true);
+  });
+
+  it('matched to two appointments at once: one wins, the other answers 409 and keeps no file of it', async () => {
+    const [first, second] = [await drawnAppointment(), await drawnAppointment()];
+    const { id } = await waitingHl7();
+    const answers = await Promise.all([match(id, first), match(id, second)]);
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 409]);
+    const loser = answers[0]!.status === 409 ? first : second;
+    const files = await s3.send(new ListObjectsV2Command({ Bucket: bucket(), Prefix: `documents/${loser}/` }));
+    expect(files.KeyCount).toBe(0);
+    expect((await results(loser)).clinical_results.every((r: { status: string }) => r.status === 'planned')).toBe(true);
   });
 
   it('answers 409 for an appointment not drawn, and leaves it waiting', async () => {
