@@ -32,7 +32,7 @@ export interface ReadAudit {
   read(profileId: string, resource: string): void;
   /**
    * A lab report that matched no order (issue #51), shown with the patient the lab named: no profile is known,
-   * so the entry goes to the unmatched result's own access log, by its id (docs/privacy.md "The access log").
+   * so the entry goes to the unmatched result's own access log, by its id (docs/privacy.md "Results that match no order").
    */
   readUnmatched(unmatchedResultId: string, resource: string): void;
 }
