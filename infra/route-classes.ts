@@ -122,9 +122,10 @@ export const TABLE_ACTIONS: Record<FunctionClass, readonly string[]> = {
   'webhook-retries': WEBHOOK_DELIVERY_ACTIONS,
   // The critical results check only lists GSI2's unacknowledged appointments (shared/store/critical-results.ts).
   'critical-check': ['dynamodb:Query'],
-  // The lab order sender reads the sample and its profile (GetItem) and writes lab_order on the appointment and
-  // its kit with the outbox entry, in one transaction (shared/store/lab-orders.ts): Update and Put items.
-  'lab-order-sender': ['dynamodb:GetItem', 'dynamodb:UpdateItem', 'dynamodb:PutItem'],
+  // The lab order sender reads the sample and its profile (GetItem), writes lab_order on the appointment and
+  // its kit with the outbox entry, in one transaction (shared/store/lab-orders.ts: Update and Put items), and
+  // clears that entry once its event is published (DeleteItem; UpdateItem after a partial publish), as a write does.
+  'lab-order-sender': ['dynamodb:GetItem', 'dynamodb:UpdateItem', 'dynamodb:PutItem', 'dynamodb:DeleteItem'],
   // The gateway's authorizer reads API key items only: a statement of its own (AUTHORIZER_ACTIONS) limits
   // it to their partitions, so none here.
   authorizer: [],

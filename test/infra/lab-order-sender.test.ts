@@ -81,10 +81,11 @@ describe('a stage whose file names a lab interface', () => {
     expect(str(alarm.Properties.Dimensions)).toContain(dlqId);
   });
 
-  it('lets the sender change its messages’ visibility (the backoff) and write only GetItem, UpdateItem and PutItem on the table', () => {
+  it('lets the sender change its messages’ visibility (the backoff), put its events, and on the table read items, write them in transactions and clear its outbox entry', () => {
     const { role } = senderOf(withLab)!;
     expect(withLab.allowedActions(role, 'sqs:')).toContain('sqs:ChangeMessageVisibility');
-    expect(withLab.allowedActions(role, 'dynamodb:')).toEqual(['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem']);
+    expect(withLab.allowedActions(role, 'events:')).toEqual(['events:PutEvents']);
+    expect(withLab.allowedActions(role, 'dynamodb:')).toEqual(['dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem']);
   });
 });
 
