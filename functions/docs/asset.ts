@@ -12,6 +12,9 @@ import { gzipWhenAccepted, staticFile } from '../../shared/http/static-responses
 import appointmentStatusChanged from '../../docs/events/appointment-status-changed.schema.json' with { type: 'json' };
 import criticalResultReported from '../../docs/events/critical-result-reported.schema.json' with { type: 'json' };
 import homeKitOrderStatusChanged from '../../docs/events/home-kit-order-status-changed.schema.json' with { type: 'json' };
+import labOrderAccepted from '../../docs/events/lab-order-accepted.schema.json' with { type: 'json' };
+import labOrderFailed from '../../docs/events/lab-order-failed.schema.json' with { type: 'json' };
+import labOrderRefused from '../../docs/events/lab-order-refused.schema.json' with { type: 'json' };
 import labOrderRequested from '../../docs/events/lab-order-requested.schema.json' with { type: 'json' };
 import labResultsAvailable from '../../docs/events/lab-results-available.schema.json' with { type: 'json' };
 import labResultsCorrected from '../../docs/events/lab-results-corrected.schema.json' with { type: 'json' };
@@ -62,6 +65,9 @@ const EVENT_SCHEMAS = new Map<string, unknown>([
   ['appointment-status-changed.schema.json', appointmentStatusChanged],
   ['critical-result-reported.schema.json', criticalResultReported],
   ['home-kit-order-status-changed.schema.json', homeKitOrderStatusChanged],
+  ['lab-order-accepted.schema.json', labOrderAccepted],
+  ['lab-order-failed.schema.json', labOrderFailed],
+  ['lab-order-refused.schema.json', labOrderRefused],
   ['lab-order-requested.schema.json', labOrderRequested],
   ['lab-results-available.schema.json', labResultsAvailable],
   ['lab-results-corrected.schema.json', labResultsCorrected],
