@@ -18,6 +18,8 @@ export interface EventStackProps extends EventsProps {
   readonly criticalAckMinutes: number;
   /** The stage's labInterface: the lab's engine the lab order sender delivers to over MLLP; unset: no sender. */
   readonly labInterface?: LabInterfaceSettings;
+  /** The stage's labOrdersQueueVersion: the LabOrderRequested version the lab orders queue receives. */
+  readonly labOrdersQueueVersion: 1 | 2;
   /** The stage's unmatchedWaitMinutes: how long a lab report that matched no order may wait to be matched or discarded. */
   readonly unmatchedWaitMinutes: number;
 }
@@ -33,10 +35,10 @@ export class EventStack extends NestedStack {
 
   constructor(scope: Construct, id: string, props: EventStackProps) {
     super(scope, id, { description: 'Lab API events: outbox relay, results-ingest, lab orders queue, webhook delivery, critical results check' });
-    const { lab, criticalAckMinutes, unmatchedWaitMinutes, ...eventsProps } = props;
+    const { lab, criticalAckMinutes, unmatchedWaitMinutes, labOrdersQueueVersion, ...eventsProps } = props;
     this.relay = new OutboxRelay(this, 'OutboxRelay', eventsProps);
     this.ingest = new ResultsIngest(this, 'ResultsIngest', eventsProps);
-    this.labOrders = new LabOrdersSubscription(this, 'LabOrders', eventsProps);
+    this.labOrders = new LabOrdersSubscription(this, 'LabOrders', { ...eventsProps, queueVersion: labOrdersQueueVersion });
     this.webhooks = new WebhookDelivery(this, 'Webhooks', eventsProps);
     this.criticalResults = new CriticalResultsCheck(this, 'CriticalResults', { ...eventsProps, criticalAckMinutes, unmatchedWaitMinutes });
     if (lab) this.labOrders.queue.grantConsumeMessages(lab);

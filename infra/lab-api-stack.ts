@@ -258,6 +258,7 @@ export class LabApiStack extends Stack {
       criticalAckMinutes: settings.criticalAckMinutes,
       labInterface: settings.labInterface,
       unmatchedWaitMinutes: settings.unmatchedWaitMinutes,
+      labOrdersQueueVersion: settings.labOrdersQueueVersion,
       hipaa,
     });
     const { ingest, labOrders, webhooks } = events;

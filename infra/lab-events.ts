@@ -15,6 +15,7 @@ import { EVENT_SOURCE } from '../shared/events/event-source';
 import { LAB_ORDER_REQUESTED } from '../shared/events/lab-order-requested';
 import { LAB_PARTNER_SOURCE, LAB_RESULTS_REPORTED } from '../shared/events/lab-results-reported';
 import { LabFunction } from './api-function';
+import { labOrdersV1Message } from './lab-orders-v1';
 import type { HipaaControls } from './hipaa-controls';
 import { deadLetterQueue, secureQueue } from './queues';
 import type { StageName } from './settings';
@@ -152,7 +153,8 @@ export class LabOrdersSubscription extends Construct {
   readonly deadLetterQueue: Queue;
   readonly rule: Rule;
 
-  constructor(scope: Construct, id: string, props: Pick<EventsProps, 'bus'>) {
+  /** `queueVersion`: the LabOrderRequested version the queue receives (the stage's labOrdersQueueVersion). */
+  constructor(scope: Construct, id: string, props: Pick<EventsProps, 'bus'> & { queueVersion: 1 | 2 }) {
     super(scope, id);
     this.deadLetterQueue = deadLetterQueue(this, 'DeadLetterQueue');
     this.queue = secureQueue(this, 'Queue', {
@@ -163,7 +165,14 @@ export class LabOrdersSubscription extends Construct {
       description: 'LabOrderRequested to the lab orders queue',
       eventBus: props.bus,
       eventPattern: { source: [EVENT_SOURCE], detailType: [LAB_ORDER_REQUESTED] },
-      targets: [new SqsQueue(this.queue, { deadLetterQueue: this.deadLetterQueue, retryAttempts: 10, maxEventAge: Duration.hours(24) })],
+      targets: [
+        new SqsQueue(this.queue, {
+          deadLetterQueue: this.deadLetterQueue,
+          retryAttempts: 10,
+          maxEventAge: Duration.hours(24),
+          ...(props.queueVersion === 1 ? { message: labOrdersV1Message() } : {}),
+        }),
+      ],
     });
   }
 }

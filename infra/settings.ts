@@ -21,6 +21,7 @@
  * | `unmatchedWaitMinutes`      | same                    | a lab report that matched no order, waiting this long to be matched or discarded, is counted by the same check, and alarms (alarms) |
  * | `terminationProtection`     | same                    | CloudFormation refuses to delete the stack                |
  * | `wafRequestsPerIp`          | same                    | a WAF in front of the stage: AWS's common rule set, and at most this many requests per IP in 5 minutes; unset: no WAF |
+ * | —                           | `labOrdersQueueVersion` | the LabOrderRequested version the lab orders queue receives: 1 (rendered from 2 by its rule) until the lab reads schema_version, then 2 |
  * | —                           | `labInterface`          | the lab's engine the lab order sender delivers orders to over MLLP, and the VPC it is reached from; unset: no sender |
  * | —                           | `retainData`            | the table (deletion protection on), queues and log groups outlive the stack |
  * | —                           | `logRetention`          | how long CloudWatch Logs keeps the functions' and the API's logs |
@@ -96,6 +97,7 @@ const StageFileSchema = v.strictObject({
   criticalAckMinutes: wholeNumber(1, 9999, 'minutes'),
   // The functions' own check (shared/config.ts UNMATCHED_WAIT_MINUTES) takes 1 to 99999.
   unmatchedWaitMinutes: wholeNumber(1, 99_999, 'minutes'),
+  labOrdersQueueVersion: v.picklist([1, 2], 'must be 1 or 2'),
   terminationProtection: v.boolean(),
   retainData: v.boolean(),
   logRetention: v.picklist(LOG_RETENTIONS, `must be a RetentionDays period CloudWatch Logs keeps logs for, never INFINITE (${LOG_RETENTIONS.join(', ')} days)`),
@@ -235,6 +237,8 @@ export function readSettings(scope: IConstruct, stage: StageName, stageFile: Sta
     auditRetentionDays: wholeNumberOf(scope, 'auditRetentionDays', file.auditRetentionDays, 'days', 99_999),
     criticalAckMinutes: wholeNumberOf(scope, 'criticalAckMinutes', file.criticalAckMinutes, 'minutes', 9999),
     unmatchedWaitMinutes: wholeNumberOf(scope, 'unmatchedWaitMinutes', file.unmatchedWaitMinutes, 'minutes', 99_999),
+    // The stage file's only (no -c): which version the lab's consumer reads is agreed with the lab, like code.
+    labOrdersQueueVersion: file.labOrdersQueueVersion,
     terminationProtection: flag(scope, 'terminationProtection', file.terminationProtection),
     // The stage file's only (no -c): what happens to data and who is alarmed is reviewed like code, never one flag away.
     retainData: file.retainData,

@@ -16,6 +16,8 @@ export const dev: StageFile = {
   auditRetentionDays: 730,
   criticalAckMinutes: 60,
   unmatchedWaitMinutes: 240,
+  // The version of LabOrderRequested the lab orders queue receives: 2 (no lab of its own polls dev's queue).
+  labOrdersQueueVersion: 2,
   terminationProtection: false,
   // Test data: `cdk destroy` takes the table, queues and log groups with the stack.
   retainData: false,

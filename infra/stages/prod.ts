@@ -30,6 +30,9 @@ export const prod: StageFile = {
   // A lab report that matched no order (a mislabelled tube) is a real person's result: someone matches or discards
   // it within 4 hours, or on-call hears of it (docs/runbook.md).
   unmatchedWaitMinutes: 240,
+  // The version of LabOrderRequested the lab orders queue receives: 1, what the lab's consumer was written
+  // against, until the lab dispatches on schema_version; then 2 (docs/events-and-webhooks.md).
+  labOrdersQueueVersion: 1,
   // A WAF in front of the API (infra/waf.ts), off until the API faces the open internet beyond its clients:
   // wafRequestsPerIp: 30_000, (requests per source IP in 5 minutes, then 429: above one key's 7,500; $7/month + $0.60 per million)
   // The lab's interface engine, to send each order as HL7 v2 over MLLP (docs/deploy.md "Connecting a lab over MLLP"):

@@ -37,6 +37,12 @@ export interface StackSettings {
    * in every stage file: the default the issue asks for.
    */
   readonly unmatchedWaitMinutes: number;
+  /**
+   * The version of LabOrderRequested the lab orders queue (the one the lab polls) receives: 1, what the lab's
+   * consumer was written against, rendered from the bus's version 2 by the queue's rule; 2 once the lab reads
+   * schema_version (docs/events-and-webhooks.md). Other consumers of the bus get version 2.
+   */
+  readonly labOrdersQueueVersion: 1 | 2;
   readonly terminationProtection: boolean;
   /**
    * The table (with its deletion protection on), the queues and dead-letter queues and every log group

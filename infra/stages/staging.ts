@@ -31,6 +31,9 @@ export const staging: StageFile = {
   auditRetentionDays: 730,
   criticalAckMinutes: 60,
   unmatchedWaitMinutes: 240,
+  // The version of LabOrderRequested the lab orders queue receives: 1, what the lab's consumer was written
+  // against, until the lab dispatches on schema_version; then 2 (docs/events-and-webhooks.md).
+  labOrdersQueueVersion: 1,
   terminationProtection: false,
   // Test data: the table, queues and logs go with the stack.
   retainData: false,

@@ -33,10 +33,13 @@ const v1Entries = {
 };
 
 /**
- * Version 1 (before issue #50): ids and the barcode only. No longer sent; its schema stays published in
- * docs/events/ (lab-order-requested.v1.schema.json) for consumers that still validate against it.
+ * Version 1 (before issue #50): ids and the barcode only. The bus carries version 2; the lab orders queue of a
+ * stage whose `labOrdersQueueVersion` is 1 gets version 1, rendered from it by its rule (infra/lab-orders-v1.ts),
+ * and its schema stays published in docs/events/ (lab-order-requested.v1.schema.json).
  */
 export const LabOrderRequestedDetailV1 = v.strictObject(v1Entries);
+/** Version 1's fields, in its order: what infra/lab-orders-v1.ts renders for a consumer still on version 1. */
+export const LAB_ORDER_V1_FIELDS = Object.keys(v1Entries) as (keyof typeof v1Entries)[];
 
 /** The specimen a test needs, as the catalog names it (GET /api/v1/biomarkers). */
 const OrderedSpecimen = v.strictObject({
