@@ -35,7 +35,7 @@ import { isZonedDateTime } from '../../shared/domain/instant';
 import { rangeFlag, REJECTION_REASONS, type RejectionReason } from '../../shared/domain/results';
 import { BARCODE_PATTERN } from '../../shared/domain/sample';
 import { localFunctionEnvironment } from '../local/environment';
-import { apoeResult, geneticFinding } from './lab-samples';
+import { apoeResult, clinicalSamples, geneticFinding, rangeText } from './lab-samples';
 import { isLabInboxCommand, LAB_INBOX_USAGE, runLabInboxCommand } from './lab-inbox';
 import { runningStackSettings } from '../local/stack-file';
 import { asUsage, runCli, UsageError } from './usage';
@@ -74,29 +74,6 @@ function parse(argv: string[]) {
       },
     }),
   );
-}
-
-/**
- * A value near the normal range (or the one bound there is), with two decimals: mostly inside it, and
- * about one in five a little outside, so that reports show H and L flags as real ones do.
- */
-function plausibleValue(range: { normal_min: number | null; normal_max: number | null } | null): number {
-  const min = range?.normal_min ?? (range?.normal_max ?? 10) * 0.3;
-  const max = range?.normal_max ?? min * 2.5;
-  const spread = Math.random() < 0.2 ? 0.3 : 0;
-  const low = min - spread * (max - min);
-  const high = max + spread * (max - min);
-  return Math.max(0, Math.round((low + Math.random() * (high - low)) * 100) / 100);
-}
-
-const rangeText = (range: { normal_min: number | null; normal_max: number | null } | null) =>
-  range ? `${range.normal_min ?? '-'} – ${range.normal_max ?? '-'}` : '-';
-
-/** A value beyond the biomarker's critical limits: above the high one, else below the low one. */
-function criticalValue(limits: { critical_low?: number | null; critical_high?: number | null } | undefined): number | undefined {
-  if (limits?.critical_high != null) return Math.round(limits.critical_high * 1.2 * 100) / 100;
-  if (limits?.critical_low != null) return Math.round(limits.critical_low * 0.5 * 100) / 100;
-  return undefined;
 }
 
 /** report-unsolicited's barcode, checked as the API checks one, with its --like appointment. */
@@ -260,24 +237,7 @@ async function main(argv: string[]): Promise<void> {
   const reported = [...new Set([...half(clinicalPlanned), ...(criticalId === undefined ? [] : [criticalId])])];
   const testedAt = reportedAt.slice(0, 10);
 
-  const clinical_results = reported.map((id) => {
-    const biomarker = catalog.biomarkers.get(id);
-    const range = biomarker?.reference_range_service ?? null;
-    const critical = id === criticalId ? criticalValue(biomarker) : undefined;
-    return {
-      biomarker_id: id,
-      // A biomarker without critical limits in the catalog is made critical by the lab's own flag.
-      value: id === criticalId ? (critical ?? (range?.normal_max ?? 100) * 3) : plausibleValue(range),
-      value_operator: 'eq' as const,
-      unit_id: biomarker?.unit_id ?? null,
-      unit: biomarker?.unit ?? null,
-      reference_range_lab: range,
-      tested_at: testedAt,
-      comment: null,
-      result_status: values.preliminary ? ('preliminary' as const) : ('final' as const),
-      ...(id === criticalId && critical === undefined ? { interpretation: 'critical_high' as const } : {}),
-    };
-  });
+  const clinical_results = clinicalSamples(reported, catalog, { criticalId, testedAt, preliminary: values.preliminary === true });
   const genetic_results = half(geneticPlanned).map((id) => geneticFinding(catalog.biomarkers.get(id) ?? { id, name: `Biomarker ${id}` }, testedAt));
   const extraFinding = values.genetic && !geneticPlanned.includes(apoeResult(testedAt).biomarker_id);
   if (extraFinding) genetic_results.push(apoeResult(testedAt));

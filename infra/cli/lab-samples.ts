@@ -1,3 +1,5 @@
+import type { BiomarkerRecord } from '../../shared/store/catalog';
+
 /** Sample genetic finding the local lab simulator reports (and the tests reuse): APOE e3/e4. */
 export function apoeResult(testedAt: string) {
   return {
@@ -37,4 +39,53 @@ export function geneticFinding(biomarker: { id: number; gene?: string; name: str
   if (gene === 'APOE') return { ...apoeResult(testedAt), biomarker_id: biomarker.id };
   const finding = PLAIN_FINDINGS[gene] ?? { genotype: 'reference/reference', clinical_significance: 'normal', risk_description: 'No variant found.' };
   return { biomarker_id: biomarker.id, gene, ...finding, tested_at: testedAt, comment: null, variants: [] };
+}
+
+/**
+ * A value near the normal range (or the one bound there is), with two decimals: mostly inside it, and
+ * about one in five a little outside, so that reports show H and L flags as real ones do.
+ */
+function plausibleValue(range: { normal_min: number | null; normal_max: number | null } | null): number {
+  const min = range?.normal_min ?? (range?.normal_max ?? 10) * 0.3;
+  const max = range?.normal_max ?? min * 2.5;
+  const spread = Math.random() < 0.2 ? 0.3 : 0;
+  const low = min - spread * (max - min);
+  const high = max + spread * (max - min);
+  return Math.max(0, Math.round((low + Math.random() * (high - low)) * 100) / 100);
+}
+
+export const rangeText = (range: { normal_min: number | null; normal_max: number | null } | null) =>
+  range ? `${range.normal_min ?? '-'} – ${range.normal_max ?? '-'}` : '-';
+
+/** A value beyond the biomarker's critical limits: above the high one, else below the low one. */
+function criticalValue(limits: { critical_low?: number | null; critical_high?: number | null } | undefined): number | undefined {
+  if (limits?.critical_high != null) return Math.round(limits.critical_high * 1.2 * 100) / 100;
+  if (limits?.critical_low != null) return Math.round(limits.critical_low * 0.5 * 100) / 100;
+  return undefined;
+}
+
+/** The clinical results the simulator reports for `reported`: plausible values, `criticalId`'s beyond its critical limits. */
+export function clinicalSamples(
+  reported: number[],
+  catalog: { biomarkers: ReadonlyMap<number, BiomarkerRecord> },
+  { criticalId, testedAt, preliminary }: { criticalId: number | undefined; testedAt: string; preliminary: boolean },
+) {
+  return reported.map((id) => {
+    const biomarker = catalog.biomarkers.get(id);
+    const range = biomarker?.reference_range_service ?? null;
+    const critical = id === criticalId ? criticalValue(biomarker) : undefined;
+    return {
+      biomarker_id: id,
+      // A biomarker without critical limits in the catalog is made critical by the lab's own flag.
+      value: id === criticalId ? (critical ?? (range?.normal_max ?? 100) * 3) : plausibleValue(range),
+      value_operator: 'eq' as const,
+      unit_id: biomarker?.unit_id ?? null,
+      unit: biomarker?.unit ?? null,
+      reference_range_lab: range,
+      tested_at: testedAt,
+      comment: null,
+      result_status: preliminary ? ('preliminary' as const) : ('final' as const),
+      ...(id === criticalId && critical === undefined ? { interpretation: 'critical_high' as const } : {}),
+    };
+  });
 }

@@ -101,3 +101,30 @@ export async function noteLabOrderAttempt(holders: LabOrderHolders, error: strin
     throw error;
   }
 }
+
+/** What a refused order's `error` reads once its person is erased: the lab's own words may quote them. */
+export const ERASED_LAB_TEXT = "The lab's reason was removed when the person's data was erased";
+
+/**
+ * A refused order's lab text replaced by ERASED_LAB_TEXT on each holder (GDPR erasure: docs/privacy.md). A
+ * no-op on an order not refused, or already erased (the condition fails, nothing is written).
+ */
+export async function eraseLabOrderText(holders: LabOrderHolders): Promise<void> {
+  const items = keysOf(holders).map(({ name, key }) =>
+    named(name, {
+      Update: {
+        TableName: tableName,
+        Key: key,
+        UpdateExpression: 'SET #order.#error = :erased',
+        ConditionExpression: '#order.#status = :refused AND #order.#error <> :erased',
+        ExpressionAttributeNames: { '#order': 'lab_order', '#status': 'status', '#error': 'error' },
+        ExpressionAttributeValues: { ':erased': ERASED_LAB_TEXT, ':refused': 'refused' },
+      },
+    }),
+  );
+  try {
+    await transactWrite(items);
+  } catch (error) {
+    if (!(error instanceof TransactionCancelled)) throw error;
+  }
+}

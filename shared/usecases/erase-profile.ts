@@ -6,7 +6,9 @@
  *   2. every scheduled appointment is cancelled through its normal transition (history entry, event);
  *   3. every kit order still pending or dispatched is cancelled the same way, and every kit order's inline
  *      delivery address (name, street, phone, email: a copy of the person's data) is removed, in the
- *      same transaction as the cancellation where there is one.
+ *      same transaction as the cancellation where there is one;
+ *   4. a lab's reason for refusing an order of theirs (lab_order.error, issue #51), which may quote them, is
+ *      replaced, on the appointment and its kit.
  *
  * Each appointment and each order is its own write. A failure midway leaves the profile erased and some
  * items still to do; the client's retry (or a second erasure) finds and finishes exactly those, and an
@@ -21,6 +23,7 @@ import { NotFound, Unavailable } from '../errors';
 import { getAppointment, getAppointments } from '../store/appointments/reads';
 import { appointmentLifecycle, type AppointmentRecord } from '../store/appointments/records';
 import { releaseHeldSeat, slotAsRead } from '../store/appointments/writes';
+import { eraseLabOrderText } from '../store/lab-orders';
 import { getHomeKitOrderOrThrow, homeKitOrderLifecycle, type HomeKitOrderRecord, removeDeliveryAddress } from '../store/home-kit-orders';
 import * as index from '../store/keys/index-entries';
 import { eraseProfileIdentifiers, getProfile, linkedToProfile, PROFILE_NOT_FOUND, type ProfileRecord } from '../store/profiles';
@@ -73,6 +76,10 @@ export async function eraseProfile(id: string, { access, now }: Caller): Promise
     const outcome = await finishOrder(order, change);
     if (outcome.cancelled) erasure.cancelledHomeKitOrderIds.push(order.id);
     if (outcome.addressErased) erasure.erasedAddressOrderIds.push(order.id);
+  }
+  // A lab's reason for refusing an order may quote the person (issue #51): it goes with their identifiers.
+  for (const { id: appointmentId, lab_order, home_kit_order_id } of appointments) {
+    if (lab_order?.status === 'refused') await eraseLabOrderText({ appointmentId, homeKitOrderId: home_kit_order_id ?? null });
   }
   return erasure;
 }

@@ -233,3 +233,27 @@ describe('sendLabOrder', () => {
     expect((await storedAppointment(order.appointment_id)).lab_order).toBeUndefined();
   });
 });
+
+describe("a refused order's lab text and the person's erasure", () => {
+  it("is replaced when the person is erased, the refusal kept: the lab's words may quote them", async () => {
+    const order = await drawnSample();
+    const theLab = await lab((message, connection) => connection.send(ack(message, 'AR', 'Name Erika Muster does not match')));
+    await send(order, 1, theLab.port);
+    const { profile_id } = await storedAppointment(order.appointment_id);
+    expect((await api.post(`/api/v1/profiles/${profile_id as string}/erase`, {}, key)).status).toBe(200);
+    expect((await storedAppointment(order.appointment_id)).lab_order).toMatchObject({
+      status: 'refused',
+      error: "The lab's reason was removed when the person's data was erased",
+    });
+  });
+
+  it('leaves an accepted order as it is', async () => {
+    const order = await drawnSample();
+    const theLab = await lab();
+    await send(order, 1, theLab.port);
+    const before = (await storedAppointment(order.appointment_id)).lab_order;
+    const { profile_id } = await storedAppointment(order.appointment_id);
+    await api.post(`/api/v1/profiles/${profile_id as string}/erase`, {}, key);
+    expect((await storedAppointment(order.appointment_id)).lab_order).toEqual(before);
+  });
+});
