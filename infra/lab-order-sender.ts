@@ -70,6 +70,8 @@ export class LabOrderSender extends Construct {
         LAB_MLLP_HOST: lab.host,
         LAB_MLLP_PORT: String(lab.port),
         LAB_MLLP_TLS: String(lab.tls),
+        // The lab's private CA (PEM), in the environment only: the description above, which consoles and logs show, names host and port.
+        ...(lab.caCertificate !== undefined && { LAB_MLLP_CA: lab.caCertificate }),
         LAB_SENDING_FACILITY: lab.sendingFacility,
         LAB_RECEIVING_APPLICATION: lab.receivingApplication,
         LAB_RECEIVING_FACILITY: lab.receivingFacility,

@@ -22,7 +22,7 @@
  * | `terminationProtection`     | same                    | CloudFormation refuses to delete the stack                |
  * | `wafRequestsPerIp`          | same                    | a WAF in front of the stage: AWS's common rule set, and at most this many requests per IP in 5 minutes; unset: no WAF |
  * | —                           | `labOrdersQueueVersion` | the LabOrderRequested version the lab orders queue receives: 1 (rendered from 2 by its rule) until the lab reads schema_version, then 2 |
- * | —                           | `labInterface`          | the lab's engine the lab order sender delivers orders to over MLLP, and the VPC it is reached from; unset: no sender |
+ * | —                           | `labInterface`          | the lab's engine the lab order sender delivers orders to over MLLP (over TLS: its private CA in caCertificate, if any), and the VPC it is reached from; unset: no sender |
  * | —                           | `retainData`            | the table (deletion protection on), queues and log groups outlive the stack |
  * | —                           | `logRetention`          | how long CloudWatch Logs keeps the functions' and the API's logs |
  * | —                           | `alarms`                | alarms, dashboard and alarm topic (infra/monitoring.ts); requires alarmEmail |
@@ -105,19 +105,39 @@ const StageFileSchema = v.strictObject({
   hipaaControls: v.boolean(),
   wafRequestsPerIp: v.optional(wholeNumber(WAF_MIN_RATE, WAF_MAX_RATE, 'requests')),
   labInterface: v.optional(
-    v.strictObject({
-      host: v.pipe(v.string(), v.regex(/^[A-Za-z0-9.-]{1,253}$/, 'must be a host name or an IPv4 address')),
-      port: wholeNumber(1, 65_535, 'a port'),
-      tls: v.boolean(),
-      // What HL7's HD (MSH-4 to MSH-6) holds: no delimiter of ours (| ^ ~ \ &), at most 180 characters.
-      sendingFacility: v.pipe(v.string(), v.regex(HL7_NAME, HL7_NAME_MESSAGE)),
-      receivingApplication: v.pipe(v.string(), v.regex(HL7_NAME, HL7_NAME_MESSAGE)),
-      receivingFacility: v.pipe(v.string(), v.regex(HL7_NAME, HL7_NAME_MESSAGE)),
-      vpcId: v.pipe(v.string(), v.regex(/^vpc-[0-9a-f]{8,17}$/, 'must be a VPC id (vpc-…)')),
-      subnetIds: v.pipe(v.array(v.pipe(v.string(), v.regex(/^subnet-[0-9a-f]{8,17}$/, 'must be subnet ids (subnet-…)'))), v.minLength(1, 'must name a subnet')),
-      labCidr: v.pipe(v.string(), v.regex(/^(?:\d{1,3}\.){3}\d{1,3}\/\d{1,2}$/, 'must be an IPv4 CIDR block, e.g. 10.20.0.0/16 or 10.20.1.5/32')),
-      securityGroupId: v.optional(v.pipe(v.string(), v.regex(/^sg-[0-9a-f]{8,17}$/, 'must be a security group id (sg-…)'))),
-    }),
+    v.pipe(
+      v.strictObject({
+        host: v.pipe(v.string(), v.regex(/^[A-Za-z0-9.-]{1,253}$/, 'must be a host name or an IPv4 address')),
+        port: wholeNumber(1, 65_535, 'a port'),
+        tls: v.boolean(),
+        // The lab's private CA in PEM; the message never quotes the value. Lambda's environment holds 4 KB in all.
+        caCertificate: v.optional(
+          v.pipe(
+            v.string(),
+            v.regex(
+              /^(?:-----BEGIN CERTIFICATE-----\r?\n[A-Za-z0-9+/=\r\n]+-----END CERTIFICATE-----\s*)+$/,
+              'must be PEM certificates (-----BEGIN CERTIFICATE-----…-----END CERTIFICATE-----)',
+            ),
+            v.maxLength(3072, "must be at most 3072 characters (Lambda's environment holds 4 KB in all)"),
+          ),
+        ),
+        // What HL7's HD (MSH-4 to MSH-6) holds: no delimiter of ours (| ^ ~ \ &), at most 180 characters.
+        sendingFacility: v.pipe(v.string(), v.regex(HL7_NAME, HL7_NAME_MESSAGE)),
+        receivingApplication: v.pipe(v.string(), v.regex(HL7_NAME, HL7_NAME_MESSAGE)),
+        receivingFacility: v.pipe(v.string(), v.regex(HL7_NAME, HL7_NAME_MESSAGE)),
+        vpcId: v.pipe(v.string(), v.regex(/^vpc-[0-9a-f]{8,17}$/, 'must be a VPC id (vpc-…)')),
+        subnetIds: v.pipe(
+          v.array(v.pipe(v.string(), v.regex(/^subnet-[0-9a-f]{8,17}$/, 'must be subnet ids (subnet-…)'))),
+          v.minLength(1, 'must name a subnet'),
+        ),
+        labCidr: v.pipe(v.string(), v.regex(/^(?:\d{1,3}\.){3}\d{1,3}\/\d{1,2}$/, 'must be an IPv4 CIDR block, e.g. 10.20.0.0/16 or 10.20.1.5/32')),
+        securityGroupId: v.optional(v.pipe(v.string(), v.regex(/^sg-[0-9a-f]{8,17}$/, 'must be a security group id (sg-…)'))),
+      }),
+      v.forward(
+        v.check((lab) => lab.caCertificate === undefined || lab.tls, 'is read over TLS only: set tls: true'),
+        ['caCertificate'],
+      ),
+    ),
   ),
 });
 

@@ -42,6 +42,8 @@ const Environment = v.object({
   LAB_MLLP_HOST: v.optional(v.pipe(v.string(), v.minLength(1))),
   LAB_MLLP_PORT: v.optional(v.pipe(v.string(), v.regex(/^[1-9]\d{0,4}$/, 'must be a port number'), v.transform(Number))),
   LAB_MLLP_TLS: v.optional(v.picklist(['true', 'false'])),
+  /** The lab's private CA (PEM) its engine's certificate must chain to; unset: Node's bundled Mozilla CAs. The message never quotes it. */
+  LAB_MLLP_CA: v.optional(v.pipe(v.string(), v.regex(/^-----BEGIN CERTIFICATE-----/, 'must be a PEM certificate (-----BEGIN CERTIFICATE-----…)'))),
   LAB_SENDING_FACILITY: v.optional(v.pipe(v.string(), v.minLength(1))),
   LAB_RECEIVING_APPLICATION: v.optional(v.pipe(v.string(), v.minLength(1))),
   LAB_RECEIVING_FACILITY: v.optional(v.pipe(v.string(), v.minLength(1))),
@@ -79,6 +81,7 @@ function readConfig() {
       host: env.LAB_MLLP_HOST,
       port: env.LAB_MLLP_PORT,
       tls: env.LAB_MLLP_TLS === 'true',
+      ca: env.LAB_MLLP_CA,
       sendingFacility: env.LAB_SENDING_FACILITY,
       receivingApplication: env.LAB_RECEIVING_APPLICATION,
       receivingFacility: env.LAB_RECEIVING_FACILITY,

@@ -83,8 +83,13 @@ export interface LabInterfaceSettings {
   /** Its host name or IP address, as reached from the subnets below (over a VPN or Direct Connect, typically). */
   readonly host: string;
   readonly port: number;
-  /** MLLP over TLS (the engine's certificate checked against the public CAs and the host name). */
+  /** MLLP over TLS (the engine's certificate checked against Node's bundled Mozilla CAs, or caCertificate, and the host name). */
   readonly tls: boolean;
+  /**
+   * The lab's private CA (PEM, -----BEGIN CERTIFICATE-----…), trusted instead of the public CAs when its engine's
+   * certificate is signed by it; TLS only. It reaches the function's environment (4 KB in all): at most 3072 characters.
+   */
+  readonly caCertificate?: string;
   /** MSH-4: our facility, as the lab knows it. */
   readonly sendingFacility: string;
   /** MSH-5 and MSH-6: the lab's application and facility, as its engine routes on them. */

@@ -12,6 +12,8 @@ import { LAB_ORDER_RETRY } from '../../shared/domain/lab-order';
 import { EXAMPLE_LAB_INTERFACE, labApiStack, type Ref, str, Synthesized, testApp } from './synth';
 
 const labInterface = EXAMPLE_LAB_INTERFACE;
+/** A PEM in shape only (the stage settings check the shape; no TLS handshake reads it here). */
+const SHAPED_PEM = '-----BEGIN CERTIFICATE-----\nMIIBszCCAVmgAwIBAgIUFAKEFAKEFAKEFAKEFAKEFAKEFAKE\nMAoGCCqGSM49BAMCMBMx\n-----END CERTIFICATE-----\n';
 
 let withLab: Synthesized;
 let prod: Synthesized;
@@ -89,6 +91,23 @@ describe('a stage whose file names a lab interface', () => {
   });
 });
 
+describe("a lab interface with the lab's private CA", () => {
+  it('gives the sender no CA when the stage file names none: the bundled public CAs decide', () => {
+    const { fn } = senderOf(withLab)!;
+    expect((withLab.resources[fn]!.Properties.Environment as { Variables: Record<string, string> }).Variables).not.toHaveProperty('LAB_MLLP_CA');
+  });
+
+  it("gives the sender the stage file's CA certificate in its environment, and nowhere in its description", () => {
+    const withCa = new Synthesized(
+      new LabApiStack(testApp(), 'LabApi-prod', { stage: 'prod', stageFile: { ...prodFile, labInterface: { ...labInterface, caCertificate: SHAPED_PEM } } }),
+    );
+    const { fn } = senderOf(withCa)!;
+    const properties = withCa.resources[fn]!.Properties;
+    expect((properties.Environment as { Variables: Record<string, string> }).Variables.LAB_MLLP_CA).toBe(SHAPED_PEM);
+    expect(str(properties.Description)).not.toContain('CERTIFICATE');
+  });
+});
+
 describe('a stage whose file names no lab interface', () => {
   it('has no sender, no security group and no sender queue', () => {
     expect(senderOf(prod)).toBeUndefined();
@@ -110,5 +129,21 @@ describe('the labInterface stage setting', () => {
     expect(() => readSettings(testApp(), 'prod', { ...prodFile, labInterface: { ...labInterface, labCidr: 'lab.example.net' } })).toThrow(
       'labInterface.labCidr must be an IPv4 CIDR block',
     );
+  });
+
+  it('takes a CA certificate in PEM for a lab over TLS', () => {
+    const settings = readSettings(testApp(), 'prod', { ...prodFile, labInterface: { ...labInterface, caCertificate: SHAPED_PEM } });
+    expect(settings.labInterface?.caCertificate).toBe(SHAPED_PEM);
+  });
+
+  it('refuses a CA certificate that is no PEM certificate, naming the field without quoting the value', () => {
+    const file = { ...prodFile, labInterface: { ...labInterface, caCertificate: 'MIIBszCCAVmgAwIBAgIU-not-a-pem' } };
+    expect(() => readSettings(testApp(), 'prod', file)).toThrow('labInterface.caCertificate must be PEM certificates');
+    expect(() => readSettings(testApp(), 'prod', file)).not.toThrow(/not-a-pem/);
+  });
+
+  it('refuses a CA certificate for a lab reached without TLS', () => {
+    const file = { ...prodFile, labInterface: { ...labInterface, tls: false, caCertificate: SHAPED_PEM } };
+    expect(() => readSettings(testApp(), 'prod', file)).toThrow('labInterface.caCertificate is read over TLS only: set tls: true');
   });
 });
