@@ -36,6 +36,8 @@ export async function startLocalLabOrders(eventsFile: string): Promise<{ stop():
     try {
       const outcome = await sendLabOrder(order, number, lab, now);
       if (outcome.kind === 'retry') later(outcome.afterMs, () => attempt(order, number + 1));
+      // Another attempt is sending it: the same attempt again once its lease has ended (answered by then, or retried by it).
+      if (outcome.kind === 'in-flight') later(outcome.afterMs, () => attempt(order, number));
       if (outcome.kind === 'failed') console.error(`lab orders: appointment ${order.appointment_id} failed after ${number} attempts (${outcome.reason})`);
     } catch (error) {
       // Our own failure (DynamoDB Local unavailable): the same attempt again after the first wait, as SQS would.

@@ -21,6 +21,12 @@ export interface LabOrderState {
   acknowledged_at: string | null;
   /** The lab's reason for a refusal, or why the last attempt got no answer; null when accepted. */
   error: string | null;
+  /**
+   * Stored only, never in the API (shared/schemas/fields.ts toLabOrderSummary): the instant until which an
+   * attempt holds the order's sending lease, so that a concurrent attempt sends nothing. Gone once an
+   * attempt ends (an answer replaces the state; no answer removes it); an attempt that crashed lets it expire.
+   */
+  sending_until?: string;
 }
 
 /**

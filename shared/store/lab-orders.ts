@@ -8,12 +8,14 @@
  * Access patterns:
  * - the sample, as stored now ........ GetItem (consistent)  APPT#<id> / APPT
  * - the first attempt starts ......... TransactWriteItems    APPT (and KIT) if no lab_order yet
- * - an attempt without an answer ..... TransactWriteItems    APPT (and KIT) lab_order.error, if still pending (or failed)
+ * - an attempt takes its lease ....... UpdateItem            APPT lab_order.sending_until, if waiting and no unexpired lease
+ * - an attempt without an answer ..... TransactWriteItems    APPT (and KIT) lab_order.error (the lease removed), if still pending (or failed)
  * - an answer (or the last attempt) .. TransactWriteItems    APPT (and KIT) if lab_order.status is one it may change from, + outbox
  */
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { LAB_ORDER_CHANGES_FROM, type LabOrderState } from '../domain/lab-order';
 import { dynamo, tableName } from './client';
+import { isConditionFailure } from './conditions';
 import type { AppointmentRecord } from './appointments/records';
 import * as keys from './keys/items';
 import { withoutKeys } from './query';
@@ -69,6 +71,31 @@ export async function startLabOrder(holders: LabOrderHolders, state: LabOrderSta
 }
 
 /**
+ * The sending lease of an order waiting for an answer (pending, or failed during a redrive): its
+ * `lab_order.sending_until` set to `until` on the appointment item, if it has none or it ended by `at`.
+ * False when another attempt holds it (or the order was answered meanwhile): this attempt sends nothing.
+ * An answer's state replaces it; noteLabOrderAttempt removes it.
+ */
+export async function leaseLabOrder(appointmentId: string, at: string, until: string): Promise<boolean> {
+  try {
+    await dynamo.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: keys.appointment(appointmentId),
+        UpdateExpression: 'SET #order.#until = :until',
+        ConditionExpression: '#order.#status IN (:pending, :failed) AND (attribute_not_exists(#order.#until) OR #order.#until <= :at)',
+        ExpressionAttributeNames: { '#order': 'lab_order', '#status': 'status', '#until': 'sending_until' },
+        ExpressionAttributeValues: { ':until': until, ':at': at, ':pending': 'pending', ':failed': 'failed' },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    throw error;
+  }
+}
+
+/**
  * The items of an answer's transaction: `lab_order` becomes `state` where its status is one it may change
  * from. A cancelled transaction (TransactionCancelled) means another attempt recorded an answer first.
  */
@@ -78,7 +105,7 @@ export function labOrderChange(holders: LabOrderHolders, state: LabOrderState & 
 
 /**
  * Why the last attempt got no answer, on an order still waiting for one (pending, or failed during a
- * redrive): no status change, so no event. False when an answer was recorded meanwhile.
+ * redrive): no status change, so no event; the attempt's lease removed. False when an answer was recorded meanwhile.
  */
 export async function noteLabOrderAttempt(holders: LabOrderHolders, error: string): Promise<boolean> {
   const items = keysOf(holders).map(({ name, key }) =>
@@ -86,9 +113,9 @@ export async function noteLabOrderAttempt(holders: LabOrderHolders, error: strin
       Update: {
         TableName: tableName,
         Key: key,
-        UpdateExpression: 'SET #order.#error = :error',
+        UpdateExpression: 'SET #order.#error = :error REMOVE #order.#until',
         ConditionExpression: '#order.#status IN (:pending, :failed)',
-        ExpressionAttributeNames: { '#order': 'lab_order', '#status': 'status', '#error': 'error' },
+        ExpressionAttributeNames: { '#order': 'lab_order', '#status': 'status', '#error': 'error', '#until': 'sending_until' },
         ExpressionAttributeValues: { ':error': error, ':pending': 'pending', ':failed': 'failed' },
       },
     }),

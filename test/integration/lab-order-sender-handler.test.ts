@@ -10,15 +10,25 @@ import type { SQSEvent } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { LAB_ORDER_RETRY } from '../../shared/domain/lab-order';
+import { dynamoClient } from '../../shared/store/client';
 import { useApi } from '../support/api';
+import { dynamoError, mentioning, withFault } from '../support/aws-faults';
 import { mockEventBridge } from '../support/event-bridge';
 import { apiKey, seedDemoData } from '../support/fixtures';
 import { startTestLab, type TestLab } from '../support/hl7-lab';
 import { confirmDraw, drawableAppointment, storedAppointment } from '../support/scenario';
 import { eventBridgeEvent, sqsEvent } from '../support/webhooks';
 
-// The function reads its lab from the environment when it loads: a port that is closed until a test opens it.
-const port = vi.hoisted(() => 20_000 + Math.floor(Math.random() * 20_000));
+// The function reads its lab from the environment when it loads: a port that is closed until a test opens it
+// (bound once by the system and closed again, so nothing listens on it).
+const port = await vi.hoisted(async () => {
+  const { createServer } = await import('node:net');
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port: closed } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return closed;
+});
 vi.hoisted(() => {
   Object.assign(process.env, {
     LAB_MLLP_HOST: '127.0.0.1',
@@ -97,5 +107,21 @@ describe('the lab order sender Lambda', () => {
     expect(visibilityCalls()).toEqual([]);
     expect((await storedAppointment(id)).lab_order).toMatchObject({ status: 'accepted' });
     expect(lab.received).toHaveLength(1);
+  });
+
+  it('records failed with its event before SQS parks the message when DynamoDB fails on the last receive', async () => {
+    const { handler } = await import('../../functions/events/lab-order-sender');
+    const { id, event } = await orderMessage(LAB_ORDER_RETRY.attempts);
+    eventBridge.client.resetHistory();
+
+    // The attempt's lease (its one UpdateItem) fails, with every retry of the SDK: the send never starts.
+    const { result, faulted } = await withFault(dynamoClient, dynamoError(500, 'InternalServerError'), mentioning(id, 'UpdateItemCommand'), () =>
+      handler(event),
+    );
+
+    expect(faulted).toBeGreaterThan(0);
+    expect(result).toEqual({ batchItemFailures: [{ itemIdentifier: event.Records[0]!.messageId }] });
+    expect((await storedAppointment(id)).lab_order).toMatchObject({ status: 'failed', error: 'the sender failed (InternalServerError)' });
+    expect(eventBridge.entries().map((entry) => entry.DetailType)).toEqual(['LabOrderFailed']);
   });
 });

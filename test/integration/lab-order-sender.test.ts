@@ -7,8 +7,9 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { controlIdOf, type RetrySchedule } from '../../shared/domain/lab-order';
 import { outboxEntriesBefore } from '../../shared/store/outbox';
-import { type AttemptOutcome, type LabInterface, sendLabOrder } from '../../shared/usecases/send-lab-order';
+import { type AttemptOutcome, ERASED_BEFORE_SENT, type LabInterface, sendLabOrder } from '../../shared/usecases/send-lab-order';
 import { useApi } from '../support/api';
+import { type Handler, withMiddleware } from '../support/aws-faults';
 import { mockEventBridge } from '../support/event-bridge';
 import { apiKey, seedDemoData } from '../support/fixtures';
 import { ack, acceptAll, type LabAnswer, startTestLab, type TestLab } from '../support/hl7-lab';
@@ -231,6 +232,67 @@ describe('sendLabOrder', () => {
 
     expect(theLab.received).toEqual([]);
     expect((await storedAppointment(order.appointment_id)).lab_order).toBeUndefined();
+  });
+});
+
+describe('two attempts at once on one order', () => {
+  it('sends one message, one attempt answered and the other in flight', async () => {
+    const order = await drawnSample();
+    // The lab answers after 300 ms: both attempts reach the order while the first one's message is out.
+    const theLab = await lab((message, connection) => void setTimeout(() => connection.send(ack(message, 'AA')), 300));
+
+    const outcomes = await Promise.all([send(order, 1, theLab.port), send(order, 1, theLab.port)]);
+
+    expect(theLab.received).toHaveLength(1);
+    expect(outcomes).toEqual(
+      expect.arrayContaining([
+        { kind: 'answered', status: 'accepted' },
+        { kind: 'in-flight', afterMs: expect.any(Number) as number },
+      ]),
+    );
+    const stored = (await storedAppointment(order.appointment_id)).lab_order;
+    expect(stored).toMatchObject({ status: 'accepted' });
+    expect(stored).not.toHaveProperty('sending_until');
+  });
+
+  it("answers the other attempt's answer, not failed, when it recorded one first during the last attempt", async () => {
+    const order = await drawnSample();
+    const theLab = await lab();
+    // The last attempt to a lab that is down; just before its write of failed, another attempt whose clock
+    // is past this one's lease (a lease outlived) reaches an accepting lab and records accepted.
+    let raced = false;
+    const race = (next: Handler) => async (args: unknown) => {
+      const input = JSON.stringify((args as { input: unknown }).input);
+      if (!raced && input.includes('"failed"') && input.includes(order.appointment_id) && input.includes('TransactItems')) {
+        raced = true;
+        await sendLabOrder(order, 1, labInterface(theLab.port), () => new Date(Date.now() + 60_000));
+      }
+      return next(args);
+    };
+    eventBridge.client.resetHistory();
+
+    const outcome = await withMiddleware(race, async () => send(order, SCHEDULE.attempts, await closedPort()));
+
+    expect(raced).toBe(true);
+    expect(outcome).toEqual({ kind: 'answered', status: 'accepted' });
+    expect((await storedAppointment(order.appointment_id)).lab_order).toMatchObject({ status: 'accepted' });
+    expect(putTypes()).toEqual(['LabOrderAccepted']);
+  });
+});
+
+describe('an order whose person was erased before it was sent', () => {
+  it('is not sent, and is failed with its event and the reason', async () => {
+    const order = await drawnSample();
+    const { profile_id } = await storedAppointment(order.appointment_id);
+    expect((await api.post(`/api/v1/profiles/${profile_id as string}/erase`, {}, key)).status).toBe(200);
+    const theLab = await lab();
+    eventBridge.client.resetHistory();
+
+    expect(await send(order, 1, theLab.port)).toEqual({ kind: 'skipped', reason: ERASED_BEFORE_SENT });
+
+    expect(theLab.received).toEqual([]);
+    expect((await storedAppointment(order.appointment_id)).lab_order).toMatchObject({ status: 'failed', error: ERASED_BEFORE_SENT });
+    expect(putTypes()).toEqual(['LabOrderFailed']);
   });
 });
 

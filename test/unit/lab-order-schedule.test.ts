@@ -1,6 +1,7 @@
 /** The lab order's retry schedule and control id (shared/domain/lab-order.ts). */
 import { describe, expect, it } from 'vitest';
 import { controlIdOf, LAB_ORDER_RETRY, retryDelayMs, scaledSchedule, scheduleSpanMs } from '../../shared/domain/lab-order';
+import { REQUISITION_NUMBER_PATTERN } from '../../shared/domain/requisition';
 
 describe('the lab order retry schedule', () => {
   it('waits 30 s after the first attempt without an answer and doubles the wait after each one', () => {
@@ -33,7 +34,12 @@ describe('controlIdOf', () => {
     expect(controlIdOf('RQ-7K3M-9XQ2-HT4W')).toBe('RQ7K3M9XQ2HT4W');
   });
 
-  it('fits MSH-10, at most 20 characters', () => {
-    expect(controlIdOf('RQ-ZZZZ-ZZZZ-ZZZZ').length).toBeLessThanOrEqual(20);
+  it('fits MSH-10, at most 20 characters, for the longest number REQUISITION_NUMBER_PATTERN allows', () => {
+    const source = REQUISITION_NUMBER_PATTERN.source;
+    // Only fixed counts ({n}): no *, + or {n,}, so every number it allows is as long as this one.
+    expect(source).not.toMatch(/[*+?]|\{\d+,/);
+    const longest = source.replace(/^\^|\$$/g, '').replace(/\[[^\]]+\]\{(\d+)\}/g, (_, count: string) => 'Z'.repeat(Number(count)));
+    expect(longest).toMatch(REQUISITION_NUMBER_PATTERN);
+    expect(controlIdOf(longest).length).toBeLessThanOrEqual(20);
   });
 });
