@@ -233,7 +233,12 @@ export const ACK_TIMEOUT_MS = 30_000;
 export function configuredLabInterface(): LabInterface {
   const settings = config.labInterface;
   return {
-    target: { host: requireSetting(settings.host, 'LAB_MLLP_HOST'), port: requireSetting(settings.port, 'LAB_MLLP_PORT'), tls: settings.tls },
+    target: {
+      host: requireSetting(settings.host, 'LAB_MLLP_HOST'),
+      port: requireSetting(settings.port, 'LAB_MLLP_PORT'),
+      tls: settings.tls,
+      ...(settings.ca !== undefined && { ca: settings.ca }),
+    },
     parties: {
       sendingFacility: requireSetting(settings.sendingFacility, 'LAB_SENDING_FACILITY'),
       receivingApplication: requireSetting(settings.receivingApplication, 'LAB_RECEIVING_APPLICATION'),
