@@ -21,12 +21,12 @@ import { type AppointmentRecord } from '../store/appointments/records';
 import { type Catalog, loadCatalog } from '../store/catalog';
 import { appointmentIdOfBarcode, reportStored } from '../store/lab-reports';
 import { type NamedItem, TransactionCancelled } from '../store/transactions';
-import type { UnmatchedSource } from '../store/unmatched-results';
+import { closeUnmatchedUpdate, getUnmatchedResult, type UnmatchedResultRecord, type UnmatchedSource } from '../store/unmatched-results';
 import type { Changes } from '../store/transitions';
 import { commit } from './commit';
 import { BUSINESS_METRICS, countBusiness, MetricUnit } from '../metrics';
 import { prepare } from './lab-report-changes';
-import { keepUnmatched } from './keep-unmatched-result';
+import { deleteUnmatchedFiles, keepUnmatched, unmatchedIdOf } from './keep-unmatched-result';
 import { deleteUploads, discardCopies } from './lab-report-files';
 import { ReportRejected } from './report-rejected';
 
@@ -88,14 +88,16 @@ export async function ingestLabReport(detail: LabResultsReportedDetail, now: Dat
     return 'duplicate';
   }
   assertReportTimes(detail, now);
-  const appointmentId = await appointmentIdOf(detail);
+  const [appointmentId, waiting] = await Promise.all([appointmentIdOf(detail), waitingUnmatched(detail, now, options)]);
   await assertKnownBiomarkers(detail);
   if (!appointmentId) return keepUnmatched(detail, now, options.source ?? 'json');
 
+  // The lab sent this report again once its barcode's draw was confirmed: the copy kept unmatched is this one.
+  const closing = waiting && closeUnmatchedUpdate(waiting.id, { status: 'matched', appointment_id: appointmentId }, { at: now.toISOString(), keyId: 'ingest' });
   const copied: string[] = [];
   let outcome: 'stored' | 'duplicate';
   try {
-    outcome = await storeReport(detail, appointmentId, now, copied, options.alsoWrite);
+    outcome = await storeReport(detail, appointmentId, now, copied, options.alsoWrite ?? closing);
   } catch (error) {
     await discardCopies(detail.event_id, appointmentId, copied);
     throw error;
@@ -104,7 +106,18 @@ export async function ingestLabReport(detail: LabResultsReportedDetail, now: Dat
   // racing), the copies made for this one are no report's.
   if (outcome === 'duplicate') await discardCopies(detail.event_id, appointmentId, copied);
   await deleteUploads(detail);
+  if (closing && outcome === 'stored') await deleteUnmatchedFiles(waiting);
   return outcome;
+}
+
+/**
+ * The unmatched result this report was kept as, while it waits: a report found by its barcode only (a match
+ * by hand closes its own), read beside the barcode so the ingest waits no longer.
+ */
+async function waitingUnmatched(detail: LabResultsReportedDetail, now: Date, options: IngestOptions): Promise<UnmatchedResultRecord | undefined> {
+  if (detail.appointment_id || options.alsoWrite) return undefined;
+  const kept = await getUnmatchedResult(unmatchedIdOf(detail.event_id), now);
+  return kept?.status === 'waiting' ? kept : undefined;
 }
 
 /**

@@ -12,11 +12,19 @@
  * report's `patient`) is kept on the unmatched result alone.
  */
 import { UNMATCHED_PREFIX } from '../documents/bucket-layout';
-import { copyObject, objectSize } from '../documents/s3';
+import { copyObject, deleteObject, objectSize } from '../documents/s3';
 import { derivedUuid } from '../derived-uuid';
 import type { LabResultsReportedDetail } from '../events/lab-results-reported';
+import { errorNames, logger } from '../logger';
 import { type Catalog, loadCatalog } from '../store/catalog';
-import { getUnmatchedResult, keepUnmatchedResult, unmatchedExpiry, type UnmatchedBiomarker, type UnmatchedSource } from '../store/unmatched-results';
+import {
+  getUnmatchedResult,
+  keepUnmatchedResult,
+  unmatchedExpiry,
+  type UnmatchedBiomarker,
+  type UnmatchedResultRecord,
+  type UnmatchedSource,
+} from '../store/unmatched-results';
 import { deleteUploads } from './lab-report-files';
 import { ReportRejected } from './report-rejected';
 
@@ -67,4 +75,16 @@ export async function keepUnmatched(detail: LabResultsReportedDetail, now: Date,
   });
   await deleteUploads(detail);
   return kept ? 'unmatched' : 'duplicate';
+}
+
+/**
+ * The files a closed unmatched result kept under unmatched/ (a discard's, or a report stored again by its barcode,
+ * whose own uploads were filed), deleted after the close so a match racing it never misses one. A file left
+ * behind expires with the prefix's bucket rule.
+ */
+export async function deleteUnmatchedFiles(record: UnmatchedResultRecord): Promise<void> {
+  const files = record.report?.documents.map((document) => document.s3_key) ?? [];
+  await Promise.all(files.map((key) => deleteObject(key))).catch((error: unknown) => {
+    logger.warn('files of a closed unmatched result not deleted; the bucket rule deletes them', { unmatched_result_id: record.id, ...errorNames(error) });
+  });
 }

@@ -13,15 +13,14 @@
  */
 import { type AccessContext, assertProfileResourceAccess } from '../auth/access';
 import { isFinal } from '../domain/results';
-import { deleteObject } from '../documents/s3';
 import { Conflict, NotFound } from '../errors';
-import { errorNames, logger } from '../logger';
 import { getAppointmentAggregate } from '../store/appointments/reads';
 import { APPOINTMENT_NOT_FOUND, type AppointmentAggregate } from '../store/appointments/records';
 import { loadCatalog, plannedBiomarkers } from '../store/catalog';
 import { reportStored } from '../store/lab-reports';
 import type { Page, PageRequest } from '../store/pages';
 import { TransactionCancelled } from '../store/transactions';
+import { deleteUnmatchedFiles } from './keep-unmatched-result';
 import {
   type Closing,
   closeUnmatchedResult,
@@ -126,10 +125,6 @@ export async function discardUnmatchedResult(id: string, reason: string, { acces
   if (record.status !== 'waiting') return alreadyClosed(record, closing);
   const at = now.toISOString();
   if (!(await closeUnmatchedResult(id, closing, { at, keyId: access.keyId }))) return alreadyClosed(await unmatchedOrThrow(id, now), closing);
-  // After the close, so a match racing it never misses a file. A file left behind expires with the prefix's rule.
-  const files = record.report?.documents.map((document) => document.s3_key) ?? [];
-  await Promise.all(files.map((key) => deleteObject(key))).catch((error: unknown) => {
-    logger.warn('files of a discarded unmatched result not deleted; the bucket rule deletes them', { unmatched_result_id: id, ...errorNames(error) });
-  });
+  await deleteUnmatchedFiles(record);
   return closed(record, closing, at, access.keyId);
 }

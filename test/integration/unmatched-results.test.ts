@@ -455,3 +455,28 @@ describe('the check of unmatched results waiting (the alarm counts its log line)
     expect((await checkLine(241)).unmatched_result_ids).not.toContain(id);
   });
 });
+
+describe('a report kept unmatched that the lab sends again once its draw is confirmed', () => {
+  it('is stored for that appointment by its barcode and closes its unmatched result as matched, patient and files gone', async () => {
+    const barcode = newBarcode();
+    const { answer, detail } = await sendUnmatchedJson(barcode);
+    expect(answer).toEqual({ outcome: 'unmatched' });
+    const unmatchedId = unmatchedIdOf(detail.event_id as string);
+    const keptFiles = ((await stored(unmatchedId))!.report as { documents: { s3_key: string }[] }).documents.map((document) => document.s3_key);
+
+    const appointmentId = await scheduleAppointment(api, key);
+    await api.post(`/api/v1/appointments/${appointmentId}/biomarkers`, { biomarker_ids: [2] }, key);
+    await confirmDraw(api, key, appointmentId, barcode);
+    const upload = await uploadIncoming(Buffer.from('%PDF-1.7 the same report, uploaded again'));
+    const sent = detail as typeof detail & { documents: object[] };
+    const again = { ...sent, documents: [{ ...sent.documents[0], s3_key: upload }] };
+    expect(await deliver(again)).toEqual({ outcome: 'stored' });
+
+    expect((await results(appointmentId)).clinical_results).toMatchObject([{ biomarker_id: 2, value: 15.1 }]);
+    const closed = await stored(unmatchedId);
+    expect(closed).toMatchObject({ status: 'matched', appointment_id: appointmentId, closed_by: 'ingest' });
+    expect(closed).not.toHaveProperty('patient');
+    expect(await Promise.all(keptFiles.map(exists))).toEqual(keptFiles.map(() => false));
+    expect((await waitingList()).map((item) => item.barcode)).not.toContain(barcode);
+  });
+});
