@@ -15,11 +15,11 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { LAB_ORDER_CHANGES_FROM, type LabOrderState } from '../domain/lab-order';
 import { dynamo, tableName } from './client';
-import { isConditionFailure } from './conditions';
+import { writtenIf } from './conditions';
 import type { AppointmentRecord } from './appointments/records';
 import * as keys from './keys/items';
 import { withoutKeys } from './query';
-import { type NamedItem, named, TransactionCancelled, transactWrite } from './transactions';
+import { type NamedItem, named, transactedIf, transactWrite } from './transactions';
 
 /** The appointment item alone, read consistently: the sender decides on what is stored now. */
 export async function getSample(appointmentId: string): Promise<AppointmentRecord | undefined> {
@@ -38,22 +38,25 @@ const keysOf = (holders: LabOrderHolders) => [
   ...(holders.homeKitOrderId ? [{ name: 'kit', key: keys.homeKitOrder(holders.homeKitOrderId) }] : []),
 ];
 
+type HolderUpdate = Pick<
+  NonNullable<NamedItem['Update']>,
+  'UpdateExpression' | 'ConditionExpression' | 'ExpressionAttributeNames' | 'ExpressionAttributeValues'
+>;
+
+/** The same conditional update of `lab_order` on each holder, as the items of one transaction. */
+const onEachHolder = (holders: LabOrderHolders, update: HolderUpdate): NamedItem[] =>
+  keysOf(holders).map(({ name, key }) => named(name, { Update: { TableName: tableName, Key: key, ...update } }));
+
 /** `lab_order` set to `state` on each holder, if its current status is one of `from` (none: if it has no lab_order yet). */
 function updates(holders: LabOrderHolders, state: LabOrderState, from: readonly string[]): NamedItem[] {
   const condition =
     from.length === 0 ? 'attribute_exists(PK) AND attribute_not_exists(#order)' : `#order.#status IN (${from.map((_, i) => `:from${i}`).join(', ')})`;
-  return keysOf(holders).map(({ name, key }) =>
-    named(name, {
-      Update: {
-        TableName: tableName,
-        Key: key,
-        UpdateExpression: 'SET #order = :state',
-        ConditionExpression: condition,
-        ExpressionAttributeNames: { '#order': 'lab_order', ...(from.length > 0 ? { '#status': 'status' } : {}) },
-        ExpressionAttributeValues: { ':state': state, ...Object.fromEntries(from.map((status, i) => [`:from${i}`, status])) },
-      },
-    }),
-  );
+  return onEachHolder(holders, {
+    UpdateExpression: 'SET #order = :state',
+    ConditionExpression: condition,
+    ExpressionAttributeNames: { '#order': 'lab_order', ...(from.length > 0 ? { '#status': 'status' } : {}) },
+    ExpressionAttributeValues: { ':state': state, ...Object.fromEntries(from.map((status, i) => [`:from${i}`, status])) },
+  });
 }
 
 /**
@@ -61,13 +64,7 @@ function updates(holders: LabOrderHolders, state: LabOrderState, from: readonly 
  * event, a redrive): the caller reads it again and goes on from there.
  */
 export async function startLabOrder(holders: LabOrderHolders, state: LabOrderState & { status: 'pending' }): Promise<boolean> {
-  try {
-    await transactWrite(updates(holders, state, []));
-    return true;
-  } catch (error) {
-    if (error instanceof TransactionCancelled) return false;
-    throw error;
-  }
+  return transactedIf(transactWrite(updates(holders, state, [])));
 }
 
 /**
@@ -77,8 +74,8 @@ export async function startLabOrder(holders: LabOrderHolders, state: LabOrderSta
  * An answer's state replaces it; noteLabOrderAttempt removes it.
  */
 export async function leaseLabOrder(appointmentId: string, at: string, until: string): Promise<boolean> {
-  try {
-    await dynamo.send(
+  return writtenIf(
+    dynamo.send(
       new UpdateCommand({
         TableName: tableName,
         Key: keys.appointment(appointmentId),
@@ -87,12 +84,8 @@ export async function leaseLabOrder(appointmentId: string, at: string, until: st
         ExpressionAttributeNames: { '#order': 'lab_order', '#status': 'status', '#until': 'sending_until' },
         ExpressionAttributeValues: { ':until': until, ':at': at, ':pending': 'pending', ':failed': 'failed' },
       }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionFailure(error)) return false;
-    throw error;
-  }
+    ),
+  );
 }
 
 /**
@@ -108,25 +101,13 @@ export function labOrderChange(holders: LabOrderHolders, state: LabOrderState & 
  * redrive): no status change, so no event; the attempt's lease removed. False when an answer was recorded meanwhile.
  */
 export async function noteLabOrderAttempt(holders: LabOrderHolders, error: string): Promise<boolean> {
-  const items = keysOf(holders).map(({ name, key }) =>
-    named(name, {
-      Update: {
-        TableName: tableName,
-        Key: key,
-        UpdateExpression: 'SET #order.#error = :error REMOVE #order.#until',
-        ConditionExpression: '#order.#status IN (:pending, :failed)',
-        ExpressionAttributeNames: { '#order': 'lab_order', '#status': 'status', '#error': 'error', '#until': 'sending_until' },
-        ExpressionAttributeValues: { ':error': error, ':pending': 'pending', ':failed': 'failed' },
-      },
-    }),
-  );
-  try {
-    await transactWrite(items);
-    return true;
-  } catch (error) {
-    if (error instanceof TransactionCancelled) return false;
-    throw error;
-  }
+  const items = onEachHolder(holders, {
+    UpdateExpression: 'SET #order.#error = :error REMOVE #order.#until',
+    ConditionExpression: '#order.#status IN (:pending, :failed)',
+    ExpressionAttributeNames: { '#order': 'lab_order', '#status': 'status', '#error': 'error', '#until': 'sending_until' },
+    ExpressionAttributeValues: { ':error': error, ':pending': 'pending', ':failed': 'failed' },
+  });
+  return transactedIf(transactWrite(items));
 }
 
 /** What a refused order's `error` reads once its person is erased: the lab's own words may quote them. */
@@ -137,21 +118,11 @@ export const ERASED_LAB_TEXT = "The lab's reason was removed when the person's d
  * no-op on an order not refused, or already erased (the condition fails, nothing is written).
  */
 export async function eraseLabOrderText(holders: LabOrderHolders): Promise<void> {
-  const items = keysOf(holders).map(({ name, key }) =>
-    named(name, {
-      Update: {
-        TableName: tableName,
-        Key: key,
-        UpdateExpression: 'SET #order.#error = :erased',
-        ConditionExpression: '#order.#status = :refused AND #order.#error <> :erased',
-        ExpressionAttributeNames: { '#order': 'lab_order', '#status': 'status', '#error': 'error' },
-        ExpressionAttributeValues: { ':erased': ERASED_LAB_TEXT, ':refused': 'refused' },
-      },
-    }),
-  );
-  try {
-    await transactWrite(items);
-  } catch (error) {
-    if (!(error instanceof TransactionCancelled)) throw error;
-  }
+  const items = onEachHolder(holders, {
+    UpdateExpression: 'SET #order.#error = :erased',
+    ConditionExpression: '#order.#status = :refused AND #order.#error <> :erased',
+    ExpressionAttributeNames: { '#order': 'lab_order', '#status': 'status', '#error': 'error' },
+    ExpressionAttributeValues: { ':erased': ERASED_LAB_TEXT, ':refused': 'refused' },
+  });
+  await transactedIf(transactWrite(items));
 }

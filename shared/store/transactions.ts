@@ -37,6 +37,20 @@ export class TransactionCancelled extends Error {
 
 const MAX_ATTEMPTS = 6;
 
+/**
+ * A transaction whose failed condition is an answer, not an error (done already, or not ours to do), as
+ * writtenIf (./conditions.ts) is for one write: true when it was written, false when a condition failed.
+ */
+export async function transactedIf(write: Promise<unknown>): Promise<boolean> {
+  try {
+    await write;
+    return true;
+  } catch (error) {
+    if (error instanceof TransactionCancelled) return false;
+    throw error;
+  }
+}
+
 export async function transactWrite(items: NamedItem[]): Promise<void> {
   const names = items.map((item) => item.name);
   const TransactItems = items.map(({ name: _name, ...item }) => item);

@@ -28,7 +28,7 @@ import { getHomeKitOrderOrThrow, homeKitOrderLifecycle, type HomeKitOrderRecord,
 import * as index from '../store/keys/index-entries';
 import { eraseProfileIdentifiers, getProfile, linkedToProfile, PROFILE_NOT_FOUND, type ProfileRecord } from '../store/profiles';
 import { listByIndexPrefix } from '../store/query';
-import { TransactionCancelled } from '../store/transactions';
+import { transactedIf } from '../store/transactions';
 import { commit } from './commit';
 import type { Caller } from './request';
 
@@ -102,7 +102,7 @@ async function cancelAppointment(listed: AppointmentRecord, { at, actor }: Chang
     const after: AppointmentRecord = { ...appointment, status: 'cancelled', cancellation_reason: ERASURE_REASON, updated_at: at };
     const transition = { lifecycle: appointmentLifecycle, before: appointment, after, actor, at, reason: ERASURE_REASON, condition: slotAsRead(appointment) };
     const items = releaseHeldSeat(appointment);
-    if (await committed(() => commit({ transitions: [transition], items, writtenAt: at }))) return true;
+    if (await transactedIf(commit({ transitions: [transition], items, writtenAt: at }))) return true;
     appointment = await getAppointment(appointment.id);
   }
   return false;
@@ -118,19 +118,8 @@ async function finishOrder(listed: HomeKitOrderRecord, { at, actor }: Change): P
     if (attempt > MAX_ATTEMPTS) throw new Unavailable(BUSY);
     const after: HomeKitOrderRecord = { ...order, status: 'cancelled', updated_at: at, ...(hasInlineAddress(order) ? { delivery_address: null } : {}) };
     const transition = { lifecycle: homeKitOrderLifecycle, before: order, after, actor, at, reason: ERASURE_REASON };
-    if (await committed(() => commit({ transitions: [transition], writtenAt: at }))) return { cancelled: true, addressErased: hasInlineAddress(order) };
+    if (await transactedIf(commit({ transitions: [transition], writtenAt: at }))) return { cancelled: true, addressErased: hasInlineAddress(order) };
     order = await getHomeKitOrderOrThrow(order.id);
   }
   return { cancelled: false, addressErased: hasInlineAddress(order) && (await removeDeliveryAddress(order.id, at)) };
-}
-
-/** Runs a transition; false when a condition failed because a concurrent change won. */
-async function committed(write: () => Promise<void>): Promise<boolean> {
-  try {
-    await write();
-    return true;
-  } catch (error) {
-    if (error instanceof TransactionCancelled) return false;
-    throw error;
-  }
 }

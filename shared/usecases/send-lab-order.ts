@@ -26,7 +26,7 @@ import { logger } from '../logger';
 import { type AppointmentRecord } from '../store/appointments/records';
 import { labOrderChange, type LabOrderHolders, getSample, leaseLabOrder, noteLabOrderAttempt, startLabOrder } from '../store/lab-orders';
 import { getExistingProfile, type ProfileRecord } from '../store/profiles';
-import { TransactionCancelled } from '../store/transactions';
+import { transactedIf } from '../store/transactions';
 import { commit } from './commit';
 
 export interface LabInterface {
@@ -196,13 +196,7 @@ async function recordChange(
     change.status,
     at,
   );
-  try {
-    await commit({ transitions: [], items: labOrderChange(sent.holders, state), events: [event], writtenAt: at });
-    return true;
-  } catch (error) {
-    if (error instanceof TransactionCancelled) return false;
-    throw error;
-  }
+  return transactedIf(commit({ transitions: [], items: labOrderChange(sent.holders, state), events: [event], writtenAt: at }));
 }
 
 /** The OML^O21 of the sample's requisition, as the person's profile reads now. */
