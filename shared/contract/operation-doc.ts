@@ -60,6 +60,16 @@ export const UNCOLLECTABLE = (test: 'panel' | 'biomarker', order: 'appointment' 
 /** A cancel or dispatch that lost a race decides again on the new state; this is when that kept losing (shared/usecases/decide-again.ts). */
 export const KEPT_CHANGING = 'the resource kept changing under concurrent requests: retry';
 /** The routes that show a person's data record each read first (docs/privacy.md "Privacy", shared/http/audit.ts). */
+/** The 200 of both requisition form routes (an appointment's, a kit's): the PDF, named by its number. */
+export const REQUISITION_PDF = {
+  description: 'The PDF.',
+  content: { type: 'application/pdf', schema: { type: 'string', contentMediaType: 'application/pdf' } },
+  headers: {
+    'Content-Disposition': { description: 'attachment; filename="requisition-<number>.pdf": the requisition number, no personal data', required: true },
+    'Content-Language': { description: 'en: the lab reads it', required: true },
+  },
+} as const;
+
 export const READ_NOT_RECORDED = 'the read could not be recorded in the access log, so nothing is shown: retry';
 /** The changes that answer the person record that answer as a read; the change is made before (docs/privacy.md "Privacy"). */
 export const CHANGE_NOT_SHOWN =

@@ -3,7 +3,18 @@ import type { RouteName } from '../../routes';
 import { Appointment, AppointmentSummary, CreatedAppointment } from '../../schemas/appointments';
 import { AppointmentHistoryEntry } from '../../schemas/history';
 import * as examples from '../examples';
-import { CHANGE_NOT_SHOWN, CHANGED_MEANWHILE, KEPT_CHANGING, list, type OperationDoc, PAGE, READ_NOT_RECORDED, success, UNCOLLECTABLE } from '../operation-doc';
+import {
+  CHANGE_NOT_SHOWN,
+  CHANGED_MEANWHILE,
+  KEPT_CHANGING,
+  list,
+  type OperationDoc,
+  PAGE,
+  READ_NOT_RECORDED,
+  REQUISITION_PDF,
+  success,
+  UNCOLLECTABLE,
+} from '../operation-doc';
 
 export const appointmentsOperations = {
   createAppointment: {
@@ -131,16 +142,7 @@ export const appointmentsOperations = {
       "birth and sex (what an erasure left: none of them); when the sample was taken (UTC, and the location's time) and where (the location, or " +
       'Home test kit); the ordering party (the clinic or partner whose patient it is: no physician is recorded); one row per test as ordered at the ' +
       'draw, with its LOINC code, name, specimen type, container and least volume. A4, more pages when the tests need them. docs/orders.md.',
-    responses: {
-      200: {
-        description: 'The PDF.',
-        content: { type: 'application/pdf', schema: { type: 'string', contentMediaType: 'application/pdf' } },
-        headers: {
-          'Content-Disposition': { description: 'attachment; filename="requisition-<number>.pdf": the requisition number, no personal data', required: true },
-          'Content-Language': { description: 'en: the lab reads it', required: true },
-        },
-      },
-    },
+    responses: { 200: REQUISITION_PDF },
     errors: {
       404: 'appointment not found',
       409: 'no requisition: the draw is not confirmed (or the appointment was cancelled), or the sample was drawn before requisitions existed',

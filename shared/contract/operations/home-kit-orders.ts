@@ -3,7 +3,17 @@ import type { RouteName } from '../../routes';
 import { HomeKitOrderHistoryEntry } from '../../schemas/history';
 import { HomeKitOrder } from '../../schemas/home-kit-orders';
 import * as examples from '../examples';
-import { CHANGE_NOT_SHOWN, CHANGED_MEANWHILE, KEPT_CHANGING, list, type OperationDoc, PAGE, READ_NOT_RECORDED, UNCOLLECTABLE } from '../operation-doc';
+import {
+  CHANGE_NOT_SHOWN,
+  CHANGED_MEANWHILE,
+  KEPT_CHANGING,
+  list,
+  type OperationDoc,
+  PAGE,
+  READ_NOT_RECORDED,
+  REQUISITION_PDF,
+  UNCOLLECTABLE,
+} from '../operation-doc';
 
 export const homeKitOrdersOperations = {
   createHomeKitOrder: {
@@ -97,16 +107,7 @@ export const homeKitOrdersOperations = {
     description:
       "Once the kit is activated: the requisition form of its sample, as GET /api/v1/appointments/{id}/requisition answers it for the kit's " +
       'appointment (appointment_id); its place reads Home test kit and its collection time is the activation. docs/orders.md.',
-    responses: {
-      200: {
-        description: 'The PDF.',
-        content: { type: 'application/pdf', schema: { type: 'string', contentMediaType: 'application/pdf' } },
-        headers: {
-          'Content-Disposition': { description: 'attachment; filename="requisition-<number>.pdf": the requisition number, no personal data', required: true },
-          'Content-Language': { description: 'en: the lab reads it', required: true },
-        },
-      },
-    },
+    responses: { 200: REQUISITION_PDF },
     errors: {
       404: 'order not found',
       409: 'no requisition: the kit is not activated (or the order was cancelled), or it was activated before requisitions existed',
