@@ -5,7 +5,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useApi } from '../support/api';
-import { fhirErrors } from '../support/fhir-schema';
+import { type Bundle, fhirErrors, ofType } from '../support/fhir-schema';
 import { apiKey, BERLIN_MITTE, seedDemoData, UNKNOWN_ID } from '../support/fixtures';
 import { clinical, deliver, report } from '../support/lab';
 import { confirmDraw, createProfile, newBarcode, scheduleAppointment, storedAppointment } from '../support/scenario';
@@ -17,15 +17,6 @@ beforeAll(async () => {
   await seedDemoData();
   key = await apiKey();
 });
-
-type Resource = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- FHIR JSON read in tests
-
-interface Bundle {
-  resourceType: string;
-  type: string;
-  identifier?: Resource;
-  entry: { fullUrl: string; resource: Resource }[];
-}
 
 /** A drawn appointment testing haemoglobin (2, EDTA), INR (11, citrate) and ferritin (1) and TSH (3), both serum. */
 async function drawn(): Promise<{ id: string; barcode: string }> {
@@ -44,7 +35,6 @@ async function fhirOf(path: string): Promise<Bundle> {
 }
 
 const order = (id: string) => fhirOf(`/api/v1/appointments/${id}/order/fhir`);
-const ofType = (bundle: Bundle, type: string) => bundle.entry.filter((e) => e.resource.resourceType === type).map((e) => e.resource);
 const requisitionOf = async (id: string) => (await api.get(`/api/v1/appointments/${id}`, key)).body.requisition.number as string;
 const resolve = (bundle: Bundle, reference: string) => bundle.entry.find((e) => e.fullUrl === reference)?.resource;
 

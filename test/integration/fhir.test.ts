@@ -4,7 +4,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useApi } from '../support/api';
-import { fhirErrors } from '../support/fhir-schema';
+import { type Bundle, fhirErrors, ofType, type Resource } from '../support/fhir-schema';
 import { apiKey, seedDemoData, UNKNOWN_ID } from '../support/fixtures';
 import { apoe, deliver, report, uploadIncoming } from '../support/lab';
 import { confirmDraw, scheduleAppointment, storedAppointment, THYROID_PANEL } from '../support/scenario';
@@ -16,14 +16,6 @@ beforeAll(async () => {
   await seedDemoData();
   key = await apiKey();
 });
-
-type Resource = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- FHIR JSON read in tests
-
-interface Bundle {
-  resourceType: string;
-  type: string;
-  entry: { fullUrl: string; resource: Resource }[];
-}
 
 const lab = (biomarker_id: number, value: number, unit: string, min: number | null, max: number | null, value_operator = 'eq') => ({
   biomarker_id,
@@ -54,7 +46,6 @@ async function exported(id: string, withKey = key): Promise<Bundle> {
   return bundle;
 }
 
-const ofType = (bundle: Bundle, type: string) => bundle.entry.filter((e) => e.resource.resourceType === type).map((e) => e.resource);
 const observationOf = (bundle: Bundle, text: string) => ofType(bundle, 'Observation').find((o) => o.code.text === text);
 
 describe('GET /api/v1/appointments/{id}/results/fhir', () => {

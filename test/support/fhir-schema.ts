@@ -38,3 +38,16 @@ export function fhirErrors(bundle: unknown): string[] {
   const validate = fhirBundleValidator();
   return validate(bundle) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath} ${e.message}`);
 }
+
+/** A FHIR resource as the tests read it: JSON, any field. */
+export type Resource = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- FHIR JSON read in tests
+
+export interface Bundle {
+  resourceType: string;
+  type: string;
+  identifier?: Resource;
+  entry: { fullUrl: string; resource: Resource }[];
+}
+
+/** The bundle's resources of one type, in its order. */
+export const ofType = (bundle: Bundle, type: string): Resource[] => bundle.entry.filter((e) => e.resource.resourceType === type).map((e) => e.resource);
