@@ -1,0 +1,2 @@
+// Issue #52: being built.
+export const handler = async (): Promise<void> => undefined;
