@@ -54,6 +54,16 @@ const Environment = v.object({
     v.pipe(v.string(), v.regex(/^[1-9]\d{0,4}$/, 'must be a whole number of minutes from 1 to 99999'), v.transform(Number)),
     '240',
   ),
+  /**
+   * Patient email (issue #52, docs/messages.md): SES's endpoint (the local stack's emulator only), the sender
+   * address and the configuration set whose event destination reports bounces and complaints, the public base
+   * URL of this API (the unsubscribe links point there), and how many hours before an appointment its reminder goes.
+   */
+  SES_ENDPOINT: optionalUrl,
+  EMAIL_FROM_ADDRESS: v.optional(v.pipe(v.string(), v.email())),
+  EMAIL_CONFIGURATION_SET: v.optional(v.pipe(v.string(), v.minLength(1))),
+  EMAIL_LINK_ORIGIN: optionalUrl,
+  REMINDER_HOURS_BEFORE: v.optional(v.pipe(v.string(), v.regex(/^[1-9]\d{0,2}$/, 'must be a whole number of hours from 1 to 999'), v.transform(Number)), '24'),
 });
 
 function readConfig() {
@@ -88,6 +98,13 @@ function readConfig() {
       retryScale: env.LAB_ORDER_RETRY_SCALE,
     },
     unmatchedWaitMinutes: env.UNMATCHED_WAIT_MINUTES,
+    email: {
+      sesEndpoint: env.SES_ENDPOINT,
+      fromAddress: env.EMAIL_FROM_ADDRESS,
+      configurationSet: env.EMAIL_CONFIGURATION_SET,
+      linkOrigin: env.EMAIL_LINK_ORIGIN,
+      reminderHoursBefore: env.REMINDER_HOURS_BEFORE,
+    },
   } as const;
 }
 
