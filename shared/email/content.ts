@@ -27,8 +27,12 @@ export interface AppointmentFacts {
   preparation: { fasting_hours: number | null; instructions: string[] };
   /** Tubes and cards to collect, summed (specimens_to_collect's counts). */
   specimenCount: number;
-  /** The calendar entry: the same UID for the appointment's whole life, SEQUENCE raised at each change. */
-  calendar: { uid: string; sequence: number };
+  /**
+   * The calendar entry: the same UID for the appointment's whole life, SEQUENCE raised at each change.
+   * `stampedAt`: when this change happened (the event's occurred_at), the entry's DTSTAMP; without it the
+   * DTSTAMP is `scheduledAt`, so the same facts always give the same file.
+   */
+  calendar: { uid: string; sequence: number; stampedAt?: string };
   /** Rescheduled: where and when it was before. */
   previous?: { scheduledAt: string; timeZone: string; locationName: string };
 }
