@@ -1308,6 +1308,28 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    AppointmentRescheduled: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * AppointmentRescheduled, as POSTed to a subscription's URL
+         * @description A scheduled appointment moved to another slot, at its location or another one (PATCH /api/v1/appointments/{id}): from and to, each its scheduled_at and location_id, written in the same transaction as the move. A PATCH that leaves both as they were, and a move that is refused (a full slot), publish nothing. Its status stays scheduled, so no AppointmentStatusChanged comes with it. Ids, instants and the tenant only; actor is the API key id, as in the history. Delivered at least once: drop duplicates by event_id. Its `data` is docs/events/appointment-rescheduled.schema.json.
+         *
+         *     Answer 2xx within 10 s; anything else (or no answer) is retried with backoff, and replayable.
+         */
+        post: operations["receiveAppointmentRescheduledWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     HomeKitOrderStatusChanged: {
         parameters: {
             query?: never;
@@ -2841,6 +2863,60 @@ export interface components {
                 from_status: ("scheduled" | "blood_drawn" | "in_transit" | "completed" | "cancelled") | null;
                 /** @enum {string} */
                 status: "scheduled" | "blood_drawn" | "in_transit" | "completed" | "cancelled";
+            };
+        };
+        /** @description A scheduled appointment moved to another slot, at its location or another one (PATCH /api/v1/appointments/{id}): from and to, each its scheduled_at and location_id, written in the same transaction as the move. A PATCH that leaves both as they were, and a move that is refused (a full slot), publish nothing. Its status stays scheduled, so no AppointmentStatusChanged comes with it. Ids, instants and the tenant only; actor is the API key id, as in the history. Delivered at least once: drop duplicates by event_id. Its `data` is docs/events/appointment-rescheduled.schema.json. */
+        AppointmentRescheduledWebhook: {
+            /** @constant */
+            type: "AppointmentRescheduled";
+            /**
+             * Format: date-time
+             * @description When the event happened (not when this attempt was sent).
+             */
+            timestamp: string;
+            data: {
+                /**
+                 * Format: uuid
+                 * @description Unique per event; consumers drop duplicates by it.
+                 */
+                event_id: string;
+                /** Format: date-time */
+                occurred_at: string;
+                /** Format: uuid */
+                appointment_id: string;
+                /** Format: uuid */
+                profile_id: string;
+                /** @description The profile group: the access context to filter by tenant. */
+                profile_group_slug: string;
+                /** @description The group of the location it is booked at now (to.location_id). */
+                location_group_slug: string;
+                /** @description The slot it was booked at before the move. */
+                from: {
+                    /**
+                     * Format: date-time
+                     * @description The start of the slot (UTC).
+                     */
+                    scheduled_at: string;
+                    /** Format: uuid */
+                    location_id: string;
+                };
+                /** @description The slot it is booked at now: another time, another location, or both. */
+                to: {
+                    /**
+                     * Format: date-time
+                     * @description The start of the slot (UTC).
+                     */
+                    scheduled_at: string;
+                    /** Format: uuid */
+                    location_id: string;
+                };
+                /**
+                 * @description Who moved it, as the status history names sources: api for a client key's PATCH, the only way an appointment moves today.
+                 * @enum {string}
+                 */
+                source: "api" | "courier" | "lab" | "system";
+                /** @description The id of the API key that moved it (never its name), as the history entries name their actor; null when no key acted. */
+                actor: string | null;
             };
         };
         /** @description A home kit order changed status (created pending; dispatched, activated, cancelled): one event per entry of GET /api/v1/home-kit-orders/{id}/history. Ids and statuses only. Delivered at least once. Its `data` is docs/events/home-kit-order-status-changed.schema.json. */
@@ -6030,7 +6106,7 @@ export interface operations {
                         /** Format: uuid */
                         id: string;
                         url: string;
-                        event_types: ("AppointmentStatusChanged" | "HomeKitOrderStatusChanged" | "ShipmentStatusChanged" | "LabResultsAvailable" | "LabResultsUpdated" | "LabResultsCorrected" | "CriticalResultReported" | "SpecimenRejected" | "LabOrderAccepted" | "LabOrderRefused" | "LabOrderFailed")[];
+                        event_types: ("AppointmentStatusChanged" | "AppointmentRescheduled" | "HomeKitOrderStatusChanged" | "ShipmentStatusChanged" | "LabResultsAvailable" | "LabResultsUpdated" | "LabResultsCorrected" | "CriticalResultReported" | "SpecimenRejected" | "LabOrderAccepted" | "LabOrderRefused" | "LabOrderFailed")[];
                         description: string | null;
                         /**
                          * @description disabled: by the client, or after deliveries failed 5 times in a row (see disabled_reason)
@@ -6065,7 +6141,7 @@ export interface operations {
                     /** @description https (in AWS); never a private, loopback, link-local or reserved address. The local stack also accepts http://127.0.0.1 and localhost. */
                     url: string;
                     /** @description The events to receive (EventBridge detail-types, docs/events/). A key receives only those it could read with its scopes. */
-                    event_types: ("AppointmentStatusChanged" | "HomeKitOrderStatusChanged" | "ShipmentStatusChanged" | "LabResultsAvailable" | "LabResultsUpdated" | "LabResultsCorrected" | "CriticalResultReported" | "SpecimenRejected" | "LabOrderAccepted" | "LabOrderRefused" | "LabOrderFailed")[];
+                    event_types: ("AppointmentStatusChanged" | "AppointmentRescheduled" | "HomeKitOrderStatusChanged" | "ShipmentStatusChanged" | "LabResultsAvailable" | "LabResultsUpdated" | "LabResultsCorrected" | "CriticalResultReported" | "SpecimenRejected" | "LabOrderAccepted" | "LabOrderRefused" | "LabOrderFailed")[];
                     description?: string | null;
                 };
             };
@@ -6081,7 +6157,7 @@ export interface operations {
                         /** Format: uuid */
                         id: string;
                         url: string;
-                        event_types: ("AppointmentStatusChanged" | "HomeKitOrderStatusChanged" | "ShipmentStatusChanged" | "LabResultsAvailable" | "LabResultsUpdated" | "LabResultsCorrected" | "CriticalResultReported" | "SpecimenRejected" | "LabOrderAccepted" | "LabOrderRefused" | "LabOrderFailed")[];
+                        event_types: ("AppointmentStatusChanged" | "AppointmentRescheduled" | "HomeKitOrderStatusChanged" | "ShipmentStatusChanged" | "LabResultsAvailable" | "LabResultsUpdated" | "LabResultsCorrected" | "CriticalResultReported" | "SpecimenRejected" | "LabOrderAccepted" | "LabOrderRefused" | "LabOrderFailed")[];
                         description: string | null;
                         /**
                          * @description disabled: by the client, or after deliveries failed 5 times in a row (see disabled_reason)
@@ -6145,7 +6221,7 @@ export interface operations {
                         /** Format: uuid */
                         id: string;
                         url: string;
-                        event_types: ("AppointmentStatusChanged" | "HomeKitOrderStatusChanged" | "ShipmentStatusChanged" | "LabResultsAvailable" | "LabResultsUpdated" | "LabResultsCorrected" | "CriticalResultReported" | "SpecimenRejected" | "LabOrderAccepted" | "LabOrderRefused" | "LabOrderFailed")[];
+                        event_types: ("AppointmentStatusChanged" | "AppointmentRescheduled" | "HomeKitOrderStatusChanged" | "ShipmentStatusChanged" | "LabResultsAvailable" | "LabResultsUpdated" | "LabResultsCorrected" | "CriticalResultReported" | "SpecimenRejected" | "LabOrderAccepted" | "LabOrderRefused" | "LabOrderFailed")[];
                         description: string | null;
                         /**
                          * @description disabled: by the client, or after deliveries failed 5 times in a row (see disabled_reason)
@@ -6237,7 +6313,7 @@ export interface operations {
                     /** @description https (in AWS); never a private, loopback, link-local or reserved address. The local stack also accepts http://127.0.0.1 and localhost. */
                     url?: string;
                     /** @description The events to receive (EventBridge detail-types, docs/events/). A key receives only those it could read with its scopes. */
-                    event_types?: ("AppointmentStatusChanged" | "HomeKitOrderStatusChanged" | "ShipmentStatusChanged" | "LabResultsAvailable" | "LabResultsUpdated" | "LabResultsCorrected" | "CriticalResultReported" | "SpecimenRejected" | "LabOrderAccepted" | "LabOrderRefused" | "LabOrderFailed")[];
+                    event_types?: ("AppointmentStatusChanged" | "AppointmentRescheduled" | "HomeKitOrderStatusChanged" | "ShipmentStatusChanged" | "LabResultsAvailable" | "LabResultsUpdated" | "LabResultsCorrected" | "CriticalResultReported" | "SpecimenRejected" | "LabOrderAccepted" | "LabOrderRefused" | "LabOrderFailed")[];
                     description?: string | null;
                     /** @enum {string} */
                     status?: "enabled" | "disabled";
@@ -6255,7 +6331,7 @@ export interface operations {
                         /** Format: uuid */
                         id: string;
                         url: string;
-                        event_types: ("AppointmentStatusChanged" | "HomeKitOrderStatusChanged" | "ShipmentStatusChanged" | "LabResultsAvailable" | "LabResultsUpdated" | "LabResultsCorrected" | "CriticalResultReported" | "SpecimenRejected" | "LabOrderAccepted" | "LabOrderRefused" | "LabOrderFailed")[];
+                        event_types: ("AppointmentStatusChanged" | "AppointmentRescheduled" | "HomeKitOrderStatusChanged" | "ShipmentStatusChanged" | "LabResultsAvailable" | "LabResultsUpdated" | "LabResultsCorrected" | "CriticalResultReported" | "SpecimenRejected" | "LabOrderAccepted" | "LabOrderRefused" | "LabOrderFailed")[];
                         description: string | null;
                         /**
                          * @description disabled: by the client, or after deliveries failed 5 times in a row (see disabled_reason)
@@ -6326,7 +6402,7 @@ export interface operations {
                         /** Format: uuid */
                         id: string;
                         url: string;
-                        event_types: ("AppointmentStatusChanged" | "HomeKitOrderStatusChanged" | "ShipmentStatusChanged" | "LabResultsAvailable" | "LabResultsUpdated" | "LabResultsCorrected" | "CriticalResultReported" | "SpecimenRejected" | "LabOrderAccepted" | "LabOrderRefused" | "LabOrderFailed")[];
+                        event_types: ("AppointmentStatusChanged" | "AppointmentRescheduled" | "HomeKitOrderStatusChanged" | "ShipmentStatusChanged" | "LabResultsAvailable" | "LabResultsUpdated" | "LabResultsCorrected" | "CriticalResultReported" | "SpecimenRejected" | "LabOrderAccepted" | "LabOrderRefused" | "LabOrderFailed")[];
                         description: string | null;
                         /**
                          * @description disabled: by the client, or after deliveries failed 5 times in a row (see disabled_reason)
@@ -6395,7 +6471,7 @@ export interface operations {
                          * @description The event, and the webhook-id header of every attempt.
                          */
                         event_id: string;
-                        /** @description AppointmentStatusChanged, HomeKitOrderStatusChanged, ShipmentStatusChanged, LabResultsAvailable, LabResultsUpdated, LabResultsCorrected, CriticalResultReported, SpecimenRejected, LabOrderAccepted, LabOrderRefused, LabOrderFailed or webhook.test */
+                        /** @description AppointmentStatusChanged, AppointmentRescheduled, HomeKitOrderStatusChanged, ShipmentStatusChanged, LabResultsAvailable, LabResultsUpdated, LabResultsCorrected, CriticalResultReported, SpecimenRejected, LabOrderAccepted, LabOrderRefused, LabOrderFailed or webhook.test */
                         event_type: string;
                         /** Format: date-time */
                         occurred_at: string;
@@ -6478,7 +6554,7 @@ export interface operations {
                          * @description The event, and the webhook-id header of every attempt.
                          */
                         event_id: string;
-                        /** @description AppointmentStatusChanged, HomeKitOrderStatusChanged, ShipmentStatusChanged, LabResultsAvailable, LabResultsUpdated, LabResultsCorrected, CriticalResultReported, SpecimenRejected, LabOrderAccepted, LabOrderRefused, LabOrderFailed or webhook.test */
+                        /** @description AppointmentStatusChanged, AppointmentRescheduled, HomeKitOrderStatusChanged, ShipmentStatusChanged, LabResultsAvailable, LabResultsUpdated, LabResultsCorrected, CriticalResultReported, SpecimenRejected, LabOrderAccepted, LabOrderRefused, LabOrderFailed or webhook.test */
                         event_type: string;
                         /** Format: date-time */
                         occurred_at: string;
@@ -6546,7 +6622,7 @@ export interface operations {
                          * @description The event, and the webhook-id header of every attempt.
                          */
                         event_id: string;
-                        /** @description AppointmentStatusChanged, HomeKitOrderStatusChanged, ShipmentStatusChanged, LabResultsAvailable, LabResultsUpdated, LabResultsCorrected, CriticalResultReported, SpecimenRejected, LabOrderAccepted, LabOrderRefused, LabOrderFailed or webhook.test */
+                        /** @description AppointmentStatusChanged, AppointmentRescheduled, HomeKitOrderStatusChanged, ShipmentStatusChanged, LabResultsAvailable, LabResultsUpdated, LabResultsCorrected, CriticalResultReported, SpecimenRejected, LabOrderAccepted, LabOrderRefused, LabOrderFailed or webhook.test */
                         event_type: string;
                         /** Format: date-time */
                         occurred_at: string;
@@ -6603,7 +6679,7 @@ export interface operations {
                 /** @description The X-Next-Cursor header of the previous page. */
                 cursor?: string;
                 /** @description Only events of this type. */
-                type?: "AppointmentStatusChanged" | "HomeKitOrderStatusChanged" | "ShipmentStatusChanged" | "LabResultsAvailable" | "LabResultsUpdated" | "LabResultsCorrected" | "CriticalResultReported" | "SpecimenRejected" | "LabOrderAccepted" | "LabOrderRefused" | "LabOrderFailed";
+                type?: "AppointmentStatusChanged" | "AppointmentRescheduled" | "HomeKitOrderStatusChanged" | "ShipmentStatusChanged" | "LabResultsAvailable" | "LabResultsUpdated" | "LabResultsCorrected" | "CriticalResultReported" | "SpecimenRejected" | "LabOrderAccepted" | "LabOrderRefused" | "LabOrderFailed";
                 /** @description Only events that occurred after this instant (ISO 8601). */
                 after?: string;
                 /** @description Only events that occurred before this instant (ISO 8601). */
@@ -6630,7 +6706,7 @@ export interface operations {
                          */
                         id: string;
                         /** @enum {string} */
-                        type: "AppointmentStatusChanged" | "HomeKitOrderStatusChanged" | "ShipmentStatusChanged" | "LabResultsAvailable" | "LabResultsUpdated" | "LabResultsCorrected" | "CriticalResultReported" | "SpecimenRejected" | "LabOrderAccepted" | "LabOrderRefused" | "LabOrderFailed";
+                        type: "AppointmentStatusChanged" | "AppointmentRescheduled" | "HomeKitOrderStatusChanged" | "ShipmentStatusChanged" | "LabResultsAvailable" | "LabResultsUpdated" | "LabResultsCorrected" | "CriticalResultReported" | "SpecimenRejected" | "LabOrderAccepted" | "LabOrderRefused" | "LabOrderFailed";
                         /**
                          * Format: date-time
                          * @description When it occurred.
@@ -6683,7 +6759,7 @@ export interface operations {
                          */
                         id: string;
                         /** @enum {string} */
-                        type: "AppointmentStatusChanged" | "HomeKitOrderStatusChanged" | "ShipmentStatusChanged" | "LabResultsAvailable" | "LabResultsUpdated" | "LabResultsCorrected" | "CriticalResultReported" | "SpecimenRejected" | "LabOrderAccepted" | "LabOrderRefused" | "LabOrderFailed";
+                        type: "AppointmentStatusChanged" | "AppointmentRescheduled" | "HomeKitOrderStatusChanged" | "ShipmentStatusChanged" | "LabResultsAvailable" | "LabResultsUpdated" | "LabResultsCorrected" | "CriticalResultReported" | "SpecimenRejected" | "LabOrderAccepted" | "LabOrderRefused" | "LabOrderFailed";
                         /**
                          * Format: date-time
                          * @description When it occurred.
@@ -7251,6 +7327,35 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["AppointmentStatusChangedWebhook"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx will do; the body is ignored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiveAppointmentRescheduledWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id: the same on every retry of one event to one subscription. Drop duplicates by it. */
+                "webhook-id": string;
+                /** @description Seconds since the epoch when this attempt was signed. Refuse attempts more than 5 minutes old. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` with the subscription secret (two during a secret rotation). Verify with any Standard Webhooks library. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AppointmentRescheduledWebhook"];
             };
         };
         responses: {

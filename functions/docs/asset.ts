@@ -9,6 +9,7 @@ import { publicHttpHandler } from '../../shared/http/stack';
 import type { BinaryBody, Reply } from '../../shared/http/responses';
 import { gzipWhenAccepted, staticFile } from '../../shared/http/static-responses';
 // The events' JSON Schemas (docs/events/, generated from the code), which the document's introduction links to.
+import appointmentRescheduled from '../../docs/events/appointment-rescheduled.schema.json' with { type: 'json' };
 import appointmentStatusChanged from '../../docs/events/appointment-status-changed.schema.json' with { type: 'json' };
 import criticalResultReported from '../../docs/events/critical-result-reported.schema.json' with { type: 'json' };
 import homeKitOrderStatusChanged from '../../docs/events/home-kit-order-status-changed.schema.json' with { type: 'json' };
@@ -62,6 +63,7 @@ const ASSETS = new Map<string, { contentType: string; read: () => Promise<Buffer
 
 /** docs/events/<file>, served as docs/assets/<file>: the introduction's links resolve on the page itself. */
 const EVENT_SCHEMAS = new Map<string, unknown>([
+  ['appointment-rescheduled.schema.json', appointmentRescheduled],
   ['appointment-status-changed.schema.json', appointmentStatusChanged],
   ['critical-result-reported.schema.json', criticalResultReported],
   ['home-kit-order-status-changed.schema.json', homeKitOrderStatusChanged],

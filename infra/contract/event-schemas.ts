@@ -9,6 +9,8 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { toJsonSchema } from '@valibot/to-json-schema';
 import type { GenericSchema } from 'valibot';
+import { APPOINTMENT_RESCHEDULED } from '../../shared/events/appointment-rescheduled';
+import { AppointmentRescheduledDetail } from '../../shared/events/appointment-rescheduled-detail';
 import { LAB_ORDER_REQUESTED, LabOrderRequestedDetail, LabOrderRequestedDetailV1 } from '../../shared/events/lab-order-requested';
 import { EVENT_SOURCE } from '../../shared/events/event-source';
 import {
@@ -144,6 +146,19 @@ export const PUBLISHED_EVENTS: PublishedEvent[] = [
       'completed, cancelled): one event per entry of GET /api/v1/appointments/{id}/history, written in the same transaction.',
     more: 'Ids and statuses only. Delivered at least once: drop duplicates by event_id.',
     detail: AppointmentStatusChangedDetail,
+  }),
+  published({
+    file: 'appointment-rescheduled.schema.json',
+    source: EVENT_SOURCE,
+    detailType: APPOINTMENT_RESCHEDULED,
+    when:
+      'A scheduled appointment moved to another slot, at its location or another one (PATCH /api/v1/appointments/{id}): from and to, ' +
+      'each its scheduled_at and location_id, written in the same transaction as the move.',
+    more:
+      'A PATCH that leaves both as they were, and a move that is refused (a full slot), publish nothing. Its status stays scheduled, so no ' +
+      'AppointmentStatusChanged comes with it. Ids, instants and the tenant only; actor is the API key id, as in the history. ' +
+      'Delivered at least once: drop duplicates by event_id.',
+    detail: AppointmentRescheduledDetail,
   }),
   published({
     file: 'home-kit-order-status-changed.schema.json',

@@ -6,6 +6,7 @@
  */
 import { type AccessContext, canSeeLocationGroup, canSeeProfileGroup, hasAnyScope } from '../auth/access';
 import type { Scope } from '../domain/scopes';
+import { APPOINTMENT_RESCHEDULED } from '../events/appointment-rescheduled';
 import { CRITICAL_RESULT_REPORTED } from '../events/critical-result-reported';
 import { LAB_ORDER_STATUS_EVENTS } from '../events/lab-order-status';
 import { LAB_RESULTS_AVAILABLE } from '../events/lab-results-available';
@@ -19,6 +20,7 @@ import { getShipment } from '../routes/shipments';
 
 export const WEBHOOK_EVENT_TYPES = [
   APPOINTMENT_STATUS_CHANGED,
+  APPOINTMENT_RESCHEDULED,
   HOME_KIT_ORDER_STATUS_CHANGED,
   SHIPMENT_STATUS_CHANGED,
   LAB_RESULTS_AVAILABLE,
@@ -43,7 +45,7 @@ export const isWebhookEventType = (type: string): type is WebhookEventType => (W
  * (home_kit_order_id): it is listed under both kinds and received with the scopes of the one it names.
  */
 const RESOURCE_KINDS = {
-  appointment: { tenant: 'profile', route: getAppointment, types: [APPOINTMENT_STATUS_CHANGED, ...LAB_ORDER_STATUS_EVENTS] },
+  appointment: { tenant: 'profile', route: getAppointment, types: [APPOINTMENT_STATUS_CHANGED, APPOINTMENT_RESCHEDULED, ...LAB_ORDER_STATUS_EVENTS] },
   'home-kit-order': { tenant: 'profile', route: getHomeKitOrder, types: [HOME_KIT_ORDER_STATUS_CHANGED, ...LAB_ORDER_STATUS_EVENTS] },
   shipment: { tenant: 'location', route: getShipment, types: [SHIPMENT_STATUS_CHANGED] },
   results: {

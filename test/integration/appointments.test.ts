@@ -1,12 +1,18 @@
-/** POST/GET/PATCH appointments, cancel, and a profile's appointment list. */
+/** POST/GET/PATCH appointments, AppointmentRescheduled, cancel, and a profile's appointment list. */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Ajv } from 'ajv';
+import addFormats from 'ajv-formats';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { EVENTS_DIR } from '../../infra/contract/event-schemas';
+import { relayOutbox } from '../../shared/usecases/publish-events';
 import { useApi } from '../support/api';
 import { mockEventBridge } from '../support/event-bridge';
-import { apiKey, BERLIN_INACTIVE, BERLIN_MITTE, BERLIN_PRENZLAUER_BERG, HELSINKI_KAMPPI, seedDemoData, UNKNOWN_ID } from '../support/fixtures';
+import { apiKey, apiKeyWithId, BERLIN_INACTIVE, BERLIN_MITTE, BERLIN_PRENZLAUER_BERG, HELSINKI_KAMPPI, seedDemoData, UNKNOWN_ID } from '../support/fixtures';
 import { confirmDraw, createProfile, ESSENTIALS_PANEL, inDays, scheduleAppointment, slotIn, storedAppointment } from '../support/scenario';
 
 const api = useApi();
-mockEventBridge();
+const eventBridge = mockEventBridge();
 let key: string;
 
 beforeAll(async () => {
@@ -223,6 +229,92 @@ describe('PATCH /api/v1/appointments/{id}', () => {
     const res = await api.patch(`/api/v1/appointments/${id}`, { scheduled_at: slotIn(4) }, key);
     expect(res.status).toBe(409);
     expect(res.body).toEqual({ error: 'The appointment is cancelled and can no longer be changed' });
+  });
+});
+
+describe('AppointmentRescheduled', () => {
+  let mover: { keyId: string; plaintext: string };
+  beforeAll(async () => {
+    mover = await apiKeyWithId();
+  });
+
+  /** PATCHes the appointment with the mover's key; answers the status and the details of the events it put, by type. */
+  async function patch(id: string, body: Record<string, string>) {
+    eventBridge.client.resetHistory();
+    const res = await api.patch(`/api/v1/appointments/${id}`, body, mover.plaintext);
+    const details = eventBridge.entries().map((entry) => ({ type: entry.DetailType, detail: JSON.parse(entry.Detail as string) }));
+    return { status: res.status, details };
+  }
+
+  it('is the one event a move puts, naming the slot it left and the slot it took, the mover key and the new location group', async () => {
+    const from = slotIn(11);
+    const id = await scheduleAppointment(api, key, { scheduledAt: from });
+    const to = slotIn(12, BERLIN_PRENZLAUER_BERG);
+    const { status, details } = await patch(id, { scheduled_at: to, location_id: BERLIN_PRENZLAUER_BERG });
+    expect(status).toBe(200);
+    expect(details).toEqual([
+      {
+        type: 'AppointmentRescheduled',
+        detail: {
+          event_id: expect.any(String),
+          occurred_at: expect.any(String),
+          appointment_id: id,
+          profile_id: (await storedAppointment(id)).profile_id,
+          profile_group_slug: 'demo-clinic',
+          location_group_slug: 'berlin',
+          from: { scheduled_at: from, location_id: BERLIN_MITTE },
+          to: { scheduled_at: to, location_id: BERLIN_PRENZLAUER_BERG },
+          source: 'api',
+          actor: mover.keyId,
+        },
+      },
+    ]);
+  });
+
+  it('carries a detail the published JSON Schema accepts', async () => {
+    const id = await scheduleAppointment(api, key);
+    const { details } = await patch(id, { scheduled_at: slotIn(13) });
+    const schema = JSON.parse(readFileSync(join(EVENTS_DIR, 'appointment-rescheduled.schema.json'), 'utf8'));
+    const validate = addFormats(new Ajv({ strict: false, allErrors: true })).compile(schema);
+    expect(details).toHaveLength(1);
+    expect(validate(details[0]!.detail), JSON.stringify(validate.errors)).toBe(true);
+  });
+
+  it.each([
+    [
+      'the same scheduled_at, written with an offset',
+      (at: string) => ({ scheduled_at: `${new Date(Date.parse(at) + 3_600_000).toISOString().slice(0, 19)}+01:00` }),
+    ],
+    ['the same location_id', () => ({ location_id: BERLIN_MITTE })],
+    ['the same scheduled_at and location_id', (at: string) => ({ scheduled_at: at, location_id: BERLIN_MITTE })],
+  ])('is not put for a PATCH of %s, which moves nothing', async (_, body) => {
+    const at = slotIn(14);
+    const id = await scheduleAppointment(api, key, { scheduledAt: at });
+    const { status, details } = await patch(id, body(at));
+    expect(status).toBe(200);
+    expect(details).toEqual([]);
+  });
+
+  it('is not put for a move into a full slot, answered 409', async () => {
+    // Prenzlauer Berg has one seat per slot.
+    const id = await scheduleAppointment(api, key, { locationId: BERLIN_PRENZLAUER_BERG, scheduledAt: slotIn(15, BERLIN_PRENZLAUER_BERG) });
+    const full = slotIn(15, BERLIN_PRENZLAUER_BERG);
+    await scheduleAppointment(api, key, { locationId: BERLIN_PRENZLAUER_BERG, scheduledAt: full });
+    const { status, details } = await patch(id, { scheduled_at: full });
+    expect(status).toBe(409);
+    expect(details).toEqual([]);
+  });
+
+  it('is published by the outbox relay when EventBridge was down at the move, which still answered 200', async () => {
+    const id = await scheduleAppointment(api, key);
+    eventBridge.failNextPuts();
+    const { status } = await patch(id, { scheduled_at: slotIn(16) });
+    expect(status).toBe(200);
+    eventBridge.client.reset();
+    eventBridge.client.resolves({ FailedEntryCount: 0, Entries: [] });
+    await relayOutbox(new Date(Date.now() + 60_000));
+    const relayed = eventBridge.entries().filter((entry) => entry.DetailType === 'AppointmentRescheduled');
+    expect(relayed.map((entry) => JSON.parse(entry.Detail as string).appointment_id)).toEqual([id]);
   });
 });
 

@@ -118,6 +118,15 @@ describe('GET /api/v1/events', () => {
     expect(types).toEqual(new Set(['AppointmentStatusChanged']));
   });
 
+  it("lists a move's AppointmentRescheduled with type=, to a key that reads appointments and not results", async () => {
+    const id = await scheduleAppointment(api, key);
+    expect((await api.patch(`/api/v1/appointments/${id}`, { scheduled_at: slotIn(12) }, key)).status).toBe(200);
+    await dispatchPut(eventBridge);
+    const scheduler = await apiKey({ scopes: ['WEBHOOKS_MANAGE', 'TEST_SESSIONS_VIEW'] });
+    const listed = await events('?type=AppointmentRescheduled', scheduler);
+    expect(listed.map((entry) => [entry.type, entry.data.appointment_id])).toEqual([['AppointmentRescheduled', id]]);
+  });
+
   it('a key whose scopes receive no event type gets 403', async () => {
     const res = await api.get('/api/v1/events', await apiKey({ scopes: ['WEBHOOKS_MANAGE', 'PROFILES_VIEW'] }));
     expect(res.status).toBe(403);

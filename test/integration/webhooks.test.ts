@@ -15,7 +15,7 @@ import type { AnyWebhookBody } from '../../docs/lab-api';
 import { assertWebhookDocumented } from '../support/contract';
 import { mockEventBridge } from '../support/event-bridge';
 import { apiKey, apiKeyWithId, seedDemoData, UNKNOWN_ID } from '../support/fixtures';
-import { createProfile, scheduleAppointment } from '../support/scenario';
+import { createProfile, scheduleAppointment, slotIn } from '../support/scenario';
 import { dispatchEntries, dispatchPut, type Receiver, type Received, sqsEvent, startReceiver } from '../support/webhooks';
 
 /** An event type no test here causes: subscriptions that must never receive anything use it. */
@@ -236,6 +236,20 @@ describe('delivery', () => {
     const [changed] = hooks.received.map((r) => JSON.parse(r.body) as AnyWebhookBody);
     if (changed?.type !== 'AppointmentStatusChanged') throw new Error('expected AppointmentStatusChanged first');
     expect(changed.data.status).toBe('scheduled');
+  });
+
+  it('delivers AppointmentRescheduled, and nothing else a move puts, to a subscription of that type, as the document says', async () => {
+    const hooks = await receiver();
+    const sub = await subscribe(hooks.url, ['AppointmentRescheduled']);
+    const appointmentId = await scheduleAppointment(api, key);
+    eventBridge.client.resetHistory();
+    const moved = await api.patch(`/api/v1/appointments/${appointmentId}`, { scheduled_at: slotIn(9) }, key);
+    expect(moved.status).toBe(200);
+    await dispatchPut(eventBridge);
+    expect(hooks.received).toHaveLength(1);
+    const message = verify(sub.secret, hooks.received[0] as Received);
+    expect(message).toMatchObject({ type: 'AppointmentRescheduled', data: { appointment_id: appointmentId, to: { scheduled_at: moved.body.scheduled_at } } });
+    assertWebhookDocumented(hooks.received[0]!.headers as Record<string, unknown>, hooks.received[0]!.body);
   });
 
   it('retries after a 500 with the same webhook-id and records the success', async () => {

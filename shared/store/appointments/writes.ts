@@ -5,6 +5,7 @@
  *
  * Access patterns:
  * - reschedule / relocate .................... TransactWrite  Update (scheduled at the slot read) + seats, location, person
+ *                                                               + outbox (AppointmentRescheduled, when it moves)
  * - attach panels / biomarkers ............... TransactWrite  Update tests_version (status = scheduled) + Update per link
  * - (with a transition) claim a barcode ...... Put BARCODE#<barcode> (not yet claimed)
  * - (with a transition) claim a requisition .. Put REQUISITION#<number> (not yet claimed)
@@ -14,9 +15,11 @@ import { assertEditable } from '../../domain/appointment';
 import type { Requisition } from '../../domain/requisition';
 import { linkedShipmentId } from '../../domain/shipment';
 import { Conflict } from '../../errors';
+import type { DomainEvent } from '../../events/publisher';
 import { tableName } from '../client';
 import * as keys from '../keys/items';
 import * as index from '../keys/index-entries';
+import { outboxPut } from '../outbox';
 import { type NamedItem, named, TransactionCancelled, transactWrite } from '../transactions';
 import type { Condition } from '../transitions';
 import { setAttributes } from '../update-expression';
@@ -114,15 +117,17 @@ export interface SchedulePatch {
 }
 
 /**
- * Moves the appointment to another slot, with the booking's items (seats, location, person) in the same
- * transaction, on the condition that it is still scheduled at the slot read. A failed condition is thrown
- * as TransactionCancelled for the caller to decide again.
+ * Moves the appointment to another slot, with the booking's items (seats, location, person) and the
+ * outbox entry of `events` (AppointmentRescheduled; none when nothing moves) in the same transaction, on
+ * the condition that it is still scheduled at the slot read. A failed condition is thrown as
+ * TransactionCancelled for the caller to decide again; then no event was written.
  */
 export async function changeSchedule(
   appointment: AppointmentRecord,
   patch: SchedulePatch,
   booking: NamedItem[],
   updatedAt: string,
+  events: DomainEvent[],
 ): Promise<AppointmentRecord> {
   const next: AppointmentRecord = { ...appointment, ...patch, holds_seat: true, updated_at: updatedAt };
   // The list's sort key follows scheduled_at.
@@ -140,6 +145,7 @@ export async function changeSchedule(
       },
     }),
     ...booking,
+    ...(events.length > 0 ? [outboxPut(events, updatedAt)] : []),
   ]);
   return next;
 }
