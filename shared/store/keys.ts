@@ -61,6 +61,9 @@ export const webhookRoutesOf = (eventType: string) => t(`WEBHOOK_ROUTE#${eventTy
 export const deliveriesOf = (webhookId: string) => ({ PK: t(`WEBHOOK#${webhookId}`), skPrefix: WEBHOOK_DELIVERY_PREFIX });
 
 export const HISTORY_ENTRY_PREFIX = 'ENTRY#';
+export const MESSAGE_SK_PREFIX = 'MSG#';
+/** The partition of a profile's messages (issue #52), newest first. */
+export const messagesOf = (profileId: string) => ({ PK: t(`MESSAGES#${profileId}`), skPrefix: MESSAGE_SK_PREFIX });
 export const EVENT_LOG_SK_PREFIX = 'EVENT#';
 
 /**

@@ -73,6 +73,10 @@ export interface ProfileGroupRecord {
   name: string;
   /** false: withdrawn by the reference data (infra/data): takes no new profiles; its profiles stay. */
   active?: boolean;
+  /** Who the patient emails are from (issue #52): the clinic's or partner's name as patients know it; unset: `name`. */
+  email_sender_name?: string | null;
+  /** Where a patient's reply to an email goes; unset: no Reply-To (the sender address takes no mail). */
+  email_reply_to?: string | null;
 }
 
 const PROFILE_GROUP_NOT_FOUND = 'Profile group not found';

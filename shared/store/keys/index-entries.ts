@@ -13,6 +13,8 @@ const PENDING_OUTBOX = 'OUTBOX';
 const DUE_DELIVERIES = 'WEBHOOK_DUE';
 /** GSI2 partition of appointments whose critical results no clinician acknowledged yet. */
 const UNACKNOWLEDGED_CRITICAL = 'CRITICAL_UNACKNOWLEDGED';
+/** GSI2 partition of the appointment reminders waiting for their time (issue #52). */
+const DUE_REMINDERS = 'REMINDERS_DUE';
 
 /**
  * The base-table key of an item that a paged list shows under GSI1SK `<WORD>#<instant>#<id>`: its id is
@@ -105,3 +107,6 @@ export const waitingUnmatchedBefore = (instant: string) => ({
   from: UNMATCHED_SK_PREFIX,
   below: `${UNMATCHED_SK_PREFIX}${instant}`,
 });
+/** GSI2, on a reminder item: due at `dueAt` (the reminder sweep's Query). */
+export const dueReminder = (dueAt: string, appointmentId: string) => ({ GSI2PK: t(DUE_REMINDERS), GSI2SK: `${dueAt}#${appointmentId}` });
+export const dueRemindersBefore = (instant: string) => ({ GSI2PK: t(DUE_REMINDERS), GSI2SKBefore: instant });

@@ -9,6 +9,7 @@ import {
   appointmentSk,
   HISTORY_ENTRY_PREFIX,
   type ItemKey,
+  MESSAGE_SK_PREFIX,
   PROFILE_LINK_PREFIX,
   type ProfileLinkKind,
   SEATS_PARTITION_PREFIX,
@@ -121,3 +122,19 @@ export const webhookCount = (keyId: string): ItemKey => ({ PK: t(`KEYID#${keyId}
  * own, listed through GSI1 while it waits (index.waitingUnmatchedResult).
  */
 export const unmatchedResult = (id: string): ItemKey => ({ PK: t(`UNMATCHED#${id}`), SK: 'UNMATCHED' });
+/**
+ * A message to a person (issue #52, shared/store/messages.ts), in a partition of the profile's own (never the
+ * profile's: reading a profile never pages through them), newest first by its time-ordered id.
+ */
+export const message = (profileId: string, messageId: string): ItemKey => ({ PK: t(`MESSAGES#${profileId}`), SK: `${MESSAGE_SK_PREFIX}${messageId}` });
+/**
+ * An unsubscribe link's token, by its SHA-256 only (the token is never stored): which profile it unsubscribes.
+ * Outside the realm: the token alone must find its profile, live or sandbox, so the item names the realm.
+ */
+export const unsubscribeToken = (tokenHash: string): ItemKey => ({ PK: `UNSUBSCRIBE#${tokenHash}`, SK: 'UNSUBSCRIBE' });
+/** An email address that bounced or complained (issue #52), by the SHA-256 of the address: no address in a key. */
+export const emailAddress = (addressHash: string): ItemKey => ({ PK: `EMAIL#${addressHash}`, SK: 'EMAIL' });
+/** Which message SES's message id is: what a bounce or complaint names. */
+export const sentEmail = (sesMessageId: string): ItemKey => ({ PK: `SES#${sesMessageId}`, SK: 'SES' });
+/** An appointment's reminder, due at a time (GSI2, index.dueReminder) until it is sent or dropped. */
+export const reminder = (appointmentId: string): ItemKey => ({ PK: t(`REMINDER#${appointmentId}`), SK: 'REMINDER' });
