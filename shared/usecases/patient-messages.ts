@@ -313,10 +313,9 @@ async function appointmentFacts(
 
 /**
  * One calendar entry for the appointment's whole life (its UID), and a SEQUENCE that grows with every
- * change: the seconds since it was booked, at its last update — a calendar applies the newest and ignores
- * an older copy arriving late.
+ * change (RFC 5546): 0 as booked, one more for each move (schedule_seq), and one more once cancelled. A
+ * calendar applies the newest and ignores an older copy arriving late.
  */
 function calendarOf(appointment: AppointmentRecord): { uid: string; sequence: number } {
-  const changedAt = Date.parse(appointment.updated_at ?? appointment.created_at);
-  return { uid: `${appointment.id}@lab-api`, sequence: Math.max(0, Math.floor((changedAt - Date.parse(appointment.created_at)) / 1000)) };
+  return { uid: `${appointment.id}@lab-api`, sequence: (appointment.schedule_seq ?? 0) + (appointment.status === 'cancelled' ? 1 : 0) };
 }

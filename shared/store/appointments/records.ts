@@ -32,6 +32,8 @@ export interface AppointmentRecord {
   completed_at?: string;
   created_at: string;
   updated_at: string | null;
+  /** How many times it was moved to another slot (absent: never): the SEQUENCE of the patient's calendar entry (issue #52). */
+  schedule_seq?: number;
   /** How many history entries it has (shared/store/transitions.ts); absent before the history existed. */
   history_seq?: number;
   /**

@@ -129,9 +129,11 @@ export async function changeSchedule(
   updatedAt: string,
   events: DomainEvent[],
 ): Promise<AppointmentRecord> {
-  const next: AppointmentRecord = { ...appointment, ...patch, holds_seat: true, updated_at: updatedAt };
+  // schedule_seq counts the moves: the SEQUENCE of the patient's calendar entry (shared/usecases/patient-messages.ts).
+  const moved = { ...patch, holds_seat: true, updated_at: updatedAt, schedule_seq: (appointment.schedule_seq ?? 0) + 1 };
+  const next: AppointmentRecord = { ...appointment, ...moved };
   // The list's sort key follows scheduled_at.
-  const update = setAttributes({ ...patch, holds_seat: true, updated_at: updatedAt, GSI1SK: listingKeys(next).GSI1SK });
+  const update = setAttributes({ ...moved, GSI1SK: listingKeys(next).GSI1SK });
   const asRead = slotAsRead(appointment);
   await transactWrite([
     named('appointment', {
