@@ -51,6 +51,21 @@ export function calendarAttachment(
     location: calendarLocation(appointment),
     status: entry.method === 'CANCEL' ? 'CANCELLED' : 'CONFIRMED',
     busyStatus: 'BUSY',
+    ...(appointment.calendar.organizer ? { organizer: appointment.calendar.organizer } : {}),
+    ...(appointment.calendar.attendee
+      ? {
+          attendees: [
+            {
+              email: appointment.calendar.attendee.email,
+              ...(appointment.calendar.attendee.name ? { name: appointment.calendar.attendee.name } : {}),
+              // The patient booked it: accepted, no reply asked (a reply would go to an address that takes no mail).
+              rsvp: false,
+              partstat: 'ACCEPTED' as const,
+              role: 'REQ-PARTICIPANT' as const,
+            },
+          ],
+        }
+      : {}),
   };
   const { error, value } = createEvent(attributes);
   if (error || !value) throw new Error(`email: the calendar file could not be built: ${error?.message ?? 'no output'}`);

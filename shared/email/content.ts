@@ -32,7 +32,17 @@ export interface AppointmentFacts {
    * `stampedAt`: when this change happened (the event's occurred_at), the entry's DTSTAMP; without it the
    * DTSTAMP is `scheduledAt`, so the same facts always give the same file.
    */
-  calendar: { uid: string; sequence: number; stampedAt?: string };
+  calendar: {
+    uid: string;
+    sequence: number;
+    stampedAt?: string;
+    /**
+     * RFC 5546 asks a REQUEST and a CANCEL for an ORGANIZER and the ATTENDEE: Outlook, among others, applies
+     * an update or a cancellation only from the organizer of the entry it holds. The sender, and the patient.
+     */
+    organizer?: { name: string; email: string };
+    attendee?: { name: string | null; email: string };
+  };
   /** Rescheduled: where and when it was before. */
   previous?: { scheduledAt: string; timeZone: string; locationName: string };
 }

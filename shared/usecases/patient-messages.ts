@@ -248,7 +248,7 @@ async function composeFor(message: Draft, profile: ProfileRecord, unsubscribeUrl
     facts.kit = { trackingNumber: kit.tracking_number };
   }
   if (message.appointment_id && APPOINTMENT_TYPES.has(message.type)) {
-    const appointment = await appointmentFacts({ ...message, appointment_id: message.appointment_id }, profile);
+    const appointment = await appointmentFacts({ ...message, appointment_id: message.appointment_id }, profile, sender);
     if (!appointment) return undefined;
     facts.appointment = appointment;
   }
@@ -275,6 +275,7 @@ const addressLine = (location: LocationRecord) =>
 async function appointmentFacts(
   { appointment_id: appointmentId, previous, at }: Draft & { appointment_id: string },
   profile: ProfileRecord,
+  sender: { name: string },
 ): Promise<AppointmentFacts | undefined> {
   const [aggregate, catalog] = await Promise.all([getAppointmentAggregate(appointmentId), loadCatalog()]);
   const appointment = aggregate?.appointment;
@@ -298,7 +299,12 @@ async function appointmentFacts(
     preparation: requirements.preparation,
     specimenCount: requirements.specimens_to_collect.reduce((sum, specimen) => sum + specimen.count, 0),
     // Stamped with the moment it answers, so that the same message composes to the same bytes.
-    calendar: { ...calendarOf(appointment), stampedAt: at },
+    calendar: {
+      ...calendarOf(appointment),
+      stampedAt: at,
+      organizer: { name: sender.name, email: requireSetting(config.email.fromAddress, 'EMAIL_FROM_ADDRESS') },
+      ...(profile.email ? { attendee: { name: profile.first_name, email: profile.email } } : {}),
+    },
     ...(previous
       ? {
           previous: {

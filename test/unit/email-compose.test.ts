@@ -256,6 +256,20 @@ describe('the calendar file, read by ical.js', () => {
     expect(event.getFirstPropertyValue('description')).toContain('Bitte essen Sie ab 12 Stunden');
   });
 
+  it('names the sender as ORGANIZER and the patient as an ATTENDEE who accepted, when the facts give them (RFC 5546)', () => {
+    const calendar = {
+      uid: 'appointment-4f1c@lab.example',
+      sequence: 0,
+      organizer: { name: 'Praxis Sonnenschein', email: 'no-reply@lab.example' },
+      attendee: { name: 'Aino', email: 'aino@example.com' },
+    };
+    const { event } = calendarOf(composeEmail({ ...facts('appointment_booked'), ...withAppointment({ calendar }) }));
+    expect(String(event.getFirstPropertyValue('organizer')).toLowerCase()).toBe('mailto:no-reply@lab.example');
+    expect(event.getFirstProperty('organizer')?.getParameter('cn')).toBe('Praxis Sonnenschein');
+    expect(String(event.getFirstPropertyValue('attendee')).toLowerCase()).toBe('mailto:aino@example.com');
+    expect(event.getFirstProperty('attendee')?.getParameter('partstat')).toBe('ACCEPTED');
+  });
+
   it('a reschedule attaches a REQUEST with the same UID, the higher SEQUENCE and the new time', () => {
     const email = composeEmail(
       facts(
