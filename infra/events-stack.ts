@@ -1,7 +1,8 @@
 /**
  * The functions and queues that run on events rather than requests, in a nested stack of their own (room
  * in the parent: infra/route-stacks.ts): the outbox relay, results-ingest, the lab orders queue, webhook
- * delivery and the critical results check (which also counts the lab reports that matched no order). The bus, the table and the bucket they use stay in the parent.
+ * delivery, the critical results check (which also counts the lab reports that matched no order) and patient email
+ * (infra/patient-email.ts). The bus, the table and the bucket they use stay in the parent.
  */
 import { NestedStack } from 'aws-cdk-lib';
 import type { IPrincipal } from 'aws-cdk-lib/aws-iam';
@@ -9,7 +10,8 @@ import type { Construct } from 'constructs';
 import { CriticalResultsCheck, type EventsProps, LabOrdersSubscription, OutboxRelay, ResultsIngest } from './lab-events';
 import { WebhookDelivery } from './webhooks';
 import { LabOrderSender } from './lab-order-sender';
-import type { LabInterfaceSettings } from './stages/stage-file';
+import { PatientEmail } from './patient-email';
+import type { EmailSettings, LabInterfaceSettings } from './stages/stage-file';
 
 export interface EventStackProps extends EventsProps {
   /** The lab's account: it polls the lab orders queue. */
@@ -22,6 +24,12 @@ export interface EventStackProps extends EventsProps {
   readonly labOrdersQueueVersion: 1 | 2;
   /** The stage's unmatchedWaitMinutes: how long a lab report that matched no order may wait to be matched or discarded. */
   readonly unmatchedWaitMinutes: number;
+  /** The stage's email: the sender address and the domain SES verifies for it. */
+  readonly email: EmailSettings;
+  /** The stage's reminderHoursBefore. */
+  readonly reminderHoursBefore: number;
+  /** The API's public base URL (stage included): the unsubscribe links of patient email point there. */
+  readonly apiBaseUrl: string;
 }
 
 export class EventStack extends NestedStack {
@@ -32,10 +40,13 @@ export class EventStack extends NestedStack {
   readonly criticalResults: CriticalResultsCheck;
   /** Only in a stage whose file names a lab interface (infra/lab-order-sender.ts). */
   readonly labOrderSender?: LabOrderSender;
+  readonly patientEmail: PatientEmail;
 
   constructor(scope: Construct, id: string, props: EventStackProps) {
-    super(scope, id, { description: 'Lab API events: outbox relay, results-ingest, lab orders queue, webhook delivery, critical results check' });
-    const { lab, criticalAckMinutes, unmatchedWaitMinutes, labOrdersQueueVersion, ...eventsProps } = props;
+    super(scope, id, {
+      description: 'Lab API events: outbox relay, results-ingest, lab orders queue, webhook delivery, critical results check, patient email',
+    });
+    const { lab, criticalAckMinutes, unmatchedWaitMinutes, labOrdersQueueVersion, email, reminderHoursBefore, apiBaseUrl, ...eventsProps } = props;
     this.relay = new OutboxRelay(this, 'OutboxRelay', eventsProps);
     this.ingest = new ResultsIngest(this, 'ResultsIngest', eventsProps);
     this.labOrders = new LabOrdersSubscription(this, 'LabOrders', { ...eventsProps, queueVersion: labOrdersQueueVersion });
@@ -43,5 +54,6 @@ export class EventStack extends NestedStack {
     this.criticalResults = new CriticalResultsCheck(this, 'CriticalResults', { ...eventsProps, criticalAckMinutes, unmatchedWaitMinutes });
     if (lab) this.labOrders.queue.grantConsumeMessages(lab);
     if (props.labInterface) this.labOrderSender = new LabOrderSender(this, 'LabOrderSender', { ...eventsProps, labInterface: props.labInterface });
+    this.patientEmail = new PatientEmail(this, 'PatientEmail', { ...eventsProps, email, reminderHoursBefore, linkOrigin: apiBaseUrl });
   }
 }

@@ -28,7 +28,7 @@ export function hipaaAcknowledgements(
           {
             id: 'HIPAA.Security-LambdaInsideVPC',
             reason:
-              'No VPC: the function calls AWS service APIs only (DynamoDB, S3, EventBridge, CloudWatch Logs, X-Ray) over TLS, each call ' +
+              'No VPC: the function calls AWS service APIs only (DynamoDB, S3, EventBridge, SES, CloudWatch Logs, X-Ray) over TLS, each call ' +
               "authorized by its own role, and reaches nothing inside a VPC (the webhook functions also call clients' HTTPS endpoints, " +
               'private addresses refused). A VPC would need interface endpoints or a NAT gateway, billed hourly, and add no control.',
           },
@@ -46,13 +46,16 @@ const NO_RESERVED_CONCURRENCY: Record<Invocation, string> = {
     "before any function runs, by the stage's throttle (stage file, throttle).",
   schedule:
     'No reserved concurrency: its schedule starts one run a minute (or every 5), each ending before the next (its timeout is below ' +
-    'the rate), and the relay and the retry sweep hold a DynamoDB lease while they work. A reservation would only take from the ' +
+    'the rate), the relay and the retry sweep hold a DynamoDB lease while they work, and the reminder sweep claims each reminder ' +
+    'before it sends it. A reservation would only take from the ' +
     'account\'s pool (docs/deploy.md "Deploy").',
   queue:
     "No reserved concurrency: the SQS event source's maximum concurrency (10 webhook dispatchers, infra/webhooks.ts; 5 lab order " +
-    "senders, infra/lab-order-sender.ts) bounds them without taking from the account's pool; a burst of events waits in the queue instead.",
+    'senders, infra/lab-order-sender.ts; 2 patient message senders, infra/patient-email.ts) bounds them without taking from the ' +
+    "account's pool; a burst of events waits in the queue instead.",
   event:
-    'No reserved concurrency: it runs once per lab report; when throttled, Lambda retries the asynchronous event for hours ' +
+    'No reserved concurrency: it runs once per lab report (results-ingest) or SES bounce or complaint (email feedback); when ' +
+    'throttled, Lambda retries the asynchronous event for hours ' +
     "(maxEventAge) and then puts it in the dead-letter queue, which alarms. A reservation would only take from the account's pool.",
 };
 
@@ -67,7 +70,8 @@ const NO_DEAD_LETTER_QUEUE: Record<Invocation, string | undefined> = {
     "again. A dead-letter queue would collect empty timer events; a failing run shows as the function's errors, which alarm in every stage with alarms.",
   queue:
     "Invoked by its queue's SQS event source mapping, which is synchronous: an event that keeps failing moves to the " +
-    "queue's own dead-letter queue after its receives (WebhooksDLQ after 5, LabOrderSenderDLQ after 20; alarmed). A function's DLQ " +
+    "queue's own dead-letter queue after its receives (WebhooksDLQ after 5, PatientMessagesDLQ after 8, LabOrderSenderDLQ after 20; " +
+    "alarmed). A function's DLQ " +
     'takes failed asynchronous invocations only, and there are none.',
   event: undefined,
 };

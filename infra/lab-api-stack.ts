@@ -23,7 +23,7 @@
  *   then reach the Lambdas base64-encoded (isBase64Encoded true), the bytes as the client sent them, which
  *   shared/http/json-body.ts decodes (UTF-8 only); the mock 405 integration converts them back to text (CONVERT_TO_TEXT).
  */
-import { Annotations, CfnOutput, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import { Annotations, Aws, CfnOutput, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import { AccessLogFormat, ApiKeySourceType, EndpointType, LogGroupLogDestination, MethodLoggingLevel, RestApi } from 'aws-cdk-lib/aws-apigateway';
 import { AccountPrincipal, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
@@ -259,9 +259,14 @@ export class LabApiStack extends Stack {
       labInterface: settings.labInterface,
       unmatchedWaitMinutes: settings.unmatchedWaitMinutes,
       labOrdersQueueVersion: settings.labOrdersQueueVersion,
+      email: settings.email,
+      reminderHoursBefore: settings.reminderHoursBefore,
+      // What api.url says without its trailing slash, from the API alone (not its stage, which waits for every
+      // method): the nested stack gets the API's id as a parameter, and nothing of it flows back.
+      apiBaseUrl: `https://${api.restApiId}.execute-api.${Aws.REGION}.${Aws.URL_SUFFIX}/${stage}`,
       hipaa,
     });
-    const { ingest, labOrders, webhooks } = events;
+    const { ingest, labOrders, webhooks, patientEmail } = events;
 
     if (lab) {
       // The lab puts its results on this bus, under its own source only…
@@ -292,6 +297,18 @@ export class LabApiStack extends Stack {
     new CfnOutput(this, 'LabOrdersQueueUrl', { value: labOrders.queue.queueUrl, description: 'The lab polls LabOrderRequested events here' });
     new CfnOutput(this, 'ResultsIngestDlqUrl', { value: ingest.deadLetterQueue.queueUrl, description: 'Lab reports that could not be stored' });
     new CfnOutput(this, 'WebhooksDlqUrl', { value: webhooks.deadLetterQueue.queueUrl, description: 'Events the webhook dispatcher could not fan out' });
+    new CfnOutput(this, 'PatientMessagesDlqUrl', {
+      value: patientEmail.deadLetterQueue.queueUrl,
+      description: 'Events whose patient email could not be sent (redrive them once SES sends again)',
+    });
+    new CfnOutput(this, 'EmailFeedbackDlqUrl', {
+      value: patientEmail.feedbackDeadLetterQueue.queueUrl,
+      description: 'SES bounces and complaints not recorded',
+    });
+    new CfnOutput(this, 'EmailDkimRecords', {
+      value: patientEmail.identity.dkimRecords.map(({ name, value }) => `${name} CNAME ${value}`).join(', '),
+      description: "The sender domain's three DKIM records: add them to its DNS, and SES verifies the domain (docs/deploy.md)",
+    });
     if (events.labOrderSender) {
       const { deadLetterQueue } = events.labOrderSender;
       new CfnOutput(this, 'LabOrderSenderDlqUrl', { value: deadLetterQueue.queueUrl, description: 'Lab orders the lab never acknowledged (redrive them)' });

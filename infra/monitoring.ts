@@ -6,12 +6,13 @@
  * - Lambda errors and throttles, every function of the stack: any error or throttle in 5 minutes. An
  *   alarm on metric math may read at most 10 metrics, so the functions are watched in groups of 10.
  * - Dead-letter queues: any message.
- * - Queues the service or the lab works off (lab orders, webhook events): the oldest message older than
+ * - Queues the service or the lab works off (lab orders, webhook events, patient messages): the oldest message older than
  *   its queue's bound, in two 5-minute periods in a row — a consumer that stopped.
  * - EventBridge: any invocation of a rule's target that failed for good (FailedInvocations: retries
  *   exhausted and no dead-letter queue took it) or that could not even reach its dead-letter queue
  *   (InvocationsFailedToBeSentToDlq): an event lost. Rules of our bus are measured with EventBusName and
- *   RuleName, rules of the default bus (S3's HL7 uploads, the schedules) with RuleName only.
+ *   RuleName, rules of the default bus (S3's HL7 uploads, SES's bounces and complaints, the schedules) with
+ *   RuleName only; in groups of 10 rules, as the functions.
  * - DynamoDB throttling: any read or write throttle event on the table or its indexes in 5 minutes. The
  *   table is on demand, so a throttle is a spike beyond what it adapts to at once (or an account limit):
  *   requests answer 503 and clients retry, but it should not go unnoticed.
@@ -182,30 +183,35 @@ export class Monitoring extends NestedStack {
       );
     }
 
+    // In groups of 10 rules too (the first group's alarm keeps its id, and its name when it is the only one).
+    const ruleGroups = chunk(props.rules, METRICS_PER_ALARM);
     for (const metricName of ['FailedInvocations', 'InvocationsFailedToBeSentToDlq'] as const) {
-      const usingMetrics = Object.fromEntries(
-        props.rules.map(({ rule, bus }, i) => [
-          `r${i}`,
-          new Metric({
-            namespace: 'AWS/Events',
-            metricName,
-            dimensionsMap: { RuleName: rule.ruleName, ...(bus ? { EventBusName: bus.eventBusName } : {}) },
-            period: PERIOD,
-            statistic: Stats.SUM,
-          }),
-        ]),
-      );
-      const names = props.rules.map((r) => r.name).join(', ');
-      alarm(
-        `EventBridge${metricName}`,
-        metricName === 'FailedInvocations' ? 'EventBridge invocations failed' : 'EventBridge dead-letter delivery failed',
-        (metricName === 'FailedInvocations'
-          ? 'A rule could not invoke its target even after its retries, and no dead-letter queue took the event'
-          : 'A rule could not put a failed event into its dead-letter queue (a permission or a deleted queue)') +
-          `: an event was lost. Rules: ${names}. See docs/runbook.md.`,
-        new MathExpression({ expression: 'SUM(METRICS())', usingMetrics, period: PERIOD, label: metricName }),
-        { threshold: 1 },
-      );
+      ruleGroups.forEach((group, index) => {
+        const usingMetrics = Object.fromEntries(
+          group.map(({ rule, bus }, i) => [
+            `r${i}`,
+            new Metric({
+              namespace: 'AWS/Events',
+              metricName,
+              dimensionsMap: { RuleName: rule.ruleName, ...(bus ? { EventBusName: bus.eventBusName } : {}) },
+              period: PERIOD,
+              statistic: Stats.SUM,
+            }),
+          ]),
+        );
+        const names = group.map((r) => r.name).join(', ');
+        const part = ruleGroups.length > 1 ? ` (${index + 1}/${ruleGroups.length})` : '';
+        alarm(
+          `EventBridge${metricName}${index === 0 ? '' : index + 1}`,
+          (metricName === 'FailedInvocations' ? 'EventBridge invocations failed' : 'EventBridge dead-letter delivery failed') + part,
+          (metricName === 'FailedInvocations'
+            ? 'A rule could not invoke its target even after its retries, and no dead-letter queue took the event'
+            : 'A rule could not put a failed event into its dead-letter queue (a permission or a deleted queue)') +
+            `: an event was lost. Rules: ${names}. See docs/runbook.md.`,
+          new MathExpression({ expression: 'SUM(METRICS())', usingMetrics, period: PERIOD, label: metricName }),
+          { threshold: 1 },
+        );
+      });
     }
 
     // Table and index throttles, read and write, in one expression (at most 10 metrics: 6 here).

@@ -21,6 +21,9 @@ export type FunctionClass =
   | 'webhook-retries'
   | 'critical-check'
   | 'lab-order-sender'
+  | 'patient-messages'
+  | 'message-reminders'
+  | 'email-feedback'
   | 'authorizer';
 
 /**
@@ -104,6 +107,14 @@ const WRITE_ACTIONS = [...READ_ACTIONS, 'dynamodb:PutItem', 'dynamodb:UpdateItem
  * updates claims, attempts and failure streaks. Never a delete, never a transaction.
  */
 const WEBHOOK_DELIVERY_ACTIONS = [...READ_ACTIONS, 'dynamodb:PutItem', 'dynamodb:UpdateItem'];
+/**
+ * What sending patient email calls (issue #52, shared/usecases/patient-messages.ts): reads the appointment or
+ * kit, its profile, location, group and catalog (GetItem, BatchGetItem, Query on the table and its indexes, the
+ * due reminders on GSI2), claims each message with a conditional put before SES has it and records SES's answer
+ * (PutItem, UpdateItem, ConditionCheckItem, in transactions too), and moves or removes a reminder (DeleteItem):
+ * a write's actions. Never an event on the bus, never S3.
+ */
+const EMAIL_SENDER_ACTIONS = WRITE_ACTIONS;
 
 export const TABLE_ACTIONS: Record<FunctionClass, readonly string[]> = {
   static: [],
@@ -126,6 +137,12 @@ export const TABLE_ACTIONS: Record<FunctionClass, readonly string[]> = {
   // its kit with the outbox entry, in one transaction (shared/store/lab-orders.ts: Update and Put items), and
   // clears that entry once its event is published (DeleteItem; UpdateItem after a partial publish), as a write does.
   'lab-order-sender': ['dynamodb:GetItem', 'dynamodb:UpdateItem', 'dynamodb:PutItem', 'dynamodb:DeleteItem'],
+  'patient-messages': EMAIL_SENDER_ACTIONS,
+  'message-reminders': EMAIL_SENDER_ACTIONS,
+  // A bounce or complaint (shared/usecases/email-feedback.ts): the sent email by SES's message id and its profile
+  // (GetItem; Query for a lookup through an index), the message and the profile's email_status marked (UpdateItem),
+  // the address's suppression recorded (PutItem). Never a delete, never a transaction.
+  'email-feedback': ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:UpdateItem', 'dynamodb:PutItem'],
   // The gateway's authorizer reads API key items only: a statement of its own (AUTHORIZER_ACTIONS) limits
   // it to their partitions, so none here.
   authorizer: [],
@@ -181,9 +198,12 @@ export const INVOKED_BY: Record<FunctionClass, Invocation> = {
   relay: 'schedule',
   'webhook-retries': 'schedule',
   'critical-check': 'schedule',
+  'message-reminders': 'schedule',
   'webhook-dispatch': 'queue',
   'lab-order-sender': 'queue',
+  'patient-messages': 'queue',
   ingest: 'event',
+  'email-feedback': 'event',
 };
 
 export interface FunctionSize {
@@ -225,6 +245,13 @@ export const FUNCTION_SIZES: Record<FunctionClass, FunctionSize> = {
   'critical-check': { memorySize: 256, timeout: Duration.seconds(30) },
   // One order: an MLLP attempt of at most 30 s (ACK_TIMEOUT_MS, connecting included) and a few DynamoDB round trips.
   'lab-order-sender': { memorySize: 256, timeout: Duration.seconds(60) },
+  // A batch of up to 10 events, each a few DynamoDB round trips and one SES call (the SDK's own retries of
+  // SES throttling included): 30 s is ample. Its queue hides a received batch 6 times this long (infra/patient-email.ts).
+  'patient-messages': { memorySize: 256, timeout: Duration.seconds(30) },
+  // Below the one-minute schedule, like the relay: each run sends the reminders that came due and ends within its minute.
+  'message-reminders': { memorySize: 256, timeout: Duration.seconds(50) },
+  // One bounce or complaint: a read and two or three writes.
+  'email-feedback': { memorySize: 256, timeout: Duration.seconds(30) },
   // One GetItem per key and minute (API Gateway caches its answer): it must answer well inside the 29 s.
   authorizer: { memorySize: 256, timeout: Duration.seconds(5) },
 };

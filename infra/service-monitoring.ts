@@ -26,7 +26,7 @@ export interface ServiceMonitoringProps {
 
 export function monitorService(scope: Stack, props: ServiceMonitoringProps): Monitoring {
   const { api, table, bus, events, routeFunctions, authorizerFunction, settings, hipaa } = props;
-  const { relay, ingest, labOrders, webhooks, criticalResults, labOrderSender } = events;
+  const { relay, ingest, labOrders, webhooks, criticalResults, labOrderSender, patientEmail } = events;
   const monitoring = new Monitoring(scope, 'Monitoring', {
     api,
     functions: [
@@ -37,6 +37,9 @@ export function monitorService(scope: Stack, props: ServiceMonitoringProps): Mon
       { name: 'webhook retries', function: webhooks.retries },
       { name: 'critical results check', function: criticalResults.function },
       ...(labOrderSender ? [{ name: 'lab order sender', function: labOrderSender.function }] : []),
+      { name: 'patient messages', function: patientEmail.sender },
+      { name: 'message reminders', function: patientEmail.reminders },
+      { name: 'email feedback', function: patientEmail.feedback },
       { name: 'API key authorizer', function: authorizerFunction },
     ],
     deadLetterQueues: [
@@ -45,12 +48,17 @@ export function monitorService(scope: Stack, props: ServiceMonitoringProps): Mon
       { name: 'WebhooksDLQ', queue: webhooks.deadLetterQueue },
       // An order the lab's engine never acknowledged in 3¾ hours (docs/runbook.md: redrive it once the lab is back).
       ...(labOrderSender ? [{ name: 'LabOrderSenderDLQ', queue: labOrderSender.deadLetterQueue }] : []),
+      // Patient email SES would not take in 8 receives (about 24 minutes), and bounces or complaints not recorded (docs/runbook.md).
+      { name: 'PatientMessagesDLQ', queue: patientEmail.deadLetterQueue },
+      { name: 'EmailFeedbackDLQ', queue: patientEmail.feedbackDeadLetterQueue },
     ],
     // How old the oldest message may grow before someone looks: the lab polls its orders (an hour is
-    // already a lab that stopped), the dispatcher takes webhook events within seconds.
+    // already a lab that stopped), the dispatcher takes webhook events within seconds, the patient message
+    // sender within seconds too, retrying a throttled one every 3 minutes until it moves to its DLQ (24 minutes).
     queues: [
       { name: 'LabOrders', queue: labOrders.queue, maxAge: Duration.hours(1) },
       { name: 'Webhooks', queue: webhooks.queue, maxAge: Duration.minutes(5) },
+      { name: 'PatientMessages', queue: patientEmail.queue, maxAge: Duration.minutes(30) },
     ],
     table,
     // Every rule that invokes something, and the bus it is on (undefined: the account's default bus).
@@ -63,6 +71,9 @@ export function monitorService(scope: Stack, props: ServiceMonitoringProps): Mon
       { name: 'webhook retries schedule', rule: webhooks.retrySchedule },
       { name: 'critical results check schedule', rule: criticalResults.schedule },
       ...(labOrderSender ? [{ name: 'lab order sender', rule: labOrderSender.rule, bus }] : []),
+      { name: 'patient messages', rule: patientEmail.rule, bus },
+      { name: 'message reminders schedule', rule: patientEmail.reminderSchedule },
+      { name: 'email feedback (SES, default bus)', rule: patientEmail.feedbackRule },
     ],
     relay: relay.function,
     // Every function that attempts a delivery may be the one that disables a subscription: the

@@ -22,6 +22,8 @@
  * | `terminationProtection`     | same                    | CloudFormation refuses to delete the stack                |
  * | `wafRequestsPerIp`          | same                    | a WAF in front of the stage: AWS's common rule set, and at most this many requests per IP in 5 minutes; unset: no WAF |
  * | —                           | `labOrdersQueueVersion` | the LabOrderRequested version the lab orders queue receives: 1 (rendered from 2 by its rule) until the lab reads schema_version, then 2 |
+ * | —                           | `email`                 | patient email: `fromAddress`, the sender, and `domain` (default: the address's), the SES identity verified for it; the address must be in that domain |
+ * | `reminderHoursBefore`       | same                    | whole hours before an appointment its reminder email goes (1–999; 24 in every stage file) |
  * | —                           | `labInterface`          | the lab's engine the lab order sender delivers orders to over MLLP (over TLS: its private CA in caCertificate, if any), and the VPC it is reached from; unset: no sender |
  * | —                           | `retainData`            | the table (deletion protection on), queues and log groups outlive the stack |
  * | —                           | `logRetention`          | how long CloudWatch Logs keeps the functions' and the API's logs |
@@ -42,11 +44,11 @@ import { MAX_BURST, MAX_DAILY_QUOTA, MAX_RATE_LIMIT } from '../shared/domain/rat
 import { AllowedOrigins } from '../shared/http/cors-policy';
 import { ACCOUNT_STACK_ID } from './account-stack';
 import { dev } from './stages/dev';
-import type { StackSettings, StageFile } from './stages/stage-file';
+import type { EmailSettings, StackSettings, StageFile } from './stages/stage-file';
 import { prod } from './stages/prod';
 import { staging } from './stages/staging';
 
-export type { StackSettings, StageFile } from './stages/stage-file';
+export type { EmailSettings, StackSettings, StageFile } from './stages/stage-file';
 
 /**
  * Every stage, by name: its file is infra/stages/<name>.ts, exporting the const <name>. A new stage is a new
@@ -71,6 +73,18 @@ const wholeNumber = (min: number, max: number, unit: string) =>
 /** A name HL7 v2 carries in an HD component unescaped: printable, none of its delimiters. */
 const HL7_NAME = /^[^|^~\\&\r\n]{1,180}$/;
 const HL7_NAME_MESSAGE = 'must be 1 to 180 characters without | ^ ~ \\ & or line breaks';
+
+/** A DNS domain SES can verify: labels of letters, digits and hyphens, a top-level label of letters. */
+const DOMAIN = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i;
+
+/** The domain of the stage's SES identity: `email.domain`, or the sender address's own. */
+export const senderDomain = (email: EmailSettings): string => (email.domain ?? email.fromAddress.slice(email.fromAddress.lastIndexOf('@') + 1)).toLowerCase();
+
+/** Whether SES may send `fromAddress` through the identity of `domain`: the address is in it or in a subdomain of it. */
+const inDomain = (fromAddress: string, domain: string) => {
+  const addressDomain = fromAddress.slice(fromAddress.lastIndexOf('@') + 1).toLowerCase();
+  return addressDomain === domain.toLowerCase() || addressDomain.endsWith(`.${domain.toLowerCase()}`);
+};
 
 /** What AWS WAF accepts as a rate-based rule's limit. */
 const WAF_MIN_RATE = 10;
@@ -139,6 +153,21 @@ const StageFileSchema = v.strictObject({
       ),
     ),
   ),
+  email: v.pipe(
+    v.strictObject({
+      fromAddress: v.pipe(v.string(), v.regex(EMAIL, 'must be an email address, e.g. no-reply@lab.example.org')),
+      domain: v.optional(v.pipe(v.string(), v.regex(DOMAIN, 'must be a DNS domain, e.g. lab.example.org'))),
+    }),
+    v.forward(
+      v.check(
+        (email) => email.domain === undefined || inDomain(email.fromAddress, email.domain),
+        'must be an address in email.domain or a subdomain of it: SES sends only from a verified identity',
+      ),
+      ['fromAddress'],
+    ),
+  ),
+  // The functions' own check (shared/config.ts REMINDER_HOURS_BEFORE) takes 1 to 999.
+  reminderHoursBefore: wholeNumber(1, 999, 'hours'),
 });
 
 export function stageOf(app: App): StageName {
@@ -268,6 +297,9 @@ export function readSettings(scope: IConstruct, stage: StageName, stageFile: Sta
     wafRequestsPerIp: optionalWholeNumber(scope, 'wafRequestsPerIp', file.wafRequestsPerIp, 'requests', WAF_MIN_RATE, WAF_MAX_RATE),
     // The stage file's only (no -c): where patient data is sent, and through which network, is reviewed like code.
     ...(file.labInterface && { labInterface: file.labInterface }),
+    // The stage file's only (no -c): who patients hear from, and through which verified domain, is reviewed like code.
+    email: file.email,
+    reminderHoursBefore: wholeNumberOf(scope, 'reminderHoursBefore', file.reminderHoursBefore, 'hours', 999),
   };
   // Alarms nobody receives are no alarms.
   if (settings.alarms && settings.alarmEmail === undefined) {
@@ -278,7 +310,17 @@ export function readSettings(scope: IConstruct, stage: StageName, stageFile: Sta
 
 /** Why a stage's settings may not be what its operators want, said at synth without stopping it. */
 export function settingsWarnings(stage: StageName, settings: StackSettings): string[] {
-  return settings.alarms && settings.alarmEmail && EXAMPLE_DOMAIN.test(settings.alarmEmail)
-    ? [`alarmEmail is the example address of ${stageFilePath(stage)}: alarms reach nobody until it names the on-call team's address`]
-    : [];
+  // Only where someone is on call (alarms), like the alarm address: a team's dev stage may keep the example.
+  if (!settings.alarms) return [];
+  return [
+    ...(settings.alarmEmail && EXAMPLE_DOMAIN.test(settings.alarmEmail)
+      ? [`alarmEmail is the example address of ${stageFilePath(stage)}: alarms reach nobody until it names the on-call team's address`]
+      : []),
+    ...(EXAMPLE_DOMAIN.test(settings.email.fromAddress)
+      ? [
+          `email.fromAddress is the example address of ${stageFilePath(stage)}: SES never verifies an example domain, so no ` +
+            'patient email leaves until it names an address of your own domain',
+        ]
+      : []),
+  ];
 }

@@ -25,7 +25,24 @@ function isTimeZone(zone: string): boolean {
   }
 }
 
-export const ProfileGroupFile = v.strictObject({ slug, name: text(100) });
+/**
+ * A profile group; `email` (issue #52): the name its patients' email is sent under (the From header's display
+ * name, before the stage's sender address) and where their replies go; stored on the group as
+ * `email_sender_name` and `email_reply_to`, each only when given (a group without them is sent as its `name`,
+ * with no Reply-To).
+ */
+export const ProfileGroupFile = v.pipe(
+  v.strictObject({
+    slug,
+    name: text(100),
+    email: v.optional(v.strictObject({ sender_name: v.optional(text(100)), reply_to: v.optional(email) })),
+  }),
+  v.transform(({ email: sender, ...group }) => ({
+    ...group,
+    ...(sender?.sender_name !== undefined && { email_sender_name: sender.sender_name }),
+    ...(sender?.reply_to !== undefined && { email_reply_to: sender.reply_to }),
+  })),
+);
 export const LocationGroupFile = v.strictObject({ slug, name: text(100) });
 
 export const LocationFile = v.strictObject({

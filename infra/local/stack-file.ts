@@ -15,6 +15,8 @@ export interface StackFile {
   s3_port: number;
   /** Where the simulated lab listens for MLLP (absent in a stack file of an older start). */
   lab_mllp_port?: number;
+  /** Where the SES emulator listens (absent in a stack file of an older start). */
+  ses_port?: number;
   started_at: string;
 }
 
@@ -69,5 +71,6 @@ export function runningStackSettings(env: NodeJS.ProcessEnv = process.env): Loca
     dynamodbPort: unset('DYNAMODB_PORT') ? stack.dynamodb_port : settings.dynamodbPort,
     s3Port: unset('S3_PORT') ? stack.s3_port : settings.s3Port,
     labMllpPort: unset('LAB_MLLP_PORT') ? (stack.lab_mllp_port ?? settings.labMllpPort) : settings.labMllpPort,
+    sesPort: unset('SES_PORT') ? (stack.ses_port ?? settings.sesPort) : settings.sesPort,
   };
 }

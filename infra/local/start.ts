@@ -5,7 +5,9 @@
  * SIGINT, SIGTERM, SIGHUP or the end of its parent process stops all of it (stop-signals.ts); DynamoDB
  * Local ends with this process even when it is killed outright (watchdog.sh). While it runs,
  * `<LAB_DATA_DIR>/stack.json` tells the CLIs where it is (stack-file.ts). A simulated lab listens for HL7 v2
- * over MLLP on LAB_MLLP_PORT (simulated-lab.ts), and each lab order is sent to it (lab-order-pipeline.ts).
+ * over MLLP on LAB_MLLP_PORT (simulated-lab.ts), and each lab order is sent to it (lab-order-pipeline.ts). The
+ * SES emulator (aws-ses-v2-local) on SES_PORT receives every patient email the stack sends and lists them on
+ * its page (email-pipeline.ts sends them, from the events file and the reminder sweep).
  */
 import { join } from 'node:path';
 import { dev } from '../stages/dev';
@@ -48,6 +50,7 @@ async function firstBusyPort(): Promise<{ variable: string; port: number } | und
     { variable: 'PORT', port: settings.port, host: '127.0.0.1' },
     { variable: 'DYNAMODB_PORT', port: settings.dynamodbPort, host: '0.0.0.0' }, // DynamoDB Local binds every address
     { variable: 'S3_PORT', port: settings.s3Port, host: '127.0.0.1' },
+    { variable: 'SES_PORT', port: settings.sesPort, host: '127.0.0.1' },
     // The simulated lab listens on every address (@medplum/hl7's server binds no host); none with LAB_MLLP_HOST.
     ...(settings.labMllpHost ? [] : [{ variable: 'LAB_MLLP_PORT', port: settings.labMllpPort, host: '0.0.0.0' }]),
   ].filter(({ port }) => port !== 0);
@@ -62,13 +65,21 @@ async function main(): Promise<void> {
     process.exit(1);
   }
 
-  // The simulated lab first, so that the port it got (LAB_MLLP_PORT=0: a free one) is the sender's before shared/ loads.
-  const lab = settings.labMllpHost ? undefined : track(await (await import('./simulated-lab')).startSimulatedLab(settings.labMllpPort, settings.dataDir));
+  // The simulated lab and the SES emulator first, so that the ports they got (LAB_MLLP_PORT=0, SES_PORT=0: free
+  // ones) are the lab order sender's and SES_ENDPOINT before shared/ loads.
+  const emulators = import('./emulators');
+  const [lab, ses] = await Promise.all([
+    settings.labMllpHost
+      ? undefined
+      : import('./simulated-lab').then((simulated) => simulated.startSimulatedLab(settings.labMllpPort, settings.dataDir)).then(track),
+    emulators.then(({ startSesEmulator }) => startSesEmulator({ port: settings.sesPort })).then(track),
+  ]);
   if (lab) process.env.LAB_MLLP_PORT = String(lab.port);
+  process.env.SES_ENDPOINT = ses.endpoint;
+  const { startDynamoDbLocal, startS3Emulator } = await emulators;
 
   // DynamoDB Local's JVM takes longest to boot: start it first, and load the rest while it boots.
-  const { startDynamoDbLocal, startS3Emulator } = await import('./emulators');
-  const [dynamodb, s3, bootstrap, seed, devApiKey, server, relay, webhooks, labOrders] = await Promise.all([
+  const [dynamodb, s3, bootstrap, seed, devApiKey, server, relay, webhooks, labOrders, email] = await Promise.all([
     startDynamoDbLocal({ port: settings.dynamodbPort, dataDir: join(settings.dataDir, 'dynamodb') }).then(track),
     startS3Emulator({ port: settings.s3Port, dataDir: join(settings.dataDir, 's3') }).then(track),
     import('./bootstrap'),
@@ -78,6 +89,7 @@ async function main(): Promise<void> {
     import('../../functions/events/relay-outbox'),
     import('./webhook-pipeline'),
     import('./lab-order-pipeline'),
+    import('./email-pipeline'),
   ]);
 
   await Promise.all([bootstrap.ensureTable(dynamodb.endpoint, LOCAL_TABLE), bootstrap.ensureBucket(s3.endpoint, LOCAL_BUCKET)]);
@@ -99,6 +111,8 @@ async function main(): Promise<void> {
   track(await webhooks.startLocalWebhooks(process.env.LOCAL_EVENTS_FILE as string));
   // Lab orders: each LabOrderRequested sent over MLLP to the lab, retried on its schedule (docs/hl7.md "Orders").
   track(await labOrders.startLocalLabOrders(process.env.LOCAL_EVENTS_FILE as string));
+  // Patient email: each event's messages to the SES emulator, and the reminder sweep (docs/messages.md).
+  track(await email.startLocalEmail(process.env.LOCAL_EVENTS_FILE as string));
 
   writeStackFile(settings.dataDir, {
     pid: process.pid,
@@ -107,12 +121,14 @@ async function main(): Promise<void> {
     dynamodb_port: settings.dynamodbPort,
     s3_port: settings.s3Port,
     lab_mllp_port: Number(process.env.LAB_MLLP_PORT),
+    ses_port: ses.port,
     started_at: new Date().toISOString(),
   });
 
   console.log(`DynamoDB Local: ${dynamodb.endpoint} (data in ${settings.dataDir})`);
   console.log(`S3 emulator:    ${s3.endpoint}`);
   console.log(`Events:         ${process.env.LOCAL_EVENTS_FILE} (one JSON line per event)`);
+  console.log(`Email (SES):    ${ses.endpoint} (every email the stack sent)`);
   console.log(
     lab
       ? `Simulated lab:  MLLP on port ${lab.port}, answers AA (npm run lab -- orders; npm run lab -- refuse-next)`

@@ -18,6 +18,10 @@ export const dev: StageFile = {
   unmatchedWaitMinutes: 240,
   // The version of LabOrderRequested the lab orders queue receives: 2 (no lab of its own polls dev's queue).
   labOrdersQueueVersion: 2,
+  // Patient email (docs/deploy.md "Patient email"): the sender, in a domain SES verifies (its DKIM records in your
+  // DNS). The example reaches nobody: SES never verifies it. Reminders go 24 hours before the appointment.
+  email: { fromAddress: 'no-reply@dev.lab.example.org' },
+  reminderHoursBefore: 24,
   terminationProtection: false,
   // Test data: `cdk destroy` takes the table, queues and log groups with the stack.
   retainData: false,

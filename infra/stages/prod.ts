@@ -33,6 +33,12 @@ export const prod: StageFile = {
   // The version of LabOrderRequested the lab orders queue receives: 1, what the lab's consumer was written
   // against, until the lab dispatches on schema_version; then 2 (docs/events-and-webhooks.md).
   labOrdersQueueVersion: 1,
+  // Patient email (docs/deploy.md "Patient email"): the address patients hear from, and the domain SES verifies for it
+  // (Easy DKIM: add its three CNAME records to the domain's DNS). Replace the example: SES never verifies it, and the
+  // synth warns until it names your domain. A profile group's sender name and reply-to are reference data (infra/data).
+  email: { fromAddress: 'no-reply@lab.example.org', domain: 'lab.example.org' },
+  // The reminder email, this many hours before the appointment (bookings made later than that get it at once).
+  reminderHoursBefore: 24,
   // A WAF in front of the API (infra/waf.ts), off until the API faces the open internet beyond its clients:
   // wafRequestsPerIp: 30_000, (requests per source IP in 5 minutes, then 429: above one key's 7,500; $7/month + $0.60 per million)
   // The lab's interface engine, to send each order as HL7 v2 over MLLP (docs/deploy.md "Connecting a lab over MLLP"):

@@ -76,6 +76,25 @@ export interface StackSettings {
    * appointments' lab_order stays null (the lab may still poll the lab orders queue).
    */
   readonly labInterface?: LabInterfaceSettings;
+  /**
+   * Patient email (issue #52, infra/patient-email.ts): the address every message is sent from, and the domain
+   * SES verifies for it (an SES identity with Easy DKIM: its three CNAME records go into the domain's DNS,
+   * docs/deploy.md "Patient email"). Unset domain: the address's own.
+   */
+  readonly email: EmailSettings;
+  /**
+   * Whole hours before an appointment its reminder is sent (REMINDER_HOURS_BEFORE of the email functions);
+   * 24 in every stage file, the default the issue asks for.
+   */
+  readonly reminderHoursBefore: number;
+}
+
+/** Who patients hear from: the sender address, and the SES domain identity it is sent through. */
+export interface EmailSettings {
+  /** The From address of every patient email, e.g. `no-reply@lab.example.org`: in `domain`, or a subdomain of it. */
+  readonly fromAddress: string;
+  /** The domain SES verifies (DKIM) and sends from; default: the address's domain. */
+  readonly domain?: string;
 }
 
 /** Where the lab's engine listens and how our function reaches it: DevOps fill in the network the lab is routed from. */

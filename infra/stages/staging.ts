@@ -34,6 +34,9 @@ export const staging: StageFile = {
   // The version of LabOrderRequested the lab orders queue receives: 1, what the lab's consumer was written
   // against, until the lab dispatches on schema_version; then 2 (docs/events-and-webhooks.md).
   labOrdersQueueVersion: 1,
+  // Patient email: as prod, from the stage's own sender domain (replace the example; SES never verifies it).
+  email: { fromAddress: 'no-reply@staging.lab.example.org' },
+  reminderHoursBefore: 24,
   terminationProtection: false,
   // Test data: the table, queues and logs go with the stack.
   retainData: false,

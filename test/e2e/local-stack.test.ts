@@ -110,6 +110,14 @@ describe('npm start', () => {
     expect(res.body.map((l: { name: string }) => l.name)).toEqual(['Berlin Mitte', 'Berlin Prenzlauer Berg', 'Helsinki Kamppi']);
   });
 
+  it("prints the SES emulator's address, whose store holds every email the stack sent", async () => {
+    const line = /\nEmail \(SES\): {4}(http:\/\/127\.0\.0\.1:\d+) \(every email the stack sent\)\n/.exec(first.output());
+    expect(line, first.output()).not.toBeNull();
+    const store = await fetch(`${line![1]}/store`);
+    expect(store.status).toBe(200);
+    expect(await store.json()).toMatchObject({ emails: expect.any(Array) });
+  });
+
   it("names DEV_API_KEY in the ready line's curl, never its value (a fixed key is the caller's own)", () => {
     expect(first.output()).toContain(`try: curl -H "x-api-key: $DEV_API_KEY" ${first.baseUrl}/api/v1/locations\n`);
     expect(first.output()).not.toContain(devKey);

@@ -22,19 +22,20 @@ afterAll(() => {
 async function stackSettings() {
   const dataDir = mkdtempSync(join(tmpdir(), 'lab-lifecycle-'));
   dataDirs.push(dataDir);
-  const [PORT, DYNAMODB_PORT, S3_PORT, LAB_MLLP_PORT] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
+  const [PORT, DYNAMODB_PORT, S3_PORT, LAB_MLLP_PORT, SES_PORT] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
   return {
     PORT: String(PORT),
     DYNAMODB_PORT: String(DYNAMODB_PORT),
     S3_PORT: String(S3_PORT),
     LAB_MLLP_PORT: String(LAB_MLLP_PORT),
+    SES_PORT: String(SES_PORT),
     LAB_DATA_DIR: dataDir,
     DEV_API_KEY: 'lab_lifecycle_test',
   };
 }
 
-async function openPorts(settings: { PORT: string; DYNAMODB_PORT: string; S3_PORT: string; LAB_MLLP_PORT: string }): Promise<string[]> {
-  const names = ['PORT', 'DYNAMODB_PORT', 'S3_PORT', 'LAB_MLLP_PORT'] as const;
+async function openPorts(settings: { PORT: string; DYNAMODB_PORT: string; S3_PORT: string; LAB_MLLP_PORT: string; SES_PORT: string }): Promise<string[]> {
+  const names = ['PORT', 'DYNAMODB_PORT', 'S3_PORT', 'LAB_MLLP_PORT', 'SES_PORT'] as const;
   const open = await Promise.all(names.map((name) => portAnswers(Number(settings[name]))));
   return names.filter((_, i) => open[i]);
 }
@@ -74,6 +75,7 @@ describe('npm start, while it runs', () => {
       port: Number(settings.PORT),
       dynamodb_port: Number(settings.DYNAMODB_PORT),
       s3_port: Number(settings.S3_PORT),
+      ses_port: Number(settings.SES_PORT),
     });
     process.kill(stack.process.pid as number, 'SIGTERM');
     await groupGone(stack, 'SIGTERM to npm');
@@ -88,7 +90,7 @@ describe('npm start on a busy port', () => {
       server.listen(Number(port), '127.0.0.1', () => resolve(server));
     });
 
-  it.each(['PORT', 'DYNAMODB_PORT', 'S3_PORT', 'LAB_MLLP_PORT'] as const)(
+  it.each(['PORT', 'DYNAMODB_PORT', 'S3_PORT', 'LAB_MLLP_PORT', 'SES_PORT'] as const)(
     'exits with code 1 and one line naming the port and %s, leaving nothing running',
     async (variable) => {
       const settings = await stackSettings();

@@ -8,6 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { LabApiStack } from '../../infra/lab-api-stack';
 import { readSettings } from '../../infra/settings';
 import { prod as prodFile } from '../../infra/stages/prod';
+import { METRICS_PER_ALARM } from '../../infra/monitoring';
 import { LAB_ORDER_RETRY } from '../../shared/domain/lab-order';
 import { EXAMPLE_LAB_INTERFACE, labApiStack, type Ref, str, Synthesized, testApp } from './synth';
 
@@ -88,6 +89,26 @@ describe('a stage whose file names a lab interface', () => {
     expect(withLab.allowedActions(role, 'sqs:')).toContain('sqs:ChangeMessageVisibility');
     expect(withLab.allowedActions(role, 'events:')).toEqual(['events:PutEvents']);
     expect(withLab.allowedActions(role, 'dynamodb:')).toEqual(['dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem']);
+  });
+
+  it('watches its rule for lost events beside every other rule, in alarms of at most 10 rules each (CloudWatch: 10 metrics per metric-math alarm)', () => {
+    const rules = withLab.ofType('AWS::Events::Rule').filter(([, r]) => r.Properties.Targets);
+    expect(rules.length).toBeGreaterThan(METRICS_PER_ALARM);
+    const alarms = withLab.ofType('AWS::CloudWatch::Alarm').filter(([, a]) => str(a.Properties.Metrics).includes('"FailedInvocations"'));
+    expect(alarms.length).toBe(Math.ceil(rules.length / METRICS_PER_ALARM));
+    const ruleIds = alarms.flatMap(([, a]) => {
+      const metrics = (a.Properties.Metrics as { MetricStat?: { Metric: { Dimensions: { Name: string; Value: Ref }[] } } }[]).flatMap((m) =>
+        m.MetricStat ? [m.MetricStat.Metric] : [],
+      );
+      expect(metrics.length).toBeLessThanOrEqual(METRICS_PER_ALARM);
+      return metrics.map((m) => m.Dimensions.find((d) => d.Name === 'RuleName')!.Value.Ref);
+    });
+    expect(ruleIds.sort()).toEqual(rules.map(([id]) => id).sort());
+    // Numbered, as the functions' alarms are, when there is more than one.
+    expect(alarms.map(([, a]) => String(a.Properties.AlarmName)).sort()).toEqual([
+      'LabApi-prod EventBridge invocations failed (1/2)',
+      'LabApi-prod EventBridge invocations failed (2/2)',
+    ]);
   });
 });
 

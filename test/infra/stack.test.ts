@@ -94,11 +94,11 @@ function webhookQueue() {
 }
 
 describe('the LabApi stack (prod): functions', () => {
-  it('deploys one Node.js 24 arm64 function per route of the routes table, plus the outbox relay, results-ingest, the two webhook functions, the critical results check and the API key authorizer', () => {
+  it('deploys one Node.js 24 arm64 function per route of the routes table, plus the outbox relay, results-ingest, the two webhook functions, the critical results check, the three patient email functions and the API key authorizer', () => {
     const routeNames = prod.functions.flatMap(({ construct }) => (construct instanceof ApiFunction ? [construct.routeName] : []));
     expect(routeNames.sort()).toEqual(routeEntries.map(([name]) => name).sort());
     const functions = prod.ofType('AWS::Lambda::Function');
-    expect(functions).toHaveLength(routeEntries.length + 6);
+    expect(functions).toHaveLength(routeEntries.length + 9);
     expect(prod.functions).toHaveLength(functions.length);
     expect(String(fnProps('relay').Description)).toMatch(/outbox/i);
     expect(String(fnProps('ingest').Description)).toMatch(/results-ingest/);
@@ -106,6 +106,9 @@ describe('the LabApi stack (prod): functions', () => {
     expect(String(fnProps('webhook-retries').Description)).toMatch(/webhook retries/i);
     expect(String(fnProps('critical-check').Description)).toMatch(/critical results check/i);
     expect(String(fnProps('authorizer').Description)).toMatch(/API key authorizer/);
+    expect(String(fnProps('patient-messages').Description)).toMatch(/patient messages/i);
+    expect(String(fnProps('message-reminders').Description)).toMatch(/message reminders/i);
+    expect(String(fnProps('email-feedback').Description)).toMatch(/email feedback/i);
     for (const [, fn] of functions) {
       expect(fn.Properties).toMatchObject({ Runtime: 'nodejs24.x', Architectures: ['arm64'], Handler: 'index.handler' });
     }
@@ -134,6 +137,12 @@ describe('the LabApi stack (prod): functions', () => {
         ...(construct.functionClass === 'report' && {
           REPORT_FONT_CHINESE: { 'Fn::Sub': expect.stringMatching(ASSET_URL) },
           REPORT_FONT_KOREAN: { 'Fn::Sub': expect.stringMatching(ASSET_URL) },
+        }),
+        ...((construct.functionClass === 'patient-messages' || construct.functionClass === 'message-reminders') && {
+          EMAIL_FROM_ADDRESS: STAGE_FILES.prod.email.fromAddress,
+          EMAIL_CONFIGURATION_SET: { Ref: prod.onlyOfType('AWS::SES::ConfigurationSet')[0] },
+          EMAIL_LINK_ORIGIN: expect.anything(),
+          REMINDER_HOURS_BEFORE: String(STAGE_FILES.prod.reminderHoursBefore),
         }),
       });
     }
@@ -856,7 +865,8 @@ describe('the LabApi stack (prod): events', () => {
 
   it('feeds the webhook dispatcher from its queue 10 events at a time, at once, by at most 10 dispatchers, redelivering only the events it reports failed', () => {
     const { queueId } = webhookQueue();
-    const [, mapping] = prod.onlyOfType('AWS::Lambda::EventSourceMapping');
+    const dispatcher = functionOf('webhook-dispatch').fn;
+    const [, mapping] = prod.ofType('AWS::Lambda::EventSourceMapping').find(([, m]) => str(m.Properties.FunctionName).includes(`"${dispatcher}"`))!;
     expect(mapping.Properties).toMatchObject({
       EventSourceArn: { 'Fn::GetAtt': [queueId, 'Arn'] },
       FunctionName: { Ref: functionOf('webhook-dispatch').fn },
@@ -869,7 +879,7 @@ describe('the LabApi stack (prod): events', () => {
 
   it('encrypts every queue (SSE-SQS), keeps messages 14 days and refuses plain HTTP', () => {
     const queues = prod.ofType('AWS::SQS::Queue');
-    expect(queues).toHaveLength(5); // lab orders, its DLQ, the ingest DLQ, webhooks, its DLQ
+    expect(queues).toHaveLength(8); // lab orders, its DLQ, the ingest DLQ, webhooks, its DLQ, patient messages, its DLQ, the email feedback DLQ
     for (const [id, queue] of queues) {
       expect(queue.Properties, id).toMatchObject({ SqsManagedSseEnabled: true, MessageRetentionPeriod: 14 * 24 * 3600 });
       const policy = prod.resourcePolicy('AWS::SQS::QueuePolicy', (p) => p.Queues, id);
@@ -973,9 +983,9 @@ describe('the LabApi stack (prod): alarms', () => {
     }
   });
 
-  it('alarms on the first message in each dead-letter queue, the webhook one included', () => {
+  it('alarms on the first message in each dead-letter queue, the webhook one and the patient email ones included', () => {
     const dlqs = prod.ofType('AWS::SQS::Queue').filter(([id]) => /DeadLetterQueue/.test(id));
-    expect(dlqs).toHaveLength(3);
+    expect(dlqs).toHaveLength(5);
     expect(dlqs.map(([id]) => id)).toContain(webhookQueue().deadLetterQueueId);
     for (const [id] of dlqs) {
       const alarm = alarms().find((a) => str(a.Dimensions).includes(`"${id}"`));
@@ -1014,27 +1024,29 @@ describe('the LabApi stack (prod): alarms', () => {
     expect(String(alarm!.AlarmDescription)).toMatch(/tell the client/);
   });
 
-  it('alarms when the oldest message of the lab orders queue (1 hour) or the webhook queue (5 minutes) outgrows its bound, two periods in a row', () => {
+  it('alarms when the oldest message of the lab orders queue (1 hour), the webhook queue (5 minutes) or the patient messages queue (30 minutes) outgrows its bound, two periods in a row', () => {
     const queues = prod.ofType('AWS::SQS::Queue').filter(([id]) => !/DeadLetterQueue/.test(id));
-    expect(queues).toHaveLength(2);
+    expect(queues).toHaveLength(3);
     const bounds = queues.map(([id]) => {
       const alarm = alarms().find((a) => a.MetricName === 'ApproximateAgeOfOldestMessage' && str(a.Dimensions).includes(`"${id}"`));
       expect(alarm, id).toMatchObject({ Statistic: 'Maximum', EvaluationPeriods: 2, ComparisonOperator: 'GreaterThanOrEqualToThreshold' });
       return alarm!.Threshold;
     });
-    expect(bounds.sort()).toEqual([300, 3600]);
+    expect(bounds.sort((a, b) => Number(a) - Number(b))).toEqual([300, 1800, 3600]);
     expect(webhookQueue().queueId).toBeDefined();
   });
 
   it('alarms on any event lost by a rule of our bus or the default bus: failed for good, or not put into its dead-letter queue', () => {
     const rules = prod.ofType('AWS::Events::Rule').filter(([, r]) => r.Properties.Targets);
     for (const metricName of ['FailedInvocations', 'InvocationsFailedToBeSentToDlq']) {
-      const alarm = alarms().find((a) => metricsOf(a).some((m) => m.MetricName === metricName))!;
-      const metrics = metricsOf(alarm).filter((m) => m.Namespace === 'AWS/Events' && m.MetricName === metricName);
+      // In alarms of at most 10 metrics each (CloudWatch's limit for metric math).
+      const watching = alarms().filter((a) => metricsOf(a).some((m) => m.MetricName === metricName));
+      const metrics = watching.flatMap((alarm) => metricsOf(alarm).filter((m) => m.Namespace === 'AWS/Events' && m.MetricName === metricName));
       expect(metrics, metricName).toHaveLength(rules.length);
+      for (const alarm of watching) expect(metricsOf(alarm).length, metricName).toBeLessThanOrEqual(METRICS_PER_ALARM);
       const onOurBus = metrics.filter((m) => str(m.Dimensions).includes('"EventBusName"'));
       expect(onOurBus.length, metricName).toBe(rules.filter(([, r]) => r.Properties.EventBusName).length);
-      expect(alarm, metricName).toMatchObject({ Threshold: 1 });
+      for (const alarm of watching) expect(alarm, metricName).toMatchObject({ Threshold: 1 });
     }
   });
 
@@ -1076,16 +1088,19 @@ describe('the LabApi stack (prod): alarms', () => {
 });
 
 describe('the LabApi stack (prod): outputs', () => {
-  it('outputs the API URL, the names of the table, bucket and bus, the lab queue, the ingest and webhook DLQs, the alarm topic and the key usage plan', () => {
+  it("outputs the API URL, the names of the table, bucket and bus, the lab queue, the ingest, webhook and patient email DLQs, the sender domain's DKIM records, the alarm topic and the key usage plan", () => {
     const outputs = (prod.template.toJSON() as { Outputs: Record<string, unknown> }).Outputs;
     expect(Object.keys(outputs).sort()).toEqual(
       [
         'AlarmTopicArn',
         'ApiUrl',
         'BucketName',
+        'EmailDkimRecords',
+        'EmailFeedbackDlqUrl',
         'EventBusName',
         'KeyUsagePlanId',
         'LabOrdersQueueUrl',
+        'PatientMessagesDlqUrl',
         'ResultsIngestDlqUrl',
         'TableName',
         'WebhooksDlqUrl',

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../infra/api-function';
-import { readSettings, STAGE_FILES, STAGES, type StageFile, type StageName, settingsWarnings, stageOf } from '../../infra/settings';
+import { readSettings, senderDomain, STAGE_FILES, STAGES, type StageFile, type StageName, settingsWarnings, stageOf } from '../../infra/settings';
 import { labApiStack, testApp } from './synth';
 
 const withoutAlarmEmail: StageFile = (({ alarmEmail: _, ...rest }) => rest)(STAGE_FILES.prod);
@@ -148,16 +148,68 @@ describe('stage settings', () => {
     expect(() => readSettings(testApp(), 'dev', file)).toThrow(/^infra\/stages\/dev\.ts corsAllowOrigins: ".*" is not an origin/);
   });
 
+  /** Prod's file with a real patient email sender, so that only the alarm address's warning is left to see. */
+  const withRealSender = (file: StageFile): StageFile => ({ ...file, email: { fromAddress: 'no-reply@lab.example.de' } });
+
   it("warn while prod's alarm address is still the example one, and not once it names a real domain", () => {
-    expect(settingsWarnings('prod', readSettings(testApp(), 'prod'))).toEqual([expect.stringContaining('alarmEmail is the example address')]);
-    expect(settingsWarnings('prod', readSettings(testApp({ alarmEmail: 'oncall@lab.example.de' }), 'prod'))).toEqual([]);
+    expect(settingsWarnings('prod', readSettings(testApp(), 'prod', withRealSender(STAGE_FILES.prod)))).toEqual([
+      expect.stringContaining('alarmEmail is the example address'),
+    ]);
+    expect(settingsWarnings('prod', readSettings(testApp({ alarmEmail: 'oncall@lab.example.de' }), 'prod', withRealSender(STAGE_FILES.prod)))).toEqual([]);
   });
 
   it('warn about the example alarm address of any stage with alarms (staging), and of none without', () => {
-    expect(settingsWarnings('staging', readSettings(testApp(), 'staging'))).toEqual([
+    expect(settingsWarnings('staging', readSettings(testApp(), 'staging', withRealSender(STAGE_FILES.staging)))).toEqual([
       expect.stringContaining('alarmEmail is the example address of infra/stages/staging.ts'),
     ]);
     expect(settingsWarnings('dev', readSettings(testApp({ alarmEmail: 'team@example.org' }), 'dev'))).toEqual([]);
+  });
+
+  it("warn while a watched stage's patient email sender is the example address (SES never verifies it), and not once it names a real domain", () => {
+    const realAlarms = { alarmEmail: 'oncall@lab.example.de' };
+    expect(settingsWarnings('prod', readSettings(testApp(realAlarms), 'prod'))).toEqual([
+      expect.stringContaining('email.fromAddress is the example address of infra/stages/prod.ts'),
+    ]);
+    expect(settingsWarnings('prod', readSettings(testApp(realAlarms), 'prod', withRealSender(STAGE_FILES.prod)))).toEqual([]);
+    expect(settingsWarnings('dev', readSettings(testApp(), 'dev'))).toEqual([]);
+  });
+});
+
+describe('the patient email settings', () => {
+  it("take the sender's own domain for the SES identity unless the file names one", () => {
+    expect(senderDomain(STAGE_FILES.dev.email)).toBe('dev.lab.example.org');
+    expect(senderDomain({ fromAddress: 'termine@mail.praxis.example.de', domain: 'praxis.example.de' })).toBe('praxis.example.de');
+  });
+
+  it('refuse a sender address that is no email address, naming the file and the field', () => {
+    const file: StageFile = { ...STAGE_FILES.prod, email: { fromAddress: 'no-reply' } };
+    expect(() => readSettings(testApp(), 'prod', file)).toThrow('infra/stages/prod.ts: email.fromAddress must be an email address');
+  });
+
+  it('refuse a sender address outside the domain SES verifies for it', () => {
+    const file: StageFile = { ...STAGE_FILES.prod, email: { fromAddress: 'no-reply@other.example.org', domain: 'lab.example.org' } };
+    expect(() => readSettings(testApp(), 'prod', file)).toThrow(
+      'infra/stages/prod.ts: email.fromAddress must be an address in email.domain or a subdomain of it',
+    );
+    const subdomain: StageFile = { ...STAGE_FILES.prod, email: { fromAddress: 'no-reply@mail.lab.example.org', domain: 'lab.example.org' } };
+    expect(readSettings(testApp(), 'prod', subdomain).email).toEqual(subdomain.email);
+  });
+
+  it('refuse a domain that is no DNS domain', () => {
+    const file: StageFile = { ...STAGE_FILES.prod, email: { fromAddress: 'a@lab.example.org', domain: 'https://lab.example.org' } };
+    expect(() => readSettings(testApp(), 'prod', file)).toThrow('infra/stages/prod.ts: email.domain must be a DNS domain');
+  });
+
+  it('take reminderHoursBefore from the file (24 in every stage file), or from `-c`, and refuse anything but whole hours from 1 to 999', () => {
+    for (const stage of STAGES) expect(readSettings(testApp(), stage).reminderHoursBefore, stage).toBe(24);
+    expect(readSettings(testApp({ reminderHoursBefore: '48' }), 'prod').reminderHoursBefore).toBe(48);
+    expect(() => readSettings(testApp(), 'dev', { ...STAGE_FILES.dev, reminderHoursBefore: 0 })).toThrow(
+      'infra/stages/dev.ts: reminderHoursBefore must be at least 1',
+    );
+    expect(() => readSettings(testApp(), 'dev', { ...STAGE_FILES.dev, reminderHoursBefore: 1.5 })).toThrow(
+      'infra/stages/dev.ts: reminderHoursBefore must be a whole number of hours',
+    );
+    expect(() => readSettings(testApp({ reminderHoursBefore: '1000' }), 'dev')).toThrow(/reminderHoursBefore must be a whole number of hours from 1 to 999/);
   });
 });
 

@@ -11,6 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { applyPlan, planReferenceData } from '../../infra/data/apply';
 import { DATA_DIR, type ReferenceData, loadReferenceData } from '../../infra/data/reference-data';
 import { getLocation } from '../../shared/store/locations';
+import { getProfileGroup } from '../../shared/store/profiles';
 import { useApi } from '../support/api';
 import { apiKey, BERLIN_MITTE } from '../support/fixtures';
 import { ESSENTIALS_PANEL, slotIn } from '../support/scenario';
@@ -126,12 +127,30 @@ describe('on a table that holds the files already', () => {
     await apply();
     expect((await api.post('/api/v1/profiles', body, key)).status).toBe(201);
   });
+
+  it("stores a profile group's email sender on the group (email_sender_name, email_reply_to), and nothing for a group without one", async () => {
+    await apply();
+    expect(await getProfileGroup('demo-clinic')).toMatchObject({
+      email_sender_name: 'Demo Clinic Berlin',
+      email_reply_to: 'appointments@demo-clinic.example.org',
+    });
+    await apply({ ...files, profileGroups: files.profileGroups.map(({ email_sender_name: _, email_reply_to: __, ...group }) => group) });
+    const stored = await getProfileGroup('demo-clinic');
+    expect(stored).not.toHaveProperty('email_sender_name');
+    expect(stored).not.toHaveProperty('email_reply_to');
+    await apply();
+  });
 });
 
 describe('a file with an invalid record', () => {
   it('is refused naming the file, the path inside it and the reason', () => {
     const dir = dataDirWith('locations.yaml', (text) => text.replace('timezone: Europe/Helsinki', 'timezone: Europe/Atlantis'));
     expect(() => loadReferenceData(dir)).toThrow(/locations\.yaml: 3\.timezone: must be an IANA time zone/);
+  });
+
+  it("is refused when a profile group's email reply-to is no email address", () => {
+    const dir = dataDirWith('profile-groups.yaml', (text) => text.replace('reply_to: appointments@demo-clinic.example.org', 'reply_to: appointments'));
+    expect(() => loadReferenceData(dir)).toThrow(/profile-groups\.yaml: 0\.email\.reply_to: must be a valid email address/);
   });
 
   it('is refused when a location names a group location-groups.yaml does not list', () => {

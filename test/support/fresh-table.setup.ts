@@ -14,6 +14,8 @@ Object.assign(process.env, {
   AWS_REGION: 'eu-central-1',
   DYNAMODB_ENDPOINT: inject('dynamodbEndpoint'),
   S3_ENDPOINT: inject('s3Endpoint'),
+  // Patient email goes to the suite's SES emulator, never to AWS (test/support/ses.ts points a file at its own).
+  SES_ENDPOINT: inject('sesEndpoint'),
   // The tests' webhook receivers listen on 127.0.0.1, as a developer's would on the local stack.
   WEBHOOKS_ALLOW_LOOPBACK: 'true',
   // Request lines are noise in test output; errors still print.

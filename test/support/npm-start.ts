@@ -15,8 +15,9 @@ export interface NpmStart {
 export function spawnNpmStart(env: Record<string, string>): { process: ChildProcess; output: () => string } {
   let output = '';
   const child = spawn('npm', ['start'], {
-    // The simulated lab on a free port unless the test names one: stacks of parallel test files never share 2575.
-    env: { ...process.env, LAB_MLLP_PORT: '0', ...env },
+    // The simulated lab and the SES emulator on free ports unless the test names them: stacks of parallel test
+    // files never share 2575 or 8005.
+    env: { ...process.env, LAB_MLLP_PORT: '0', SES_PORT: '0', ...env },
     detached: true, // its own process group, so a signal reaches it the way Ctrl-C in a terminal does
     stdio: ['ignore', 'pipe', 'pipe'],
   });

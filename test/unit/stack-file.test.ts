@@ -42,6 +42,12 @@ describe('runningStackSettings', () => {
     expect(runningStackSettings({ LAB_DATA_DIR: dataDir, LAB_MLLP_PORT: '2576' }).labMllpPort).toBe(2576);
   });
 
+  it("takes the SES emulator's port from the running stack, unless SES_PORT is set", () => {
+    writeStackFile(dataDir, { ...stack(process.pid), ses_port: 40125 });
+    expect(runningStackSettings({ LAB_DATA_DIR: dataDir }).sesPort).toBe(40125);
+    expect(runningStackSettings({ LAB_DATA_DIR: dataDir, SES_PORT: '8006' }).sesPort).toBe(8006);
+  });
+
   it('ignores a stack file whose process has ended', () => {
     const ended = spawnSync(process.execPath, ['-e', '']).pid as number;
     writeStackFile(dataDir, stack(ended));
