@@ -1218,6 +1218,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/profiles/{id}/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the emails sent to a person
+         * @description The messages of a profile, newest first, paged: one per event that asks for one (an appointment booked, moved, cancelled or due tomorrow, a kit dispatched, results ready, a specimen rejected), sent or not, and if not, why (`status`). Only with the person's consent: `transactional_emails_enabled` must be `true` (null, never set, sends nothing). The subject is shown, never the body; the read is recorded in the person's access log. An erased profile's list is empty: the erasure deleted its messages. See docs/messages.md.
+         *
+         *     Scopes (any one suffices): `PROFILES_VIEW`.
+         */
+        get: operations["listProfileMessages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/lab/unmatched-results": {
         parameters: {
             query?: never;
@@ -1278,6 +1300,30 @@ export interface paths {
          *     Scopes (any one suffices): `LAB_RESULTS_MATCH`.
          */
         post: operations["discardUnmatchedResult"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/u/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The unsubscribe page
+         * @description Where an email's unsubscribe link leads: a page, in the profile's language, asking whether to stop the emails, with a button that POSTs `List-Unsubscribe=One-Click` to the same address. Opening it changes nothing (mail scanners follow links). No API key.
+         */
+        get: operations["getUnsubscribePage"];
+        put?: never;
+        /**
+         * Unsubscribe (one click)
+         * @description RFC 8058's one-click unsubscribe, as mail providers send it (cross-site, without cookies: the token is the credential) and as the page's button does: sets the profile's `transactional_emails_enabled` to false. Idempotent: a second POST answers the same page. The body is `List-Unsubscribe=One-Click`, form-encoded or multipart, at most 1 KiB. No API key.
+         */
+        post: operations["unsubscribe"];
         delete?: never;
         options?: never;
         head?: never;
@@ -6989,6 +7035,89 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    listProfileMessages: {
+        parameters: {
+            query?: {
+                /** @description Items per page. */
+                limit?: number;
+                /** @description The X-Next-Cursor header of the previous page. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of messages. */
+            200: {
+                headers: {
+                    /** @description The cursor of the next page (pass it as `cursor`); absent on the last page. */
+                    "X-Next-Cursor"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /**
+                         * @description What the message is about.
+                         * @enum {string}
+                         */
+                        type: "appointment_booked" | "appointment_rescheduled" | "appointment_cancelled" | "appointment_reminder" | "home_kit_dispatched" | "results_ready" | "specimen_rejected";
+                        /**
+                         * @description How it is sent: email only, for now.
+                         * @constant
+                         */
+                        channel: "email";
+                        /**
+                         * @description `pending`: being handed to the mail service now (or in doubt after a failure there: sent again once its claim expires); `sent`: the mail service took it for delivery; `failed`: the mail service refused it for good (not tried again); `bounced`: sent, and the recipient's mail server refused it: no further message goes to the address; `complained`: sent, and the recipient marked it as spam: no further message goes to the address; `suppressed`: not sent: the address bounced or was complained about before; `skipped_no_consent`: not sent: transactional_emails_enabled is not true (null, never set, sends nothing; false after an unsubscribe); `skipped_no_address`: not sent: the profile has no email address; `simulated`: sandbox data: composed as it would be, sent nowhere.
+                         * @enum {string}
+                         */
+                        status: "pending" | "sent" | "failed" | "bounced" | "complained" | "suppressed" | "skipped_no_consent" | "skipped_no_address" | "simulated";
+                        /** @description The subject as sent (or as it would have been, simulated); null when nothing was composed (a skip). */
+                        subject: string | null;
+                        /**
+                         * Format: date-time
+                         * @description When the message was decided.
+                         */
+                        created_at: string;
+                        /** @description When the mail service took it; null when it did not (yet). */
+                        sent_at: string | null;
+                        /** @description The domain event it answers (for a reminder: the event that booked or moved the appointment), as the event log and webhooks name it. */
+                        event_id: string;
+                    }[];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description profile not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            /** @description the read could not be recorded in the access log, so nothing is shown: retry; or: The database or the file store could not answer now (throttling, a conflicting transaction, a brief outage): retry after Retry-After seconds; a write of several steps (an erasure, a pickup of many) is finished by the retry. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before repeating the request. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listUnmatchedResults: {
         parameters: {
             query?: {
@@ -7308,6 +7437,159 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getUnsubscribePage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The token of the link, from the email's List-Unsubscribe header or its footer. */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page. */
+            200: {
+                headers: {
+                    /** @description default-src 'none'; form-action 'self'; frame-ancestors 'none'; base-uri 'none' */
+                    "Content-Security-Policy": string;
+                    /** @description The profile's language (en, de or fi); `en, de, fi` on the page of a link that opens nothing. */
+                    "Content-Language": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            /** @description The link opens nothing: a token never issued, altered or expired (400 days), or its profile was erased. An HTML page, in the three languages, saying so and to contact the clinic. */
+            404: {
+                headers: {
+                    /** @description default-src 'none'; form-action 'self'; frame-ancestors 'none'; base-uri 'none' */
+                    "Content-Security-Policy": string;
+                    /** @description The profile's language (en, de or fi); `en, de, fi` on the page of a link that opens nothing. */
+                    "Content-Language": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            /** @description the database could not answer now: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before repeating the request. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    unsubscribe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The token of the link, from the email's List-Unsubscribe header or its footer. */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "List-Unsubscribe": "One-Click"
+                 *     }
+                 */
+                "application/x-www-form-urlencoded": {
+                    /**
+                     * @description `One-Click`, as RFC 8058 has mail providers send it.
+                     * @constant
+                     */
+                    "List-Unsubscribe": "One-Click";
+                };
+                /**
+                 * @example {
+                 *       "List-Unsubscribe": "One-Click"
+                 *     }
+                 */
+                "multipart/form-data": {
+                    /**
+                     * @description `One-Click`, as RFC 8058 has mail providers send it.
+                     * @constant
+                     */
+                    "List-Unsubscribe": "One-Click";
+                };
+            };
+        };
+        responses: {
+            /** @description A page saying it is done. */
+            200: {
+                headers: {
+                    /** @description default-src 'none'; form-action 'self'; frame-ancestors 'none'; base-uri 'none' */
+                    "Content-Security-Policy": string;
+                    /** @description The profile's language (en, de or fi); `en, de, fi` on the page of a link that opens nothing. */
+                    "Content-Language": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            /** @description The link opens nothing: a token never issued, altered or expired (400 days), or its profile was erased. An HTML page, in the three languages, saying so and to contact the clinic. */
+            404: {
+                headers: {
+                    /** @description default-src 'none'; form-action 'self'; frame-ancestors 'none'; base-uri 'none' */
+                    "Content-Security-Policy": string;
+                    /** @description The profile's language (en, de or fi); `en, de, fi` on the page of a link that opens nothing. */
+                    "Content-Language": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description the body is larger than 1 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the body is neither application/x-www-form-urlencoded nor multipart/form-data */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            /** @description the database could not answer now: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before repeating the request. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     receiveAppointmentStatusChangedWebhook: {

@@ -58,7 +58,8 @@ export { KEY_AUTHORIZER_CACHE_SECONDS } from './key-gate';
 
 /**
  * The API access log: who called what, how it ended and how long it took. No request or response body
- * (API Gateway cannot log those here anyway), no header, no query string, no API key.
+ * (API Gateway cannot log those here anyway), no header, no query string, no API key. The route by its
+ * template (resourcePath), never the path called: an unsubscribe link's path is its credential (issue #52).
  */
 export const ACCESS_LOG_FIELDS = {
   requestId: '$context.requestId',
@@ -68,7 +69,6 @@ export const ACCESS_LOG_FIELDS = {
   userAgent: '$context.identity.userAgent',
   httpMethod: '$context.httpMethod',
   resourcePath: '$context.resourcePath',
-  path: '$context.path',
   protocol: '$context.protocol',
   status: '$context.status',
   responseLength: '$context.responseLength',

@@ -28,7 +28,7 @@ import type { StageName } from './settings';
 /** Nested stack (construct id) → the handler folders whose routes it holds. */
 export const ROUTE_DOMAINS = {
   PlatformRoutes: ['health', 'openapi', 'docs'],
-  ProfileRoutes: ['profiles'],
+  ProfileRoutes: ['profiles', 'unsubscribe'],
   SchedulingRoutes: ['locations', 'panels', 'biomarkers', 'appointments'],
   HomeKitRoutes: ['home-kit-orders'],
   LogisticsRoutes: ['shipments'],

@@ -21,6 +21,7 @@ import * as shipments from './routes/shipments';
 import * as homeKitOrders from './routes/home-kit-orders';
 import * as webhooks from './routes/webhooks';
 import * as lab from './routes/lab';
+import * as unsubscribe from './routes/unsubscribe';
 
 export type { HttpMethod, Route } from './routes/route';
 
@@ -89,9 +90,12 @@ export const routes = {
   simulateSandboxResults: results.simulateSandboxResults,
   listProfileHomeKitOrders: homeKitOrders.listProfileHomeKitOrders,
   listProfileAccessLog: profiles.listProfileAccessLog,
+  listProfileMessages: profiles.listProfileMessages,
   listUnmatchedResults: lab.listUnmatchedResults,
   matchUnmatchedResult: lab.matchUnmatchedResult,
   discardUnmatchedResult: lab.discardUnmatchedResult,
+  getUnsubscribePage: unsubscribe.getUnsubscribePage,
+  unsubscribe: unsubscribe.unsubscribe,
 } as const satisfies { [N in string]: Route & { name: N } };
 
 export type RouteName = keyof typeof routes;

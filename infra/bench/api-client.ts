@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 
-/** The bench's HTTP caller of the in-process local server: JSON in, JSON out, a failure for any 4xx or 5xx. */
+/** The bench's HTTP caller of the in-process local server: JSON (or a form) in, JSON out, a failure for any 4xx or 5xx. */
 export interface Answer {
   status: number;
   headers: Headers;
@@ -18,8 +18,9 @@ export function apiCaller(baseUrl: string, key: string): Call {
       redirect: 'manual',
       // A request that hangs fails the bench with its route named, rather than stalling it.
       signal: AbortSignal.timeout(60_000),
-      headers: { 'x-api-key': key, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
+      // A form (the unsubscribe link's one-click POST) goes as fetch encodes it, with its own content type.
+      headers: { 'x-api-key': key, ...(body === undefined || body instanceof URLSearchParams ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : body instanceof URLSearchParams ? body : JSON.stringify(body),
     });
     const bytes = Buffer.from(await res.arrayBuffer());
     let json: unknown;

@@ -5,6 +5,7 @@
 import { type RouteName } from '../../shared/routes';
 import { BERLIN_MITTE, type Call, CARDIOGENETICS_PANEL, ESSENTIALS_PANEL, nextWeekday } from './api-client';
 import { createSlotPicker } from '../local/slot-picker';
+import { issueUnsubscribeToken } from '../../shared/store/email-consent';
 
 export interface Probe {
   params?: Record<string, string>;
@@ -132,4 +133,11 @@ export const PROBES = {
     body: { appointment_id: await w.fresh.appointment({ drawn: true }) },
   }),
   discardUnmatchedResult: async (w) => ({ params: { id: await w.fresh.unmatched() }, body: { reason: 'bench' } }),
+  listProfileMessages: async (w) => ({ params: { id: w.listedProfile } }),
+  // An email's unsubscribe link (issue #52): a token issued as the message pipeline issues one, for a fresh profile.
+  getUnsubscribePage: async (w) => ({ params: { token: await issueUnsubscribeToken(await w.fresh.profile(), new Date()) } }),
+  unsubscribe: async (w) => ({
+    params: { token: await issueUnsubscribeToken(await w.fresh.profile(), new Date()) },
+    body: new URLSearchParams({ 'List-Unsubscribe': 'One-Click' }),
+  }),
 } satisfies Record<RouteName, Prober | undefined>;

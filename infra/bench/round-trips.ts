@@ -74,6 +74,7 @@ const PAGED: ReadonlySet<RouteName> = new Set([
   'listProfileHomeKitOrders',
   'listShipments',
   'listProfileAccessLog',
+  'listProfileMessages',
   'listWebhookDeliveries',
   'listEvents',
   'listUnmatchedResults',

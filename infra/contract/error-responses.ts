@@ -65,7 +65,8 @@ function genericStatuses(route: Route, contract: HandlerContract): (keyof typeof
   statuses.push(400); // every route refuses a query parameter it does not take
   if (route.scopes.length > 0) statuses.push(401, 403, 503);
   if (contract.idempotent) statuses.push(409, 422);
-  if (contract.body) statuses.push(413, 415);
+  // A form's 413 and 415 (its own size and types) are the route's own errors, in its row.
+  if (contract.body && !contract.bodyMediaTypes) statuses.push(413, 415);
   statuses.push(429, 500);
   return statuses.sort((a, b) => a - b);
 }

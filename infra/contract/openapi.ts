@@ -173,12 +173,13 @@ function operation(name: RouteName, contract: HandlerContract, config: Conversio
     ? {
         requestBody: {
           required: true,
-          content: {
-            'application/json': {
-              schema: convert(contract.body, config),
-              ...(doc.requestExample ? { example: doc.requestExample } : {}),
-            },
-          },
+          // JSON, or the media types of a form (shared/http/form-body.ts), each with the same fields.
+          content: Object.fromEntries(
+            (contract.bodyMediaTypes ?? ['application/json']).map((type) => [
+              type,
+              { schema: convert(contract.body!, config), ...(doc.requestExample ? { example: doc.requestExample } : {}) },
+            ]),
+          ),
         },
       }
     : {};

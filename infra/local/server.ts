@@ -228,6 +228,13 @@ async function handle(
   writeResult(res, await handler(event, context));
 }
 
+/** The path a request line shows: as called, or the template of a route with `secretPath` (shared/routes/route.ts). */
+function loggedPath(req: IncomingMessage, served: readonly CompiledRoute[]): string {
+  const { pathname } = requestUrl(req);
+  const secret = served.find((compiled) => compiled.route.secretPath && compiled.pattern.test(pathname));
+  return secret ? secret.route.path : pathname;
+}
+
 export interface LocalApi {
   url: string;
   close(): Promise<void>;
@@ -269,8 +276,9 @@ export async function startLocalApi(port: number, options: LocalApiOptions = {})
   const server = createServer((req, res) => {
     if (requestLine) {
       const started = performance.now();
-      // The path without its query (a cursor is long, and a query can carry a search term).
-      res.once('finish', () => requestLine(`${res.statusCode} ${req.method} ${(req.url ?? '/').split('?')[0]} ${Math.round(performance.now() - started)} ms`));
+      // The path without its query (a cursor is long, and a query can carry a search term); a route whose path
+      // carries a credential (an unsubscribe token) by its template.
+      res.once('finish', () => requestLine(`${res.statusCode} ${req.method} ${loggedPath(req, served)} ${Math.round(performance.now() - started)} ms`));
     }
     handle(req, res, cors, limits, served).catch(() => {
       // The handlers shape their own errors; reaching this means the server itself failed.

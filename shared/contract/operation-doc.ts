@@ -22,6 +22,9 @@ export const TAGS = {
     'kept 90 days to be matched to their appointment or discarded.',
   Sandbox: "Sandbox keys (lab_test_…) work on data of their own; they can simulate the lab's answers.",
   Service: 'Health, this document and its docs page: no API key needed.',
+  'Patient links':
+    "The pages a patient opens from an email: the one-click unsubscribe (RFC 8058). No API key: the link's token is the credential, " +
+    'and it opens nothing else.',
 } as const;
 
 export interface ResponseDoc {

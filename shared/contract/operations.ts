@@ -26,6 +26,7 @@ import { shipmentsOperations } from './operations/shipments';
 import { homeKitOrdersOperations } from './operations/home-kit-orders';
 import { webhooksOperations } from './operations/webhooks';
 import { labOperations } from './operations/lab';
+import { unsubscribeOperations } from './operations/unsubscribe';
 
 export { type OperationDoc, type ResponseDoc, TAGS } from './operation-doc';
 
@@ -40,6 +41,7 @@ export const operations = {
   ...homeKitOrdersOperations,
   ...webhooksOperations,
   ...labOperations,
+  ...unsubscribeOperations,
 } as const satisfies Record<RouteName, OperationDoc>;
 
 export type Operations = typeof operations;

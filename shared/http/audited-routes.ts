@@ -20,6 +20,8 @@ export const AUDITED_ROUTES: ReadonlySet<RouteName> = new Set<RouteName>([
   'exportProfile',
   'listProfileAppointments',
   'listProfileHomeKitOrders',
+  // The subjects say what the person was told (an appointment's day and place, results ready): their data.
+  'listProfileMessages',
   'getAppointment',
   'listAppointmentHistory',
   'getAppointmentResults',

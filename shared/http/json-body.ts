@@ -162,10 +162,14 @@ function readJsonBody(): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResu
   };
 }
 
-/** What a route that takes a body declares: the body's schema, and the reading above that comes before it. */
+/**
+ * What a route that takes a body declares: the body's schema, and the reading above that comes before it
+ * (or a form's, shared/http/form-body.ts, with its media types; JSON when none are named).
+ */
 export interface JsonBody<S extends GenericSchema = GenericSchema> {
   readonly schema: S;
   readonly read: MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, LabContext>;
+  readonly mediaTypes?: readonly string[];
 }
 
 /**

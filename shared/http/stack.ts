@@ -6,7 +6,7 @@
  * (`httpHandler`, routes with scopes) gives it the key stage, `publicHttpHandler` (routes without) none.
  * This module imports no key lookup, no access log and so no DynamoDB client: a public function
  * (GET /health, the docs) bundles none. Order, outermost first:
- *   (the invocation's log context, shared/logger.ts, and the access log: plugin hooks, around it all) CORS headers (when configured) → error stage (@middy/http-error-handler, then our mapping) → header names in lower case → [key stage: API key (401) → scopes (403)
+ *   (the invocation's log context, shared/logger.ts, and the access log: plugin hooks, around it all) CORS headers (when configured) → the route's own answer headers (when it has any) → error stage (@middy/http-error-handler, then our mapping) → header names in lower case → [key stage: API key (401) → scopes (403)
  *   → read audit (its `after` records the reads of a succeeded request, shared/http/audit.ts)]
  *   → [JSON body: content type (415), size (413), UTF-8 and JSON (400)] → valibot input (400) → handler.
  * The key and scope come before the body, so an unauthenticated caller learns nothing about the input
@@ -54,8 +54,10 @@ export interface HttpHandlerDefinition<R extends RouteName, P, Q, B> {
   idempotency?: MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, LabContext>;
   params?: P;
   query?: Q;
-  /** A JSON body: `jsonBody(Schema)` (shared/http/json-body.ts). */
+  /** A JSON body: `jsonBody(Schema)` (shared/http/json-body.ts); a form: `formBody(Schema)` (form-body.ts). */
   body?: B;
+  /** Headers of every answer, errors included (the unsubscribe pages' security headers). */
+  headers?: Readonly<Record<string, string>>;
   run(input: HandlerInput<P, Q, B>): Promise<ReplyOf<R>>;
 }
 
@@ -65,6 +67,8 @@ export interface HandlerContract {
   params?: GenericSchema;
   query?: GenericSchema;
   body?: GenericSchema;
+  /** The body's media types when it is not JSON (a form). */
+  bodyMediaTypes?: readonly string[];
   idempotent: boolean;
 }
 
@@ -100,6 +104,7 @@ export function composeHttpHandler<
 
   const stack = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, LabContext>(accessLog(name))
     .use(corsHeaders())
+    .use(definition.headers ? [answerHeaders(definition.headers)] : [])
     .use(errorStage())
     .use(lowerCaseHeaderNames());
   for (const middleware of keyStage) stack.use(middleware);
@@ -125,10 +130,19 @@ export function composeHttpHandler<
     params: definition.params,
     query: definition.query,
     body: definition.body?.schema,
+    ...(definition.body?.mediaTypes ? { bodyMediaTypes: definition.body.mediaTypes } : {}),
     idempotent: definition.idempotency !== undefined,
   };
   // Every line the request writes names its function and request id (shared/logger.ts), the stack's own included.
   return Object.assign(inInvocation(handler), handler, { contract });
+}
+
+/** `headers` on every answer: registered before the error stage, so its `onError` sees the error's answer too. */
+function answerHeaders(headers: Readonly<Record<string, string>>): LabMiddleware {
+  const write = (request: { response?: APIGatewayProxyResult | null }) => {
+    if (request.response) request.response = { ...request.response, headers: { ...request.response.headers, ...headers } };
+  };
+  return { after: write, onError: write };
 }
 
 /** The handler of a route that needs no key. */

@@ -48,3 +48,11 @@ export const listProfileAccessLog = {
   handler: 'functions/profiles/access-log.ts',
   scopes: ['AUDIT_VIEW'],
 } as const satisfies Route;
+// Not in the spec: the emails sent to a person, or why none was (issue #52, docs/messages.md).
+export const listProfileMessages = {
+  name: 'listProfileMessages',
+  method: 'GET',
+  path: '/api/v1/profiles/{id}/messages',
+  handler: 'functions/profiles/messages.ts',
+  scopes: ['PROFILES_VIEW'],
+} as const satisfies Route;

@@ -12,4 +12,10 @@ export interface Route {
   readonly scopes: readonly Scope[];
   /** Every scope of `scopes` is needed, not one of them. */
   readonly allScopes?: true;
+  /**
+   * The path carries a credential (an unsubscribe token): every log names the request by `path`, the
+   * template, never the path it was called with (the local server's request line; the functions and API
+   * Gateway's access log never log a path).
+   */
+  readonly secretPath?: true;
 }

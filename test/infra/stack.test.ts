@@ -580,6 +580,8 @@ describe('the LabApi stack (prod): API Gateway', () => {
     expect(fields).toEqual(ACCESS_LOG_FIELDS);
     expect(fields).toMatchObject({ requestId: '$context.requestId', status: '$context.status', resourcePath: '$context.resourcePath' });
     expect(Format).not.toMatch(/apiKey|\$input|body|header|querystring|authorizer/i);
+    // The path called carries an unsubscribe link's token (/u/{token}): the template only.
+    expect(Format).not.toContain('$context.path');
     const [logGroupId] = prod.ofType('AWS::Logs::LogGroup').find(([id]) => str(DestinationArn).includes(`"${id}"`))!;
     expect(prod.resources[logGroupId]).toMatchObject({ Properties: { RetentionInDays: 365 }, DeletionPolicy: 'Retain' });
   });

@@ -150,6 +150,7 @@ const SHOWS = named([
   { route: 'exportProfile', path: (p) => `/api/v1/profiles/${p.profileId}/export`, resource: () => 'profile export' },
   { route: 'listProfileAppointments', path: (p) => `/api/v1/profiles/${p.profileId}/appointments`, resource: () => 'profile appointments' },
   { route: 'listProfileHomeKitOrders', path: (p) => `/api/v1/profiles/${p.profileId}/home-kit-orders`, resource: () => 'profile home kit orders' },
+  { route: 'listProfileMessages', path: (p) => `/api/v1/profiles/${p.profileId}/messages`, resource: () => 'profile messages' },
   { route: 'getAppointment', path: (p) => `/api/v1/appointments/${p.appointmentId}`, resource: (p) => `appointment ${p.appointmentId}` },
   {
     route: 'listAppointmentHistory',

@@ -7,6 +7,7 @@
  *
  * A route the seed cannot fill fails its tests with what to add here, never skipped silently.
  */
+import { randomUUID } from 'node:crypto';
 import { PutEventsCommand, type PutEventsRequestEntry } from '@aws-sdk/client-eventbridge';
 import { expect } from 'vitest';
 import document from '../../docs/openapi.json' with { type: 'json' };
@@ -15,6 +16,8 @@ import type { ApiResponse, TestApi } from './api';
 import type { mockEventBridge } from './event-bridge';
 import { apiKeyWithId, BERLIN_MITTE, BERLIN_PRENZLAUER_BERG, HELSINKI_KAMPPI, UNKNOWN_ID } from './fixtures';
 import { unmatchedIdOf } from '../../shared/usecases/keep-unmatched-result';
+import { derivedUuid } from '../../shared/derived-uuid';
+import { recordUnsent } from '../../shared/store/messages';
 import { apoe, clinical, deliver, report, uploadIncoming } from './lab';
 import { CARDIOGENETICS_PANEL, ESSENTIALS_PANEL, newBarcode, pickupDate, slotIn, THYROID_PANEL } from './scenario';
 import { dispatchEntries, type Receiver, startReceiver } from './webhooks';
@@ -61,7 +64,8 @@ const ok = (res: ApiResponse, request: string, status = 200) => {
  * Tenant 1: two profiles (one with every field), appointments scheduled, drawn, in transit (in a
  * shipment), completed (clinical and genetic results, a lab report file) and cancelled, kit orders
  * pending (inline address), cancelled and activated (its home appointment), two shipments (one moved by the
- * courier), a webhook subscription with deliveries, and the access-log entries its reads leave.
+ * courier), a webhook subscription with deliveries, the access-log entries its reads leave, and two messages per
+ * profile.
  */
 export async function seedTenant1(
   api: TestApi,
@@ -190,6 +194,24 @@ export async function seedTenant1(
       documents: { id: string }[];
     }
   ).documents[0]!.id;
+  // Two messages per profile (issue #52), recorded as the email pipeline records a simulated one: its list has a second page.
+  for (const profileId of [profileA, profileB]) {
+    for (const minutesAgo of [2, 1]) {
+      const at = new Date(Date.now() - minutesAgo * 60_000);
+      const eventId = randomUUID();
+      await recordUnsent({
+        id: derivedUuid([eventId, 'appointment_booked'], { timeMs: at.getTime() }),
+        profile_id: profileId,
+        type: 'appointment_booked',
+        channel: 'email',
+        status: 'simulated',
+        subject: 'Quarterfield clinic: your appointment is booked',
+        created_at: at.toISOString(),
+        sent_at: null,
+        event_id: eventId,
+      });
+    }
+  }
   // Delivered later (deliverTenant1Events), once tenant 2 has a subscription they must not reach.
   const events = eventBridge.entries();
   eventBridge.client.resetHistory();

@@ -30,9 +30,14 @@ describe('the routes table', () => {
     expect(unknown).toEqual([]);
   });
 
-  it('needs a key on every route but health, the OpenAPI document, the docs page and its files', () => {
+  it('needs a key on every route but health, the OpenAPI document, the docs page and its files, and the unsubscribe link', () => {
     const open = routeEntries.filter(([, route]) => route.scopes.length === 0).map(([name]) => name);
-    expect(open.sort()).toEqual(['getDocsAsset', 'getDocsPage', 'getOpenApiDocument', 'health']);
+    expect(open.sort()).toEqual(['getDocsAsset', 'getDocsPage', 'getOpenApiDocument', 'getUnsubscribePage', 'health', 'unsubscribe']);
+  });
+
+  it('marks the routes whose path carries a credential, and only those, so that no log records their path', () => {
+    const secret = routeEntries.filter(([, route]) => route.secretPath).map(([name]) => name);
+    expect(secret.sort()).toEqual(['getUnsubscribePage', 'unsubscribe']);
   });
 
   it('puts every keyed route under /api/v1', () => {

@@ -1,7 +1,8 @@
-/** What the profile routes answer: a person's record, its erasure, its export and its access log. Joined with the other resources in shared/contract/operations.ts. */
+/** What the profile routes answer: a person's record, its erasure, its export, its access log and its messages. Joined with the other resources in shared/contract/operations.ts. */
 import type { RouteName } from '../../routes';
 import { AccessLogEntry } from '../../schemas/access-log';
 import { ProfileExport } from '../../schemas/export';
+import { Message } from '../../schemas/messages';
 import { CreatedProfile, EmbeddedProfile, Profile, ProfileErasure } from '../../schemas/profiles';
 import * as examples from '../examples';
 import { CHANGE_NOT_SHOWN, list, type OperationDoc, PAGE, READ_NOT_RECORDED } from '../operation-doc';
@@ -70,5 +71,17 @@ export const profilesOperations = {
       'Reading the access log is not itself logged.',
     responses: { 200: { description: 'A page of access-log entries.', schema: list(AccessLogEntry), ...PAGE } },
     errors: { 404: 'profile not found' },
+  },
+  listProfileMessages: {
+    tag: 'Profiles',
+    summary: 'List the emails sent to a person',
+    description:
+      'The messages of a profile, newest first, paged: one per event that asks for one (an appointment booked, moved, cancelled or ' +
+      'due tomorrow, a kit dispatched, results ready, a specimen rejected), sent or not, and if not, why (`status`). Only with the ' +
+      "person's consent: `transactional_emails_enabled` must be `true` (null, never set, sends nothing). The subject is shown, never " +
+      "the body; the read is recorded in the person's access log. An erased profile's list is empty: the erasure deleted its " +
+      'messages. See docs/messages.md.',
+    responses: { 200: { description: 'A page of messages.', schema: list(Message), ...PAGE } },
+    errors: { 404: 'profile not found', 503: READ_NOT_RECORDED },
   },
 } as const satisfies Partial<Record<RouteName, OperationDoc>>;

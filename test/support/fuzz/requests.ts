@@ -403,7 +403,8 @@ function model(name: RouteName, route: Route, contract: HandlerContract): RouteM
     contract,
     params: segments.flatMap((segment, i) => (/^\{\w+\}$/.test(segment) ? [{ name: segment.slice(1, -1), resource: segments[i - 1] ?? '' }] : [])),
     query: (operation.parameters ?? []).filter((parameter) => parameter.in === 'query'),
-    body: operation.requestBody?.content['application/json'].schema,
+    // A form body (the unsubscribe link's one-click POST) is not generated: such a route is fuzzed without one.
+    body: operation.requestBody?.content['application/json']?.schema,
     idempotent: (operation.parameters ?? []).some((parameter) => parameter.in === 'header' && parameter.name === 'Idempotency-Key'),
   };
 }
