@@ -39,12 +39,15 @@ export const LAMBDA_BUNDLE = {
   // module taken with require(), since its ES import loads Node's undici, 20–30 ms of every cold start
   // (shared/node-http.ts); and the HTML parser and entity tables pdf-lib imports for SVG, XFA and PDF/A,
   // and the CSS color parser it imports for SVG, which the report never draws (shared/report/no-html.ts,
-  // no-svg-colors.ts).
+  // no-svg-colors.ts); and the schema library `ics` checks a calendar entry with, whose facts are ours and typed
+  // (shared/email/no-yup.ts), and its character splitter, by Node's own (shared/email/graphemes.ts).
   alias: {
     'brotli/decompress.js': 'shared/report/brotli-decompress.ts',
     'html-entities': 'shared/report/no-html.ts',
     'node-html-better-parser': 'shared/report/no-html.ts',
     culori: 'shared/report/no-svg-colors.ts',
+    yup: 'shared/email/no-yup.ts',
+    runes2: 'shared/email/graphemes.ts',
     '@aws-sdk/credential-provider-node': 'shared/lambda-credentials.ts',
     'node:http': 'shared/node-http.ts',
   },

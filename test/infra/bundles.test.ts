@@ -6,10 +6,14 @@
  */
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import ICAL from 'ical.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../infra/api-function';
 import { buildBundle, inputsByPackage } from '../../infra/bench/bundle-build';
 import { SIDE_MODULES } from '../../infra/route-classes';
+import type * as Calendar from '../../shared/email/calendar';
+import type { AppointmentFacts } from '../../shared/email/content';
 import { routeEntries } from '../../shared/routes';
 
 const publicRoutes = routeEntries.filter(([, route]) => route.scopes.length === 0);
@@ -122,6 +126,43 @@ describe('the bundle of a route', () => {
     const inputs = await inputsOf(name, route.handler);
     expect(inputs).toContain('shared/webhooks/secrets.ts');
     expect(inputs).not.toContain('shared/webhooks/signing.ts');
+  });
+
+  it('of the patient message sender and the reminder sweep carries ics without yup, its schema library, and runes2, its character splitter (shared/email/no-yup.ts, graphemes.ts)', async () => {
+    for (const handler of ['functions/events/patient-messages.ts', 'functions/events/message-reminders.ts']) {
+      const inputs = await inputsOf(handler.replace(/\W/g, '-'), handler);
+      expect(inputs, handler).toContain('ics');
+      expect(inputs, handler).toEqual(expect.arrayContaining(['shared/email/no-yup.ts', 'shared/email/graphemes.ts']));
+      expect(
+        inputs.filter((input) => input === 'yup' || input === 'runes2'),
+        handler,
+      ).toEqual([]);
+    }
+  });
+
+  it("of a calendar file, bundled so (no yup, Node's grapheme splitter), still writes what an independent parser (ical.js) reads as the appointment", async () => {
+    const { outfile } = await buildBundle(join(REPO_ROOT, 'shared/email/calendar.ts'), join(workdir, 'calendar'));
+    const { calendarAttachment } = (await import(pathToFileURL(outfile).href)) as typeof Calendar;
+    const appointment: AppointmentFacts = {
+      scheduledAt: '2026-12-01T09:00:00.000Z',
+      endsAt: '2026-12-01T09:15:00.000Z',
+      timeZone: 'Europe/Berlin',
+      location: { name: 'Berlin Mitte', address: 'Invalidenstraße 1\n10115 Berlin', mapUrl: null },
+      preparation: { fasting_hours: null, instructions: [] },
+      specimenCount: 1,
+      calendar: { uid: 'appointment-1@lab.example.org', sequence: 2, organizer: { name: 'Demo Clinic', email: 'no-reply@lab.example.org' } },
+    };
+    // Longer than a line (75 characters): folded by the bundled splitter (shared/email/graphemes.ts), never inside a character.
+    const description = 'Bitte bringen Sie Ihren Ausweis mit. Nüchtern bleiben: zwölf Stunden vor der Blutabnahme nichts essen 🩸👩‍⚕️ — danke!';
+    const attachment = calendarAttachment(appointment, { method: 'REQUEST', title: 'Blood draw', description });
+    const calendar = new ICAL.Component(ICAL.parse(new TextDecoder().decode(attachment.content)));
+    const event = calendar.getFirstSubcomponent('vevent')!;
+    expect(calendar.getFirstPropertyValue('method')).toBe('REQUEST');
+    expect(event.getFirstPropertyValue('uid')).toBe('appointment-1@lab.example.org');
+    expect(event.getFirstPropertyValue('sequence')).toBe(2);
+    expect((event.getFirstPropertyValue('dtstart') as ICAL.Time).toJSDate().toISOString()).toBe('2026-12-01T09:00:00.000Z');
+    expect(event.getFirstPropertyValue('location')).toBe('Berlin Mitte, Invalidenstraße 1, 10115 Berlin');
+    expect(event.getFirstPropertyValue('description')).toBe(description);
   });
 
   it('that needs a key carries the key lookup and its DynamoDB client (the check above can tell)', async () => {
