@@ -2589,6 +2589,11 @@ export interface components {
             created_at: string;
             updated_at: string | null;
             transactional_emails_enabled: boolean | null;
+            /**
+             * @description `ok`, or what became of the email address: `bounced` (its mail server refused our email for good) or `complained` (the person marked it as spam); no email goes to such an address again. Changing `email` sets the new address's status.
+             * @enum {string}
+             */
+            email_status: "ok" | "bounced" | "complained";
             /** @description when the person's identifiers were erased (POST /profiles/{id}/erase); null until then */
             erased_at: string | null;
         };
@@ -2619,6 +2624,37 @@ export interface components {
             appointments: components["schemas"]["ExportedAppointment"][];
             /** @description every home kit order of the person, newest first */
             home_kit_orders: components["schemas"]["ExportedHomeKitOrder"][];
+            /** @description every email sent to the person, or decided not sent and why, newest first (GET /profiles/{id}/messages) */
+            messages: {
+                /** Format: uuid */
+                id: string;
+                /**
+                 * @description What the message is about.
+                 * @enum {string}
+                 */
+                type: "appointment_booked" | "appointment_rescheduled" | "appointment_cancelled" | "appointment_reminder" | "home_kit_dispatched" | "results_ready" | "specimen_rejected";
+                /**
+                 * @description How it is sent: email only, for now.
+                 * @constant
+                 */
+                channel: "email";
+                /**
+                 * @description `pending`: being handed to the mail service now (or in doubt after a failure there: sent again once its claim expires); `sent`: the mail service took it for delivery; `failed`: the mail service refused it for good (not tried again); `bounced`: sent, and the recipient's mail server refused it: no further message goes to the address; `complained`: sent, and the recipient marked it as spam: no further message goes to the address; `suppressed`: not sent: the address bounced or was complained about before; `skipped_no_consent`: not sent: transactional_emails_enabled is not true (null, never set, sends nothing; false after an unsubscribe); `skipped_no_address`: not sent: the profile has no email address; `simulated`: sandbox data: composed as it would be, sent nowhere.
+                 * @enum {string}
+                 */
+                status: "pending" | "sent" | "failed" | "bounced" | "complained" | "suppressed" | "skipped_no_consent" | "skipped_no_address" | "simulated";
+                /** @description The subject as sent (or as it would have been, simulated); null when nothing was composed (a skip). */
+                subject: string | null;
+                /**
+                 * Format: date-time
+                 * @description When the message was decided.
+                 */
+                created_at: string;
+                /** @description When the mail service took it; null when it did not (yet). */
+                sent_at: string | null;
+                /** @description The domain event it answers (for a reminder: the event that booked or moved the appointment), as the event log and webhooks name it. */
+                event_id: string;
+            }[];
         };
         ProviderUpdateBody: {
             /** @enum {string} */

@@ -19,6 +19,8 @@ import { AppointmentHistoryEntry, HomeKitOrderHistoryEntry, toHistoryEntry } fro
 import { HomeKitOrder, toHomeKitOrder } from './home-kit-orders';
 import { Profile, toFullProfile } from './profiles';
 import { AppointmentResults, ResultsDocument, toAppointmentResults } from './results';
+import type { MessageRecord } from '../store/messages';
+import { Message, toMessage } from './messages';
 
 export const EXPORT_FORMAT = 'lab-api.profile-export';
 export const EXPORT_VERSION = 1;
@@ -62,6 +64,7 @@ export const ProfileExport = v.object({
     v.description("every appointment of the person, newest scheduled_at first; shipment links are each appointment's `shipments`"),
   ),
   home_kit_orders: v.pipe(v.array(ExportedHomeKitOrder), v.description('every home kit order of the person, newest first')),
+  messages: v.pipe(v.array(Message), v.description('every email sent to the person, or decided not sent and why, newest first (GET /profiles/{id}/messages)')),
 });
 export type ProfileExport = v.InferOutput<typeof ProfileExport>;
 
@@ -109,6 +112,7 @@ export function toProfileExport(
   profile: ProfileRecord,
   appointments: ExportedAppointment[],
   homeKitOrders: ExportedHomeKitOrder[],
+  messages: MessageRecord[],
   exportedAt: Date,
 ): ProfileExport {
   return {
@@ -118,5 +122,6 @@ export function toProfileExport(
     profile: toFullProfile(profile),
     appointments,
     home_kit_orders: homeKitOrders,
+    messages: messages.map(toMessage),
   };
 }

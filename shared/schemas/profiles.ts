@@ -8,6 +8,7 @@
 import * as v from 'valibot';
 import type { ProfileRecord } from '../store/profiles';
 import { date, instant, uuid } from './fields';
+import type { EmailStatus } from '../store/email-consent';
 
 export const LANGUAGES = ['en', 'de', 'fi'] as const;
 /** ISO/IEC 5218: 0 = not known, 1 = male, 2 = female. Clients set 1 or 2; 0 may come from imported data. */
@@ -36,10 +37,20 @@ export type CreatedProfile = v.InferOutput<typeof CreatedProfile>;
 /** PATCH /profiles/{id} and the profile embedded in an appointment: with timestamps. */
 export const EmbeddedProfile = v.object(embeddedProfileEntries);
 export type EmbeddedProfile = v.InferOutput<typeof EmbeddedProfile>;
+/** shared/store/email-consent.ts EMAIL_STATUSES, spelled here: a schema imports no store module. */
+const EMAIL_STATUSES = ['ok', 'bounced', 'complained'] as const satisfies readonly EmailStatus[];
+
 /** GET /profiles/{id} and the profile inside a home kit order: every field. */
 export const Profile = v.object({
   ...embeddedProfileEntries,
   transactional_emails_enabled: v.nullable(v.boolean()),
+  email_status: v.pipe(
+    v.picklist(EMAIL_STATUSES),
+    v.description(
+      '`ok`, or what became of the email address: `bounced` (its mail server refused our email for good) or `complained` (the ' +
+        "person marked it as spam); no email goes to such an address again. Changing `email` sets the new address's status.",
+    ),
+  ),
   erased_at: v.pipe(v.nullable(instant), v.description("when the person's identifiers were erased (POST /profiles/{id}/erase); null until then")),
 });
 export type Profile = v.InferOutput<typeof Profile>;
@@ -65,7 +76,12 @@ export function toEmbeddedProfile(profile: ProfileRecord): EmbeddedProfile {
 }
 
 export function toFullProfile(profile: ProfileRecord): Profile {
-  return { ...toEmbeddedProfile(profile), transactional_emails_enabled: profile.transactional_emails_enabled, erased_at: profile.erased_at ?? null };
+  return {
+    ...toEmbeddedProfile(profile),
+    transactional_emails_enabled: profile.transactional_emails_enabled,
+    email_status: profile.email_status ?? 'ok',
+    erased_at: profile.erased_at ?? null,
+  };
 }
 
 /** POST /profiles/{id}/erase: the erased profile and what this call changed (all empty when nothing was left). */

@@ -12,15 +12,17 @@
  * - give a claim back (SES throttled: SQS tries again) .................. UpdateItem, condition: ours
  * - a bounce or complaint: which message ................................ GetItem SES#<ses message id>
  * - a profile's messages, newest first ................................... Query MESSAGES#<profile id> / MSG#…
+ * - erase a profile's messages (docs/privacy.md) ......................... Query MESSAGES#<profile id>, then DeleteItem
+ *                                                                         each message and its SES#<ses message id>
  */
-import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { MessageType } from '../email/content';
 import { dynamo, tableName } from './client';
 import { isConditionFailure, writtenIf } from './conditions';
 import { type ItemKey, messagesOf } from './keys';
 import * as keys from './keys/items';
 import { type Page, type PageRequest, pageOfPartition } from './pages';
-import { withoutKeys } from './query';
+import { queryAll, withoutKeys } from './query';
 import { named, transactWrite } from './transactions';
 import { setAttributes } from './update-expression';
 
@@ -213,4 +215,26 @@ export async function markFeedback(messageKey: ItemKey, status: 'bounced' | 'com
 /** A page of a profile's messages, newest first. */
 export async function pageMessages(profileId: string, page: PageRequest): Promise<Page<MessageRecord>> {
   return pageOfPartition<MessageRecord>(messagesOf(profileId), page, { newestFirst: true });
+}
+
+/**
+ * Deletes every message of a profile and the SES#<id> item that points back to each sent one (it holds the
+ * profile id and the address's hash): the erasure's (docs/privacy.md). Idempotent: a retry deletes what is left.
+ * Answers how many messages it deleted.
+ */
+export async function deleteMessagesOf(profileId: string): Promise<number> {
+  const { PK, skPrefix } = messagesOf(profileId);
+  const items = await queryAll({
+    TableName: tableName,
+    KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+    ExpressionAttributeValues: { ':pk': PK, ':prefix': skPrefix },
+    ProjectionExpression: 'PK, SK, ses_message_id',
+    ConsistentRead: true,
+  });
+  for (const item of items) {
+    // The pointer first: a retry after a failure between the two still finds the message, and so the pointer.
+    if (typeof item.ses_message_id === 'string') await dynamo.send(new DeleteCommand({ TableName: tableName, Key: keys.sentEmail(item.ses_message_id) }));
+    await dynamo.send(new DeleteCommand({ TableName: tableName, Key: { PK: item.PK, SK: item.SK } }));
+  }
+  return items.length;
 }

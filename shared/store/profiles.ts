@@ -18,6 +18,7 @@ import * as keys from './keys/items';
 import { queryAll, withoutKeys } from './query';
 import { named, TransactionCancelled, transactWrite } from './transactions';
 import { setAttributes } from './update-expression';
+import type { EmailStatus } from './email-consent';
 
 export interface ProfileRecord {
   id: string;
@@ -34,6 +35,11 @@ export interface ProfileRecord {
   weight: number | null;
   language: 'en' | 'de' | 'fi';
   transactional_emails_enabled: boolean | null;
+  /**
+   * What became of the address (issue #52): `bounced` or `complained` once SES said so (shared/store/email-consent.ts
+   * setEmailStatus), the new address's own when the email changes; absent (or null once erased) means `ok`.
+   */
+  email_status?: EmailStatus | null;
   created_at: string;
   updated_at: string | null;
   /** When the person's identifiers were erased (docs/privacy.md "Privacy"); absent until then. */
@@ -185,6 +191,8 @@ export async function eraseProfileIdentifiers(id: string, at: string): Promise<P
   const update = setAttributes({
     ...Object.fromEntries(ERASED_PROFILE_FIELDS.map((field) => [field, null])),
     booked_slots: null,
+    // What became of an address that is no longer held.
+    email_status: null,
     erased_at: at,
     updated_at: at,
   });

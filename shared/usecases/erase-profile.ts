@@ -8,7 +8,9 @@
  *      delivery address (name, street, phone, email: a copy of the person's data) is removed, in the
  *      same transaction as the cancellation where there is one;
  *   4. a lab's reason for refusing an order of theirs (lab_order.error, issue #51), which may quote them, is
- *      replaced, on the appointment and its kit.
+ *      replaced, on the appointment and its kit;
+ *   5. the emails sent to them (issue #52: subjects, and the address's hash on a sent one) are deleted, and
+ *      the reminders of their appointments (cancelled in step 2, but a reminder filed meanwhile would wait).
  *
  * Each appointment and each order is its own write. A failure midway leaves the profile erased and some
  * items still to do; the client's retry (or a second erasure) finds and finishes exactly those, and an
@@ -24,6 +26,8 @@ import { getAppointment, getAppointments } from '../store/appointments/reads';
 import { appointmentLifecycle, type AppointmentRecord } from '../store/appointments/records';
 import { releaseHeldSeat, slotAsRead } from '../store/appointments/writes';
 import { eraseLabOrderText } from '../store/lab-orders';
+import { deleteMessagesOf } from '../store/messages';
+import { dropReminder } from '../store/reminders';
 import { getHomeKitOrderOrThrow, homeKitOrderLifecycle, type HomeKitOrderRecord, removeDeliveryAddress } from '../store/home-kit-orders';
 import * as index from '../store/keys/index-entries';
 import { eraseProfileIdentifiers, getProfile, linkedToProfile, PROFILE_NOT_FOUND, type ProfileRecord } from '../store/profiles';
@@ -81,6 +85,12 @@ export async function eraseProfile(id: string, { access, now }: Caller): Promise
   for (const { id: appointmentId, lab_order, home_kit_order_id } of appointments) {
     if (lab_order?.status === 'refused') await eraseLabOrderText({ appointmentId, homeKitOrderId: home_kit_order_id ?? null });
   }
+  // What was written to them, and what would be (the message pipeline writes nothing more to an erased profile).
+  // Only an appointment still ahead can have a reminder waiting (a past one's was sent or dropped).
+  for (const { id: appointmentId, scheduled_at } of appointments) {
+    if (scheduled_at && Date.parse(scheduled_at) > now.getTime()) await dropReminder(appointmentId);
+  }
+  await deleteMessagesOf(id);
   return erasure;
 }
 

@@ -22,6 +22,7 @@ import { listAppointmentsOfProfile } from '../store/appointments/reads';
 import { type Catalog, loadCatalog } from '../store/catalog';
 import { pageHistory } from '../store/history';
 import { listHomeKitOrdersOfProfile } from '../store/home-kit-orders';
+import { pageMessages } from '../store/messages';
 import * as keys from '../store/keys/items';
 import type { CursorBinding, Page, PageRequest } from '../store/pages';
 import { getProfile, PROFILE_NOT_FOUND, type ProfileRecord } from '../store/profiles';
@@ -50,7 +51,7 @@ export async function exportProfile(id: string, { access, now }: Caller, baseUrl
   // Loaded once here, so that the parallel results reads below find it cached instead of each loading it;
   // the representations' preparation and specimens read it too.
   const catalog = await loadCatalog();
-  const [appointments, homeKitOrders] = await Promise.all([
+  const [appointments, homeKitOrders, messages] = await Promise.all([
     mapPages(
       (page) => listAppointmentsOfProfile(id, page),
       (appointment) => exportAppointment(appointment.id, profile, quietAccess, catalog, baseUrl),
@@ -60,8 +61,10 @@ export async function exportProfile(id: string, { access, now }: Caller, baseUrl
       async (order) =>
         toExportedHomeKitOrder(order, await allPages((page) => pageHistory<HomeKitOrderStatus>(keys.homeKitOrder(order.id), page)), profile, catalog),
     ),
+    // The emails sent to the person, or why not (issue #52), as GET /profiles/{id}/messages lists them.
+    allPages((page) => pageMessages(id, page)),
   ]);
-  return toProfileExport(profile, appointments, homeKitOrders, now);
+  return toProfileExport(profile, appointments, homeKitOrders, messages, now);
 }
 
 async function exportAppointment(id: string, profile: ProfileRecord, access: AccessContext, catalog: Catalog, baseUrl: string) {

@@ -8,13 +8,17 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { derivedUuid } from '../../shared/derived-uuid';
 import { startLocalApi } from '../../infra/local/server';
 import { logger } from '../../shared/logger';
-import { issueUnsubscribeToken } from '../../shared/store/email-consent';
+import { addressHash, issueUnsubscribeToken, setEmailStatus, suppressAddress } from '../../shared/store/email-consent';
+import { dynamo, tableName } from '../../shared/store/client';
+import * as itemKeys from '../../shared/store/keys/items';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { setReminder } from '../../shared/store/reminders';
 import { type MessageRecord, recordUnsent, type UnsentStatus } from '../../shared/store/messages';
 import { useApi } from '../support/api';
 import { mockEventBridge } from '../support/event-bridge';
 import { apiKey, seedDemoData, UNKNOWN_ID } from '../support/fixtures';
 import { captureLogs } from '../support/log-capture';
-import { createProfile } from '../support/scenario';
+import { createProfile, scheduleAppointment } from '../support/scenario';
 
 const api = useApi();
 mockEventBridge();
@@ -232,5 +236,81 @@ describe('the unsubscribe token in the logs', () => {
     const lines = capture.lines();
     expect(lines.some((line) => line.includes('"route":"unsubscribe"'))).toBe(true);
     expect(lines.filter((line) => line.includes(token) || line.includes('x'.repeat(43)))).toEqual([]);
+  });
+});
+
+describe("the profile's email_status", () => {
+  it('is ok until SES reports the address, then shows the bounce or complaint', async () => {
+    const profileId = await profileWith({ email: `ok-${randomUUID()}@example.org` });
+    expect((await api.get(`/api/v1/profiles/${profileId}`, key)).body.email_status).toBe('ok');
+    await setEmailStatus(profileId, 'complained', new Date().toISOString());
+    expect((await api.get(`/api/v1/profiles/${profileId}`, key)).body.email_status).toBe('complained');
+  });
+
+  it("becomes the new address's status when a PATCH changes the email", async () => {
+    const bounced = `bounced-${randomUUID()}@example.org`;
+    await suppressAddress(addressHash(bounced), 'bounced', new Date().toISOString());
+    const profileId = await profileWith({ email: `first-${randomUUID()}@example.org` });
+    await setEmailStatus(profileId, 'complained', new Date().toISOString());
+    await api.patch(`/api/v1/profiles/${profileId}`, { email: `second-${randomUUID()}@example.org` }, key);
+    expect((await api.get(`/api/v1/profiles/${profileId}`, key)).body.email_status).toBe('ok');
+    await api.patch(`/api/v1/profiles/${profileId}`, { email: bounced.toUpperCase() }, key);
+    expect((await api.get(`/api/v1/profiles/${profileId}`, key)).body.email_status).toBe('bounced');
+    await api.patch(`/api/v1/profiles/${profileId}`, { first_name: 'Other' }, key);
+    expect((await api.get(`/api/v1/profiles/${profileId}`, key)).body.email_status).toBe('bounced');
+  });
+});
+
+describe('erasure and export', () => {
+  it("the erasure deletes the profile's messages, and its list answers empty", async () => {
+    const profileId = await createProfile(api, key);
+    await recordMessage(profileId, 2);
+    await recordMessage(profileId, 1, 'simulated', 'Your appointment is booked');
+    expect((await api.post(`/api/v1/profiles/${profileId}/erase`, undefined, key)).status).toBe(200);
+    const res = await api.get(`/api/v1/profiles/${profileId}/messages`, key);
+    expect([res.status, res.body]).toEqual([200, []]);
+  });
+
+  it('the erasure deletes the pointer SES keeps to a sent message', async () => {
+    const profileId = await createProfile(api, key);
+    const message = await recordMessage(profileId, 1);
+    const sesMessageId = `ses-${randomUUID()}`;
+    await dynamo.send(
+      new PutCommand({
+        TableName: tableName,
+        Item: { ...itemKeys.sentEmail(sesMessageId), message_key: itemKeys.message(profileId, message.id), profile_id: profileId },
+      }),
+    );
+    await dynamo.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: itemKeys.message(profileId, message.id),
+        UpdateExpression: 'SET ses_message_id = :id',
+        ExpressionAttributeValues: { ':id': sesMessageId },
+      }),
+    );
+    await api.post(`/api/v1/profiles/${profileId}/erase`, undefined, key);
+    expect((await dynamo.send(new GetCommand({ TableName: tableName, Key: itemKeys.sentEmail(sesMessageId), ConsistentRead: true }))).Item).toBeUndefined();
+  });
+
+  it("the erasure removes the reminder of the profile's appointment", async () => {
+    const profileId = await createProfile(api, key);
+    const appointmentId = await scheduleAppointment(api, key, { profileId });
+    const scheduledAt = (await api.get(`/api/v1/appointments/${appointmentId}`, key)).body.scheduled_at as string;
+    const due = new Date(Date.parse(scheduledAt) - 3_600_000).toISOString();
+    await setReminder({ appointment_id: appointmentId, profile_id: profileId, scheduled_at: scheduledAt, due_at: due, event_id: randomUUID() });
+    await api.post(`/api/v1/profiles/${profileId}/erase`, undefined, key);
+    expect((await dynamo.send(new GetCommand({ TableName: tableName, Key: itemKeys.reminder(appointmentId), ConsistentRead: true }))).Item).toBeUndefined();
+  });
+
+  it("the export holds the profile's messages, newest first, as the list answers them", async () => {
+    const profileId = await createProfile(api, key);
+    await recordMessage(profileId, 2);
+    await recordMessage(profileId, 1, 'simulated', 'Your appointment is booked');
+    const listed = await api.get(`/api/v1/profiles/${profileId}/messages`, key);
+    const exported = await api.get(`/api/v1/profiles/${profileId}/export`, key);
+    expect(exported.status).toBe(200);
+    expect(exported.body.messages).toEqual(listed.body);
+    expect(exported.body.messages).toHaveLength(2);
   });
 });

@@ -134,7 +134,7 @@ describe('POST /api/v1/profiles', () => {
 });
 
 describe('GET /api/v1/profiles/{id}', () => {
-  it('answers every profile field, with timestamps, transactional_emails_enabled null when never set and erased_at null', async () => {
+  it('answers every profile field, with timestamps, transactional_emails_enabled null when never set, email_status ok and erased_at null', async () => {
     const { id } = await createProfile();
     const res = await api.get(`/api/v1/profiles/${id}`, key);
     expect(res.status).toBe(200);
@@ -143,6 +143,7 @@ describe('GET /api/v1/profiles/{id}', () => {
       id,
       ...fields,
       transactional_emails_enabled: null,
+      email_status: 'ok',
       created_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
       updated_at: null,
       erased_at: null,
