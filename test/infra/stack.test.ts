@@ -151,7 +151,7 @@ describe('the LabApi stack (prod): functions', () => {
     });
   });
 
-  it('gives CURSOR_SECRET, a deploy-time reference to the generated secret, to the ten paged lists and no other function', () => {
+  it('gives CURSOR_SECRET, a deploy-time reference to the generated secret, to the eleven paged lists and no other function', () => {
     const [secretId, secret] = prod.onlyOfType('AWS::SecretsManager::Secret');
     expect(secret.Properties).toMatchObject({ GenerateSecretString: { PasswordLength: 64, ExcludePunctuation: true } });
     expect(secret.Properties).not.toHaveProperty('SecretString');
@@ -163,6 +163,7 @@ describe('the LabApi stack (prod): functions', () => {
       'listProfileAccessLog',
       'listProfileAppointments',
       'listProfileHomeKitOrders',
+      'listProfileMessages',
       'listShipmentHistory',
       'listShipments',
       'listUnmatchedResults',
