@@ -136,12 +136,14 @@ async function publishFileAssets(assembly: Assembly): Promise<void> {
   }
 }
 
-/** Values CloudFormation resolves at deploy, for this test's table, bucket and bus. */
+/** Values CloudFormation resolves at deploy, for this test's table, bucket and bus (and patient email's configuration set and API URL). */
 const deployedValues = (): Record<string, string> => ({
   TABLE_NAME: process.env.TABLE_NAME!,
   DOCUMENTS_BUCKET: process.env.DOCUMENTS_BUCKET!,
   EVENT_BUS_NAME: process.env.EVENT_BUS_NAME!,
   CURSOR_SECRET: process.env.CURSOR_SECRET!,
+  EMAIL_CONFIGURATION_SET: 'lab-test-configuration-set',
+  EMAIL_LINK_ORIGIN: 'https://api.lab.example.com/prod',
 });
 
 /** The environment Lambda gives the function: the template's variables, Lambda's own, and the local endpoints. */
@@ -173,6 +175,8 @@ function lambdaEnvironment(fn: AssemblyFunction): Record<string, string> {
     ...variables,
     DYNAMODB_ENDPOINT: process.env.DYNAMODB_ENDPOINT!,
     S3_ENDPOINT: process.env.S3_ENDPOINT!,
+    // Patient email to the suite's SES emulator, never to AWS.
+    SES_ENDPOINT: process.env.SES_ENDPOINT!,
     AWS_ENDPOINT_URL_EVENTBRIDGE: `http://127.0.0.1:${(eventBridge.address() as AddressInfo).port}`,
   };
 }
@@ -593,5 +597,10 @@ describe('the bundled functions, invoked as API Gateway and EventBridge invoke t
     });
     const results = (await api.get(`/api/v1/appointments/${appointmentId}/results`, key)).body;
     expect(results.clinical_results[0]).toMatchObject({ biomarker_id: 2, value: 13.9, result_status: 'final' });
+  });
+
+  it('the bundled email feedback function takes a bounce as SES publishes it on the default bus (of an email it never sent: nothing to mark)', async () => {
+    const bounce = JSON.parse(readFileSync(join(REPO_ROOT, 'test/fixtures/ses-bounce-event.json'), 'utf8'));
+    expect(await runAsset(functionNamed(dev, 'Feedback'), bounce)).toEqual({ outcome: 'unknown message' });
   });
 });
