@@ -17,6 +17,11 @@ import type { AppointmentFacts } from '../../shared/email/content';
 import { routeEntries } from '../../shared/routes';
 
 const publicRoutes = routeEntries.filter(([, route]) => route.scopes.length === 0);
+/** The public routes whose credential is a token in the path (secretPath): they read the table, never a key. */
+const tokenRoutes = publicRoutes.filter(([, route]) => 'secretPath' in route && route.secretPath);
+const openRoutes = publicRoutes.filter((entry) => !tokenRoutes.includes(entry));
+/** DynamoDB's client, and the SDK core every client is built on. */
+const dynamoDbClient = (input: string) => ['@aws-sdk/client-dynamodb', '@aws-sdk/lib-dynamodb'].includes(input) || !input.startsWith('@aws-sdk/client-');
 const keyedRoute = routeEntries.find(([name]) => name === 'getProfile')!;
 
 let workdir: string;
@@ -50,9 +55,19 @@ describe('the bundle of a route', () => {
     expect(publicRoutes.map(([name]) => name)).toContain('health');
   });
 
-  it.each(publicRoutes)('%s, which needs no key, carries no AWS SDK and no key lookup', async (name, route) => {
+  it.each(openRoutes)('%s, which needs no key, carries no AWS SDK and no key lookup', async (name, route) => {
     const inputs = await inputsOf(name, route.handler);
     expect(inputs.filter(awsSdk)).toEqual([]);
+    expect(inputs).not.toContain('shared/auth/api-keys.ts');
+  });
+
+  it('needs at least one route whose credential is a token to check', () => {
+    expect(tokenRoutes.map(([name]) => name)).toContain('unsubscribe');
+  });
+
+  it.each(tokenRoutes)('%s, whose token is its credential, carries DynamoDB only and no key lookup', async (name, route) => {
+    const inputs = await inputsOf(name, route.handler);
+    expect(inputs.filter(awsSdk).filter((input) => !dynamoDbClient(input))).toEqual([]);
     expect(inputs).not.toContain('shared/auth/api-keys.ts');
   });
 
