@@ -7,7 +7,8 @@
  */
 import type { MessageLanguage } from './content';
 
-const LOCALES: Record<MessageLanguage, string> = { en: 'en-GB', de: 'de-DE', fi: 'fi-FI' };
+/** The locale each language writes dates in (also the patient page's days and slot times). */
+export const LOCALES: Record<MessageLanguage, string> = { en: 'en-GB', de: 'de-DE', fi: 'fi-FI' };
 
 /** The instant (ISO 8601) in `timeZone`, as `language` writes a date and time. Throws on an unreadable instant or zone. */
 export function formatAppointmentTime(instant: string, timeZone: string, language: MessageLanguage): string {
