@@ -45,8 +45,9 @@ export const PAGE_SCRIPT = `(() => {
       (response) => {
         if (response.ok) {
           before();
-          location.reload();
-          return;
+          // The answer read to its end before the reload, so the browser does not abort it.
+          const reload = () => location.reload();
+          return response.text().then(reload, reload);
         }
         live.textContent = refusal(response.status);
         enable(true);
@@ -119,9 +120,10 @@ section[lang]+section[lang]{border-top:1px solid #c4c4c4;margin-top:1.5rem}
 .notice:empty{display:none}
 .notice{background:#e6f4ea;border-left:4px solid #137333;padding:.5rem .75rem;font-weight:700}
 .closed{border-left:4px solid #b3261e;padding:.5rem .75rem;background:#fce8e6}
-fieldset{border:1px solid #c4c4c4;border-radius:.5rem;margin:0 0 1rem;padding:.5rem .75rem .75rem;min-width:0}
-legend{font-weight:700;padding:0 .25rem}
-.slots{display:flex;flex-wrap:wrap;gap:.5rem}
+details{border:1px solid #c4c4c4;border-radius:.5rem;margin:0 0 .75rem}
+summary{cursor:pointer;font-weight:700;padding:.625rem .75rem;min-height:2.75rem}
+.count{font-weight:400;color:#4a4a4a}
+.slots{display:flex;flex-wrap:wrap;gap:.5rem;padding:0 .75rem .75rem}
 label{display:block;font-weight:700;margin-bottom:.25rem}
 .slots label{display:inline-flex;align-items:center;gap:.5rem;min-height:2.75rem;margin:0;padding:.25rem .75rem;border:1px solid #6b6b6b;border-radius:.5rem;font-weight:400;cursor:pointer}
 .slots input{margin:0;width:1.25rem;height:1.25rem;accent-color:#0b57d0}

@@ -76,8 +76,12 @@ ${items.map((item) => `<li>${escapeHtml(item)}</li>`).join('\n')}
 </section>`;
 }
 
-/** The free slots as radio buttons, one fieldset per day of the location's calendar, in time order. */
-function slotChoices(view: PatientPageView): string {
+/**
+ * The free slots as radio buttons, one group per day of the location's calendar, in time order. Fourteen days of
+ * a busy location are hundreds of slots: each day folds into a <details> (the first open), so the phone shows a
+ * list of days, and each slot is the least markup that stays a labelled radio button.
+ */
+function slotChoices(view: PatientPageView, words: PageWords): string {
   const { timeZone } = view.appointment;
   const locale = LOCALES[view.language];
   const dayOf = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
@@ -91,13 +95,15 @@ function slotChoices(view: PatientPageView): string {
   for (const { slot, at } of sorted) {
     const key = dayOf.format(at);
     const day = days.get(key) ?? { label: dayLabel.format(at), slots: [] };
-    day.slots.push(
-      `<label><input type="radio" name="scheduled_at" value="${escapeHtml(slot)}"> <time datetime="${escapeHtml(slot)}">${escapeHtml(timeLabel.format(at))}</time></label>`,
-    );
+    day.slots.push(`<label><input type="radio" name="scheduled_at" value="${escapeHtml(slot)}"> ${escapeHtml(timeLabel.format(at))}</label>`);
     days.set(key, day);
   }
   return [...days.values()]
-    .map((day) => `<fieldset>\n<legend>${escapeHtml(day.label)}</legend>\n<div class="slots">\n${day.slots.join('\n')}\n</div>\n</fieldset>`)
+    .map(
+      (day, index) =>
+        `<details${index === 0 ? ' open' : ''}><summary id="day-${index}">${escapeHtml(day.label)} <span class="count">(${escapeHtml(words.move.count(day.slots.length))})</span></summary>\n` +
+        `<div class="slots" role="group" aria-labelledby="day-${index}">\n${day.slots.join('\n')}\n</div></details>`,
+    )
     .join('\n');
 }
 
@@ -110,7 +116,7 @@ function actions(view: PatientPageView, words: PageWords): string {
       ? `<p>${words.move.none(sender)}</p>`
       : `<p>${words.move.intro(place)}</p>
 <form id="move-form" novalidate>
-${slotChoices(view)}
+${slotChoices(view, words)}
 <button type="submit">${escapeHtml(words.move.button)}</button>
 <p id="move-message" class="message" aria-live="polite"></p>
 </form>`;

@@ -21,7 +21,14 @@ export interface PageWords {
   readOnly: Record<Exclude<PatientPageStatus, 'scheduled'>, (sender: string) => string>;
   tooClose: string;
   noScript: (sender: string) => string;
-  move: { heading: string; intro: (place: string) => string; none: (sender: string) => string; button: string; moved: string };
+  move: {
+    heading: string;
+    intro: (place: string) => string;
+    count: (slots: number) => string;
+    none: (sender: string) => string;
+    button: string;
+    moved: string;
+  };
   cancel: { heading: string; reason: string; reasonHint: string; button: string; question: string; yes: string; no: string };
   /** What the page says while a change is sent, and when it is refused (by the answer's status). */
   answers: { working: string; chooseFirst: string; conflict: string; invalid: string; tooMany: string; gone: string; other: string };
@@ -60,6 +67,7 @@ export const PAGE_WORDS: Record<MessageLanguage, PageWords> = {
     move: {
       heading: 'Move your appointment',
       intro: (place) => `Choose a new time at ${place}. Times are local times there.`,
+      count: (slots) => (slots === 1 ? '1 time' : `${slots} times`),
       none: (sender) => `There is no other free time at this place in the next 14 days. To move your appointment, contact ${sender}.`,
       button: 'Move my appointment',
       moved: 'Your appointment has been moved.',
@@ -127,6 +135,7 @@ export const PAGE_WORDS: Record<MessageLanguage, PageWords> = {
     move: {
       heading: 'Termin verschieben',
       intro: (place) => `Wählen Sie eine neue Uhrzeit bei ${place}. Alle Zeiten sind Ortszeit.`,
+      count: (slots) => (slots === 1 ? '1 Zeit' : `${slots} Zeiten`),
       none: (sender) => `An diesem Ort ist in den nächsten 14 Tagen keine andere Zeit frei. Um Ihren Termin zu verschieben, wenden Sie sich an ${sender}.`,
       button: 'Meinen Termin verschieben',
       moved: 'Ihr Termin wurde verschoben.',
@@ -193,6 +202,7 @@ export const PAGE_WORDS: Record<MessageLanguage, PageWords> = {
     move: {
       heading: 'Siirrä aikaasi',
       intro: (place) => `Valitse uusi aika. Paikka: ${place}. Ajat ovat paikallista aikaa.`,
+      count: (slots) => (slots === 1 ? '1 aika' : `${slots} aikaa`),
       none: (sender) =>
         `Tässä paikassa ei ole muita vapaita aikoja seuraavan 14 päivän aikana. Jos haluat siirtää aikasi, ota yhteyttä palveluntarjoajaasi (${sender}).`,
       button: 'Siirrä aikani',

@@ -74,13 +74,19 @@ describe('renderPatientPage', () => {
     expect(visibleText(renderPatientPage(helsinki).html)).toContain('tiistaina 1. joulukuuta 2026 klo 10.00');
   });
 
-  it("groups the free slots by the location's days, at the location's local times", () => {
+  it("groups the free slots by the location's days, at the location's local times, the first day open", () => {
     const html = renderPatientPage(view()).html;
-    const legends = [...html.matchAll(/<legend>([^<]*)<\/legend>/g)].map((match) => match[1]);
+    const days = [...html.matchAll(/<details( open)?><summary id="(day-\d)">([^<]*) <span class="count">\(([^)]*)\)<\/span><\/summary>/g)].map((match) =>
+      match.slice(1),
+    );
     // 23:30 UTC on 2 December is 00:30 on 3 December in Berlin.
-    expect(legends).toEqual(['Tuesday 1 December', 'Thursday 3 December']);
-    expect(html).toContain('<input type="radio" name="scheduled_at" value="2026-12-01T09:15:00Z"> <time datetime="2026-12-01T09:15:00Z">10:15</time>');
-    expect(html).toContain('value="2026-12-02T23:30:00Z"> <time datetime="2026-12-02T23:30:00Z">00:30</time>');
+    expect(days).toEqual([
+      [' open', 'day-0', 'Tuesday 1 December', '2 times'],
+      [undefined, 'day-1', 'Thursday 3 December', '1 time'],
+    ]);
+    expect(html).toContain('<div class="slots" role="group" aria-labelledby="day-0">');
+    expect(html).toContain('<label><input type="radio" name="scheduled_at" value="2026-12-01T09:15:00Z"> 10:15</label>');
+    expect(html).toContain('<label><input type="radio" name="scheduled_at" value="2026-12-02T23:30:00Z"> 00:30</label>');
   });
 
   it('greets the patient by first name, and without a name when there is none', () => {
