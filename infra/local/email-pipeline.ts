@@ -12,8 +12,12 @@ import { messagesForEvent, sendDueReminders } from '../../shared/usecases/patien
 import type { BusEvent } from '../../shared/webhooks/bus-event';
 import { every, followEvents } from './events-file';
 
-/** Receives of an event before it is given up, and the wait between them: SQS's redrive policy, compressed. */
-const ATTEMPTS = 8;
+/**
+ * Receives of an event before it is given up, and the first wait, doubling (2 s … 64 s, 2 minutes in all):
+ * SQS's redrive policy, compressed, and past a message's claim (60 s), so that a send that failed after its
+ * claim is taken over by a later attempt, as a redelivery in AWS takes it over.
+ */
+const ATTEMPTS = 7;
 const RETRY_MS = 2_000;
 
 export async function startLocalEmail(eventsFile: string, sweepMs = Number(process.env.REMINDER_SWEEP_MS || 10_000)): Promise<{ stop(): Promise<void> }> {
@@ -26,10 +30,13 @@ export async function startLocalEmail(eventsFile: string, sweepMs = Number(proce
     } catch (error) {
       const reason = errorNames(error).errorName;
       if (number >= ATTEMPTS || stopped) return void console.error(`email: event ${event.event.event_id} given up after ${number} attempts (${reason})`);
-      const timer = setTimeout(() => {
-        timers.delete(timer);
-        void attempt(event, number + 1);
-      }, RETRY_MS);
+      const timer = setTimeout(
+        () => {
+          timers.delete(timer);
+          void attempt(event, number + 1);
+        },
+        RETRY_MS * 2 ** (number - 1),
+      );
       timers.add(timer);
     }
   };

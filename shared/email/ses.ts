@@ -15,6 +15,9 @@ const ses = new SESv2Client({
   region: config.region,
   // SES answers in well under a second: a call that hangs is abandoned, and the queue tries again.
   requestHandler: { requestTimeout: 10_000, connectionTimeout: 3_000 },
+  // One attempt: a call that timed out may have sent, and the SDK's own retry would send it again. Every
+  // retry is the caller's (the queue's next receive, the next sweep), after the message's claim is settled.
+  maxAttempts: 1,
   ...(config.email.sesEndpoint ? { endpoint: config.email.sesEndpoint, credentials: { accessKeyId: 'LOCAL', secretAccessKey: 'LOCAL' } } : {}),
 });
 
@@ -67,10 +70,12 @@ export async function sendEmail(email: ComposedEmail, envelope: Envelope): Promi
 }
 
 /**
- * SES's refusals that no retry changes: the message or the account is wrong. Everything else (throttling,
- * SES unavailable, a timeout, a network failure) is tried again from the queue.
+ * SES's refusals of this one message, which no retry changes (a malformed message, a rejected recipient): the
+ * message fails. Everything else is tried again from the queue — throttling, SES unavailable, a timeout, and
+ * what is wrong with the account or the stage (suspended, sending paused, an unverified domain, a missing
+ * configuration set): those end in the dead-letter queue, which alarms, and a redrive sends once it is fixed.
  */
-const PERMANENT = new Set(['BadRequestException', 'MessageRejected', 'MailFromDomainNotVerifiedException', 'NotFoundException', 'AccountSuspendedException']);
+const PERMANENT = new Set(['BadRequestException', 'MessageRejected']);
 
 export function isPermanentRefusal(error: unknown): error is SESv2ServiceException {
   return error instanceof SESv2ServiceException && PERMANENT.has(error.name);

@@ -66,14 +66,20 @@ export interface MessageRecord {
 /** What the list answers of a message: its bookkeeping (claim, attempts, SES's id) stays here. */
 export type MessageEntry = Pick<MessageRecord, 'id' | 'type' | 'channel' | 'status' | 'subject' | 'created_at' | 'sent_at' | 'event_id'>;
 
-/** Records a message decided without sending: false when the message was decided before (a redelivered event). */
-export async function recordUnsent(message: MessageRecord & { status: UnsentStatus }): Promise<boolean> {
+/**
+ * Records a message decided without sending: false when it was decided before (a redelivered event). A
+ * pending message whose claim expired (its send failed, and consent was withdrawn or the address suppressed
+ * before the retry) is decided so too, rather than left pending.
+ */
+export async function recordUnsent(message: MessageRecord & { status: UnsentStatus }, now: Date): Promise<boolean> {
   return writtenIf(
     dynamo.send(
       new PutCommand({
         TableName: tableName,
         Item: { ...keys.message(message.profile_id, message.id), ...message },
-        ConditionExpression: 'attribute_not_exists(PK)',
+        ConditionExpression: 'attribute_not_exists(PK) OR (#status = :pending AND claimed_until <= :now)',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':pending': 'pending', ':now': now.getTime() },
       }),
     ),
   );

@@ -22,15 +22,15 @@ import { LAB_RESULTS_AVAILABLE } from '../events/lab-results-available';
 import { SPECIMEN_REJECTED } from '../events/specimen-rejected';
 import { errorNames, logger } from '../logger';
 import { inRealm, REALMS, type Realm } from '../sandbox';
-import { toOrderRequirements } from '../schemas/order-requirements';
 import { getAppointmentAggregate } from '../store/appointments/reads';
 import type { AppointmentRecord } from '../store/appointments/records';
 import { loadCatalog } from '../store/catalog';
 import { addressHash, issueUnsubscribeToken, suppressionOf } from '../store/email-consent';
 import { getHomeKitOrder } from '../store/home-kit-orders';
-import { getLocation, type LocationRecord } from '../store/locations';
-import { claimToSend, markFailed, markSent, type MessageRecord, recordUnsent, releaseClaim } from '../store/messages';
-import { getProfile, getProfileGroup, type ProfileRecord } from '../store/profiles';
+import { getLocation } from '../store/locations';
+import { claimToSend, markFailed, markSent, type MessageRecord, recordUnsent, releaseClaim, type UnsentStatus } from '../store/messages';
+import { getProfile, type ProfileRecord } from '../store/profiles';
+import { addressLine, preparationOf, senderOf, slotEndOf } from './appointment-facts';
 import { dropReminder, dueReminders, type ReminderRecord, setReminder, takeReminder } from '../store/reminders';
 import type { BusEvent } from '../webhooks/bus-event';
 
@@ -149,29 +149,46 @@ async function planReminder(appointmentId: string, eventId: string, realm: Realm
   };
   if (Date.parse(reminder.due_at) > now.getTime()) return setReminder(reminder);
   await dropReminder(appointmentId);
-  if (start - now.getTime() > NO_REMINDER_WITHIN_MS) await deliver(reminderDraft({ ...reminder, due_at: now.toISOString() }), realm, now);
+  // Its id comes from the due time, past as it is, never from now: the same event handled again names the same reminder.
+  if (start - now.getTime() > NO_REMINDER_WITHIN_MS) await deliver(reminderDraft(reminder), realm, now);
 }
 
-/** Every reminder due now, in both realms: sent, or dropped when its appointment changed. Answers how many were handled. */
+/**
+ * Every reminder due now, in both realms: sent, or dropped when its appointment is no longer scheduled for
+ * that start. A reminder leaves the index only once its message is decided (sent, failed, not to be sent):
+ * one whose send failed (SES throttled, DynamoDB unavailable) or is still in another sweep's hands stays, and
+ * the next sweep tries it again. Answers how many left the index, so a run stops when only failures remain.
+ */
 export async function sendDueReminders(now: Date, limit = 25): Promise<number> {
   let handled = 0;
   for (const realm of REALMS) {
     handled += await inRealm(realm, async () => {
-      const due = await dueReminders(now, limit);
-      for (const reminder of due) {
-        if (!(await takeReminder(reminder))) continue;
-        const appointment = (await getAppointmentAggregate(reminder.appointment_id))?.appointment;
-        // Moved since (an event not handled yet, or handled out of order): planned again for its start now.
-        if (appointment?.status === 'scheduled' && appointment.scheduled_at !== reminder.scheduled_at) {
-          await planReminder(reminder.appointment_id, reminder.event_id, realm, now);
-        } else if (appointment?.status === 'scheduled' && Date.parse(reminder.scheduled_at) > now.getTime()) {
-          await deliver(reminderDraft(reminder), realm, now);
+      let done = 0;
+      for (const reminder of await dueReminders(now, limit)) {
+        try {
+          if (await remind(reminder, realm, now)) done += (await takeReminder(reminder)) ? 1 : 0;
+        } catch (error) {
+          logger.warn('reminder not sent; the next sweep tries again', { appointment_id: reminder.appointment_id, ...errorNames(error) });
         }
       }
-      return due.length;
+      return done;
     });
   }
   return handled;
+}
+
+/** Sends one due reminder if its appointment still waits for it; false while its message is in another's hands. */
+async function remind(reminder: ReminderRecord, realm: Realm, now: Date): Promise<boolean> {
+  const appointment = (await getAppointmentAggregate(reminder.appointment_id))?.appointment;
+  if (appointment?.status !== 'scheduled') return true;
+  // Moved since (an event not handled yet, or handled out of order): planned anew for its start now, which
+  // re-files or drops this item itself (the conditional take then finds it changed, and leaves it).
+  if (appointment.scheduled_at !== reminder.scheduled_at) {
+    await planReminder(reminder.appointment_id, reminder.event_id, realm, now);
+    return true;
+  }
+  if (Date.parse(reminder.scheduled_at) <= now.getTime()) return true;
+  return (await deliver(reminderDraft(reminder), realm, now)) === 'decided';
 }
 
 const record = (message: Draft, status: MessageRecord['status'], subject: string | null, now: Date): MessageRecord => ({
@@ -188,29 +205,41 @@ const record = (message: Draft, status: MessageRecord['status'], subject: string
   ...(message.home_kit_order_id ? { home_kit_order_id: message.home_kit_order_id } : {}),
 });
 
-/** Decides one message and, when the person may be written to, sends it once. */
-export async function deliver(message: Draft, realm: Realm, now: Date): Promise<void> {
+/**
+ * Decides one message and, when the person may be written to, sends it once. Answers `decided` once the
+ * message has its fate (sent, failed, not to be sent; also when someone decided it before), `in-flight`
+ * while another sender holds its claim. Throws when SES did not take it: the claim is given back, and the
+ * caller's retry (the queue's next receive, the next sweep) sends it.
+ */
+export async function deliver(message: Draft, realm: Realm, now: Date): Promise<'decided' | 'in-flight'> {
   const profile = await getProfile(message.profile_id);
   // An erased person is no longer anyone to write to, and their messages were erased with them.
-  if (!profile || profile.erased_at) return;
-  if (!profile.email) return void (await recordUnsent({ ...record(message, 'skipped_no_address', null, now), status: 'skipped_no_address' }));
+  if (!profile || profile.erased_at) return 'decided';
+  const unsent = async (status: UnsentStatus, subject: string | null = null) => {
+    await recordUnsent({ ...record(message, status, subject, now), status }, now);
+    return 'decided' as const;
+  };
+  if (!profile.email) return unsent('skipped_no_address');
   // Only an explicit yes: null (never asked) sends nothing.
-  if (profile.transactional_emails_enabled !== true)
-    return void (await recordUnsent({ ...record(message, 'skipped_no_consent', null, now), status: 'skipped_no_consent' }));
+  if (profile.transactional_emails_enabled !== true) return unsent('skipped_no_consent');
   if (realm === 'sandbox') {
     // Composed as it would be (its subject is what the list shows), sent nowhere.
     const composed = await composeFor(message, profile, 'https://sandbox.invalid/u/simulated');
-    return void (await recordUnsent({ ...record(message, 'simulated', composed?.email.subject ?? null, now), status: 'simulated' }));
+    return unsent('simulated', typeof composed === 'string' ? null : composed.email.subject);
   }
-  if (await suppressionOf(profile.email)) return void (await recordUnsent({ ...record(message, 'suppressed', null, now), status: 'suppressed' }));
+  if (await suppressionOf(profile.email)) return unsent('suppressed');
 
   const pending = record(message, 'pending', null, now);
   const claim = await claimToSend(pending, now, new Date(now.getTime() + CLAIM_MS));
-  if (claim.kind !== 'claimed') return;
+  if (claim.kind === 'in-flight') return 'in-flight';
+  if (claim.kind === 'decided') return 'decided';
   const token = await issueUnsubscribeToken(profile.id, now);
   const unsubscribeUrl = `${requireSetting(config.email.linkOrigin, 'EMAIL_LINK_ORIGIN')}/u/${token}`;
   const composed = await composeFor(message, profile, unsubscribeUrl);
-  if (!composed) return markFailed(pending, 'NothingToSay', null);
+  if (typeof composed === 'string') {
+    await markFailed(pending, composed, null);
+    return 'decided';
+  }
   const { email, sender } = composed;
   let sesMessageId: string;
   try {
@@ -222,17 +251,29 @@ export async function deliver(message: Draft, realm: Realm, now: Date): Promise<
       tags: { message_type: message.type },
     });
   } catch (error) {
-    if (isPermanentRefusal(error)) return markFailed(pending, error.name, email.subject);
-    // Not taken (throttled, unavailable, no answer): the claim ends now and the queue's next receive sends it.
+    if (isPermanentRefusal(error)) {
+      logger.warn('message refused by SES for good', { message_id: message.id, type: message.type, ...errorNames(error) });
+      await markFailed(pending, error.name, email.subject);
+      return 'decided';
+    }
+    // Not taken (throttled, unavailable, no answer): the claim ends now and the caller's retry sends it.
     logger.warn('message not sent; tried again', { message_id: message.id, type: message.type, ...errorNames(error) });
     await releaseClaim(pending);
     throw error;
   }
   await markSent(pending, { subject: email.subject, sesMessageId, at: new Date().toISOString(), addressHash: addressHash(profile.email) });
   logger.info('message sent', { message_id: message.id, type: message.type });
+  return 'decided';
 }
 
 /** The facts of a message, composed; undefined when what it is about is gone (nothing true to say). */
+/**
+ * Why a message has nothing true to say: what it is about is gone, or the appointment is no longer scheduled
+ * (a booking's event handled after its cancellation must not send "booked" after "cancelled").
+ */
+type NothingToSay = 'NothingToSay' | 'AppointmentChanged';
+
+/** The facts of a message, composed; or why there is nothing to say. */
 async function composeFor(message: Draft, profile: ProfileRecord, unsubscribeUrl: string) {
   const sender = await senderOf(profile.profile_group_slug);
   const facts: EmailFacts = {
@@ -244,60 +285,45 @@ async function composeFor(message: Draft, profile: ProfileRecord, unsubscribeUrl
   };
   if (message.home_kit_order_id) {
     const kit = await getHomeKitOrder(message.home_kit_order_id);
-    if (!kit) return undefined;
+    if (!kit) return 'NothingToSay' as const;
     facts.kit = { trackingNumber: kit.tracking_number };
   }
   if (message.appointment_id && APPOINTMENT_TYPES.has(message.type)) {
     const appointment = await appointmentFacts({ ...message, appointment_id: message.appointment_id }, profile, sender);
-    if (!appointment) return undefined;
+    if (typeof appointment === 'string') return appointment;
     facts.appointment = appointment;
   }
   return { email: composeEmail(facts), sender };
 }
 
-/**
- * Who the patient knows the message is from: their clinic or partner (the profile group's sender name, or
- * its name), answering to the group's reply-to address when it has one.
- */
-async function senderOf(groupSlug: string): Promise<{ name: string; replyTo: string | null }> {
-  const group = await getProfileGroup(groupSlug);
-  return { name: group?.email_sender_name ?? group?.name ?? groupSlug, replyTo: group?.email_reply_to ?? null };
-}
+/** Who the patient knows the message is from (the page of their appointment says the same: ./appointment-facts.ts). */
+export { senderOf };
 
 /** The messages that tell an appointment's time and place. */
 const APPOINTMENT_TYPES = new Set<MessageType>(['appointment_booked', 'appointment_rescheduled', 'appointment_cancelled', 'appointment_reminder']);
 
-const addressLine = (location: LocationRecord) =>
-  [location.address_line_1, location.address_line_2, [location.postal_code, location.city].filter(Boolean).join(' '), location.country_name]
-    .filter((part) => part)
-    .join(', ');
-
 async function appointmentFacts(
-  { appointment_id: appointmentId, previous, at }: Draft & { appointment_id: string },
+  { appointment_id: appointmentId, previous, at, type }: Draft & { appointment_id: string },
   profile: ProfileRecord,
   sender: { name: string },
-): Promise<AppointmentFacts | undefined> {
+): Promise<AppointmentFacts | NothingToSay> {
   const [aggregate, catalog] = await Promise.all([getAppointmentAggregate(appointmentId), loadCatalog()]);
   const appointment = aggregate?.appointment;
-  if (!aggregate || !appointment?.location_id || !appointment.scheduled_at) return undefined;
+  if (!aggregate || !appointment?.location_id || !appointment.scheduled_at) return 'NothingToSay';
+  if (type !== 'appointment_cancelled' && appointment.status !== 'scheduled') return 'AppointmentChanged';
   const [location, previousLocation] = await Promise.all([
     getLocation(appointment.location_id),
     previous && previous.location_id !== appointment.location_id ? getLocation(previous.location_id) : undefined,
   ]);
-  if (!location) return undefined;
-  const requirements = toOrderRequirements(
-    { panelIds: aggregate.panels.map((link) => link.panel_id), biomarkerIds: aggregate.biomarkers.map((link) => link.biomarker_id) },
-    catalog,
-    profile.language,
-    appointment.requisition?.tests,
-  );
+  if (!location) return 'NothingToSay';
+  const { preparation, specimenCount } = preparationOf(aggregate, catalog, profile.language);
   return {
     scheduledAt: appointment.scheduled_at,
-    endsAt: appointment.ends_at ?? new Date(Date.parse(appointment.scheduled_at) + 15 * 60_000).toISOString(),
+    endsAt: slotEndOf({ scheduled_at: appointment.scheduled_at, ends_at: appointment.ends_at }),
     timeZone: location.timezone ?? 'UTC',
     location: { name: location.name, address: addressLine(location), mapUrl: location.google_maps_url },
-    preparation: requirements.preparation,
-    specimenCount: requirements.specimens_to_collect.reduce((sum, specimen) => sum + specimen.count, 0),
+    preparation,
+    specimenCount,
     // Stamped with the moment it answers, so that the same message composes to the same bytes.
     calendar: {
       ...calendarOf(appointment),

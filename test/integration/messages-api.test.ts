@@ -45,7 +45,7 @@ async function recordMessage(profileId: string, minutesAgo: number, status: Unse
     event_id: eventId,
     appointment_id: randomUUID(),
   };
-  expect(await recordUnsent(message)).toBe(true);
+  expect(await recordUnsent(message, new Date())).toBe(true);
   return message;
 }
 

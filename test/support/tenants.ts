@@ -199,17 +199,20 @@ export async function seedTenant1(
     for (const minutesAgo of [2, 1]) {
       const at = new Date(Date.now() - minutesAgo * 60_000);
       const eventId = randomUUID();
-      await recordUnsent({
-        id: derivedUuid([eventId, 'appointment_booked'], { timeMs: at.getTime() }),
-        profile_id: profileId,
-        type: 'appointment_booked',
-        channel: 'email',
-        status: 'simulated',
-        subject: 'Quarterfield clinic: your appointment is booked',
-        created_at: at.toISOString(),
-        sent_at: null,
-        event_id: eventId,
-      });
+      await recordUnsent(
+        {
+          id: derivedUuid([eventId, 'appointment_booked'], { timeMs: at.getTime() }),
+          profile_id: profileId,
+          type: 'appointment_booked',
+          channel: 'email',
+          status: 'simulated',
+          subject: 'Quarterfield clinic: your appointment is booked',
+          created_at: at.toISOString(),
+          sent_at: null,
+          event_id: eventId,
+        },
+        at,
+      );
     }
   }
   // Delivered later (deliverTenant1Events), once tenant 2 has a subscription they must not reach.

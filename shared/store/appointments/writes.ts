@@ -129,8 +129,10 @@ export async function changeSchedule(
   updatedAt: string,
   events: DomainEvent[],
 ): Promise<AppointmentRecord> {
-  // schedule_seq counts the moves: the SEQUENCE of the patient's calendar entry (shared/usecases/patient-messages.ts).
-  const moved = { ...patch, holds_seat: true, updated_at: updatedAt, schedule_seq: (appointment.schedule_seq ?? 0) + 1 };
+  // schedule_seq counts the moves (a PATCH that moves nothing has no event, and counts none): the SEQUENCE of
+  // the patient's calendar entry (shared/usecases/patient-messages.ts).
+  const seq = (appointment.schedule_seq ?? 0) + (events.length > 0 ? 1 : 0);
+  const moved = { ...patch, holds_seat: true, updated_at: updatedAt, ...(seq > 0 ? { schedule_seq: seq } : {}) };
   const next: AppointmentRecord = { ...appointment, ...moved };
   // The list's sort key follows scheduled_at.
   const update = setAttributes({ ...moved, GSI1SK: listingKeys(next).GSI1SK });

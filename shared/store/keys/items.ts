@@ -129,9 +129,18 @@ export const unmatchedResult = (id: string): ItemKey => ({ PK: t(`UNMATCHED#${id
 export const message = (profileId: string, messageId: string): ItemKey => ({ PK: t(`MESSAGES#${profileId}`), SK: `${MESSAGE_SK_PREFIX}${messageId}` });
 /**
  * An unsubscribe link's token, by its SHA-256 only (the token is never stored): which profile it unsubscribes.
- * Outside the realm: the token alone must find its profile, live or sandbox, so the item names the realm.
+ * Outside the realm prefix: the token alone must find it. Only live messages are sent, so every token is a
+ * live profile's.
  */
 export const unsubscribeToken = (tokenHash: string): ItemKey => ({ PK: `UNSUBSCRIBE#${tokenHash}`, SK: 'UNSUBSCRIBE' });
+/**
+ * A patient link's token (issue #53, shared/store/patient-links.ts), by its SHA-256 only: which appointment it
+ * opens. Outside the realm, as the unsubscribe token: the token alone must find its appointment, live or
+ * sandbox, so the item names the realm.
+ */
+export const patientLink = (tokenHash: string): ItemKey => ({ PK: `PATIENT_LINK#${tokenHash}`, SK: 'PATIENT_LINK' });
+/** The requests one patient link made in one minute (a UTC minute, `2026-12-01T09:05`): its rate limit's counter. */
+export const patientLinkRate = (tokenHash: string, minute: string): ItemKey => ({ PK: `PATIENT_LINK_RATE#${tokenHash}`, SK: `MINUTE#${minute}` });
 /** An email address that bounced or complained (issue #52), by the SHA-256 of the address: no address in a key. */
 export const emailAddress = (addressHash: string): ItemKey => ({ PK: `EMAIL#${addressHash}`, SK: 'EMAIL' });
 /** Which message SES's message id is: what a bounce or complaint names. */

@@ -1,0 +1,45 @@
+/**
+ * What the patient is told of an appointment, wherever they are told it: the emails (shared/usecases/
+ * patient-messages.ts, issue #52) and their appointment's page (shared/usecases/patient-link.ts, issue #53).
+ * One reading of each fact, so the page and the email never disagree: who it is from, the place's one-line
+ * address, and what to prepare and how many tubes to collect.
+ */
+import type { ProfileRecord } from '../store/profiles';
+import { getProfileGroup } from '../store/profiles';
+import type { LocationRecord } from '../store/locations';
+import type { AppointmentAggregate } from '../store/appointments/records';
+import type { Catalog } from '../store/catalog';
+import { toOrderRequirements } from '../schemas/order-requirements';
+
+/**
+ * Who the patient knows the message is from: their clinic or partner (the profile group's sender name, or
+ * its name), answering to the group's reply-to address when it has one.
+ */
+export async function senderOf(groupSlug: string): Promise<{ name: string; replyTo: string | null }> {
+  const group = await getProfileGroup(groupSlug);
+  return { name: group?.email_sender_name ?? group?.name ?? groupSlug, replyTo: group?.email_reply_to ?? null };
+}
+
+/** The location's address on one line: street, postal code and city, country. */
+export const addressLine = (location: LocationRecord) =>
+  [location.address_line_1, location.address_line_2, [location.postal_code, location.city].filter(Boolean).join(' '), location.country_name]
+    .filter((part) => part)
+    .join(', ');
+
+/** What to prepare (fasting hours, instructions, in the profile's language) and how many tubes and cards to collect. */
+export function preparationOf(aggregate: AppointmentAggregate, catalog: Catalog, language: ProfileRecord['language']) {
+  const requirements = toOrderRequirements(
+    { panelIds: aggregate.panels.map((link) => link.panel_id), biomarkerIds: aggregate.biomarkers.map((link) => link.biomarker_id) },
+    catalog,
+    language,
+    aggregate.appointment.requisition?.tests,
+  );
+  return {
+    preparation: requirements.preparation,
+    specimenCount: requirements.specimens_to_collect.reduce((sum, specimen) => sum + specimen.count, 0),
+  };
+}
+
+/** When the appointment's slot ends: as booked, or 15 minutes after its start for one booked before slots. */
+export const slotEndOf = (appointment: { scheduled_at: string; ends_at?: string }) =>
+  appointment.ends_at ?? new Date(Date.parse(appointment.scheduled_at) + 15 * 60_000).toISOString();
