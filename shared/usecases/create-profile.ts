@@ -4,6 +4,7 @@ import { canSeeProfileGroup } from '../auth/access';
 import { assertPastDate } from '../domain/profile';
 import { NotFound, NotPermitted } from '../errors';
 import { createProfile as storeProfile, PROFILE_GROUP_NOT_FOUND, type ProfileRecord, profileGroupExists } from '../store/profiles';
+import { suppressionOf } from '../store/email-consent';
 import type { Caller } from './request';
 
 /** What a client gives: the group, names, birth date and language are required (the create schema says so). */
@@ -35,6 +36,8 @@ export async function createProfile(input: NewProfile, { access, now }: Caller):
     weight: fields.weight ?? null,
     language: fields.language,
     transactional_emails_enabled: null,
+    // An address that bounced or complained for another profile starts with that fate (issue #52): one GetItem, only with an email.
+    ...(fields.email ? { email_status: (await suppressionOf(fields.email)) ?? 'ok' } : {}),
     created_at: now.toISOString(),
     updated_at: null,
   };

@@ -266,6 +266,25 @@ describe('bounces and complaints', () => {
     expect(await messagesOf(second.id)).toMatchObject([{ status: 'suppressed' }]);
     expect((await api.get(`/api/v1/profiles/${first.id}`, key)).body.email_status).toBe('complained');
   });
+
+  it('shows email_status complained on a profile created later with an address that complained', async () => {
+    const first = await consentingProfile();
+    eventBridge.client.resetHistory();
+    await book(first.id);
+    const [email] = await emailsTo(first.email);
+    await emailFeedback(sesEvent('ses-complaint-event.json', email!.messageId, first.email));
+    const second = await consentingProfile({ email: first.email });
+    expect((await api.get(`/api/v1/profiles/${second.id}`, key)).body.email_status).toBe('complained');
+  });
+
+  it('suppresses the address of a bounce whose message SES named but we never recorded as sent', async () => {
+    const person = await consentingProfile();
+    await emailFeedback(sesEvent('ses-bounce-event.json', `unknown-${randomUUID()}`, person.email));
+    eventBridge.client.resetHistory();
+    await book(person.id);
+    expect(await emailsTo(person.email)).toEqual([]);
+    expect(await messagesOf(person.id)).toMatchObject([{ status: 'suppressed' }]);
+  });
 });
 
 describe('reminders', () => {
