@@ -232,7 +232,12 @@ async function handle(
 function loggedPath(req: IncomingMessage, served: readonly CompiledRoute[]): string {
   const { pathname } = requestUrl(req);
   const secret = served.find((compiled) => compiled.route.secretPath && compiled.pattern.test(pathname));
-  return secret ? secret.route.path : pathname;
+  if (secret) return secret.route.path;
+  // A path under a secret route's prefix that matches none of them (/u/<token>/, /u/<token>/x) still carries a token.
+  const prefix = served
+    .map(({ route }) => (route.secretPath ? route.path.slice(0, route.path.indexOf('{')) : ''))
+    .find((p) => p !== '' && pathname.startsWith(p));
+  return prefix ? `${prefix}{redacted}` : pathname;
 }
 
 export interface LocalApi {

@@ -223,6 +223,8 @@ describe('the unsubscribe token in the logs', () => {
       const post = await fetch(`${server.url}/u/${token}`, { method: 'POST', body: new URLSearchParams({ 'List-Unsubscribe': 'One-Click' }) });
       expect(post.status).toBe(200);
       expect((await fetch(`${server.url}/u/${'x'.repeat(43)}`)).status).toBe(404);
+      // Under the prefix but no route's shape: still a token in the path.
+      expect((await fetch(`${server.url}/u/${token}/more`)).status).toBe(404);
     } finally {
       capture.stop();
       logger.setLogLevel(level);
@@ -232,6 +234,7 @@ describe('the unsubscribe token in the logs', () => {
       expect.stringMatching(/^200 GET \/u\/\{token\} \d+ ms$/),
       expect.stringMatching(/^200 POST \/u\/\{token\} \d+ ms$/),
       expect.stringMatching(/^404 GET \/u\/\{token\} \d+ ms$/),
+      expect.stringMatching(/^404 GET \/u\/\{redacted\} \d+ ms$/),
     ]);
     const lines = capture.lines();
     expect(lines.some((line) => line.includes('"route":"unsubscribe"'))).toBe(true);
