@@ -538,6 +538,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/appointments/{id}/patient-link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Issue a patient link to the appointment
+         * @description A link the patient can hold (issue #53, docs/patient-page.md): `url` opens a page of this one appointment (its time, place, preparation and status; reschedule and cancel while it is at least 2 hours away), no API key needed: the token in it is the credential, 32 random bytes of which only the SHA-256 is stored. It expires at the end of the appointment's slot or 30 days after issue, whichever is first; a moved appointment moves that end. Older links keep working unless `revoke_previous` is true: they answer 404 from then on. The body may be left out.
+         *
+         *     Scopes (any one suffices): `TEST_SESSIONS_SCHEDULE`.
+         */
+        post: operations["createPatientLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/appointments/{id}/results": {
         parameters: {
             query?: never;
@@ -1324,6 +1346,66 @@ export interface paths {
          * @description RFC 8058's one-click unsubscribe, as mail providers send it (cross-site, without cookies: the token is the credential) and as the page's button does: sets the profile's `transactional_emails_enabled` to false. Idempotent: a second POST answers the same page. The body is `List-Unsubscribe=One-Click`, form-encoded or multipart, at most 1 KiB. No API key.
          */
         post: operations["unsubscribe"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/p/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The patient's appointment page
+         * @description Where a patient link leads: a page of that one appointment, server-rendered, in the profile's language, readable without JavaScript: the first name, the date and time in the location's time zone, the location (name, address, map link), the preparation and the number of samples, the status. While it is scheduled and at least 2 hours away, the free slots of the next 14 days at the same location, to reschedule to, and a cancel. Each view is recorded in the person's access log, the link as its reader. No API key.
+         */
+        get: operations["getPatientPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/p/{token}/reschedule": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reschedule by patient link
+         * @description The page's reschedule: moves the link's appointment to `scheduled_at`, a free slot at the same location 2 hours to 14 days ahead, by the API's booking rules; recorded as the patient's (AppointmentRescheduled with source `patient`), with the same events and webhooks as a PATCH. JSON only, from the page itself (same origin). No API key.
+         */
+        post: operations["reschedulePatientAppointment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/p/{token}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel by patient link
+         * @description The page's cancel: cancels the link's appointment, with the patient's reason (at most 500 characters, kept in its history only), recorded as the patient's (history source `patient`), with the same events and webhooks as the API's cancel. JSON only, from the page itself (same origin). No API key.
+         */
+        post: operations["cancelPatientAppointment"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2146,10 +2228,10 @@ export interface components {
                  */
                 at: string;
                 /**
-                 * @description api: a client key; courier: the courier integration; lab; system.
+                 * @description api: a client key; courier: the courier integration; lab; system; patient: the patient on their appointment's page (its link; actor null).
                  * @enum {string}
                  */
-                source: "api" | "courier" | "lab" | "system";
+                source: "api" | "courier" | "lab" | "system" | "patient";
                 /** @description The id of the API key that made the change (never its name); null for the lab. */
                 actor: string | null;
                 /** @description Why, when the change says: the cancellation reason, or "home kit activated". */
@@ -2251,10 +2333,10 @@ export interface components {
                  */
                 at: string;
                 /**
-                 * @description api: a client key; courier: the courier integration; lab; system.
+                 * @description api: a client key; courier: the courier integration; lab; system; patient: the patient on their appointment's page (its link; actor null).
                  * @enum {string}
                  */
-                source: "api" | "courier" | "lab" | "system";
+                source: "api" | "courier" | "lab" | "system" | "patient";
                 /** @description The id of the API key that made the change (never its name); null for the lab. */
                 actor: string | null;
                 /** @description Why, when the change says: the cancellation reason, or "home kit activated". */
@@ -2531,6 +2613,10 @@ export interface components {
             collection_methods: ("practitioner" | "home")[];
             /** @description the longest turnaround of its tests: the report waits for the last */
             turnaround_days: number;
+        };
+        PatientLinkBody: {
+            /** @description true: every link issued before this one for the appointment answers 404 from now on. Default false: they keep working. */
+            revoke_previous?: boolean;
         };
         PickupBody: {
             /** @description 1–100 distinct ids; a duplicate is counted once */
@@ -2929,10 +3015,10 @@ export interface components {
                  */
                 occurred_at: string;
                 /**
-                 * @description Who made the change: api (a client key), courier, lab or system.
+                 * @description Who made the change: api (a client key), courier, lab, system, or patient (the patient on their appointment's page).
                  * @enum {string}
                  */
-                source: "api" | "courier" | "lab" | "system";
+                source: "api" | "courier" | "lab" | "system" | "patient";
                 /** Format: uuid */
                 appointment_id: string;
                 /** Format: uuid */
@@ -2993,10 +3079,10 @@ export interface components {
                     location_id: string;
                 };
                 /**
-                 * @description Who moved it, as the status history names sources: api for a client key's PATCH, the only way an appointment moves today.
+                 * @description Who moved it, as the status history names sources: api for a client key's PATCH, patient for the patient on their appointment's page (its link, issue #53; actor null).
                  * @enum {string}
                  */
-                source: "api" | "courier" | "lab" | "system";
+                source: "api" | "courier" | "lab" | "system" | "patient";
                 /** @description The id of the API key that moved it (never its name), as the history entries name their actor; null when no key acted. */
                 actor: string | null;
             };
@@ -3022,10 +3108,10 @@ export interface components {
                  */
                 occurred_at: string;
                 /**
-                 * @description Who made the change: api (a client key), courier, lab or system.
+                 * @description Who made the change: api (a client key), courier, lab, system, or patient (the patient on their appointment's page).
                  * @enum {string}
                  */
-                source: "api" | "courier" | "lab" | "system";
+                source: "api" | "courier" | "lab" | "system" | "patient";
                 /** Format: uuid */
                 home_kit_order_id: string;
                 /** Format: uuid */
@@ -3061,10 +3147,10 @@ export interface components {
                  */
                 occurred_at: string;
                 /**
-                 * @description Who made the change: api (a client key), courier, lab or system.
+                 * @description Who made the change: api (a client key), courier, lab, system, or patient (the patient on their appointment's page).
                  * @enum {string}
                  */
-                source: "api" | "courier" | "lab" | "system";
+                source: "api" | "courier" | "lab" | "system" | "patient";
                 shipment_id: string;
                 /** Format: uuid */
                 location_id: string;
@@ -4656,10 +4742,10 @@ export interface operations {
                          */
                         at: string;
                         /**
-                         * @description api: a client key; courier: the courier integration; lab; system.
+                         * @description api: a client key; courier: the courier integration; lab; system; patient: the patient on their appointment's page (its link; actor null).
                          * @enum {string}
                          */
-                        source: "api" | "courier" | "lab" | "system";
+                        source: "api" | "courier" | "lab" | "system" | "patient";
                         /** @description The id of the API key that made the change (never its name); null for the lab. */
                         actor: string | null;
                         /** @description Why, when the change says: the cancellation reason, or "home kit activated". */
@@ -4808,6 +4894,71 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+        };
+    };
+    createPatientLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "revoke_previous": false
+                 *     }
+                 */
+                "application/json": components["schemas"]["PatientLinkBody"];
+            };
+        };
+        responses: {
+            /** @description The link; hand it to the patient only. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The page of this one appointment: `{origin}/p/{token}`. The token is the credential: hand it to the patient only. */
+                        url: string;
+                        /**
+                         * Format: date-time
+                         * @description When the link stops working, as computed now: the end of the appointment's slot, or 30 days after issue, whichever is first. A moved appointment moves it: each use checks the slot as it is then.
+                         */
+                        expires_at: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description appointment not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description a home kit's appointment (no time or place: links are for appointments at a location); or a concurrent request changed the resource meanwhile: retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getAppointmentResults: {
@@ -5509,10 +5660,10 @@ export interface operations {
                          */
                         at: string;
                         /**
-                         * @description api: a client key; courier: the courier integration; lab; system.
+                         * @description api: a client key; courier: the courier integration; lab; system; patient: the patient on their appointment's page (its link; actor null).
                          * @enum {string}
                          */
-                        source: "api" | "courier" | "lab" | "system";
+                        source: "api" | "courier" | "lab" | "system" | "patient";
                         /** @description The id of the API key that made the change (never its name); null for the lab. */
                         actor: string | null;
                         /** @description Why, when the change says: the cancellation reason, or "home kit activated". */
@@ -6071,10 +6222,10 @@ export interface operations {
                          */
                         at: string;
                         /**
-                         * @description api: a client key; courier: the courier integration; lab; system.
+                         * @description api: a client key; courier: the courier integration; lab; system; patient: the patient on their appointment's page (its link; actor null).
                          * @enum {string}
                          */
-                        source: "api" | "courier" | "lab" | "system";
+                        source: "api" | "courier" | "lab" | "system" | "patient";
                         /** @description The id of the API key that made the change (never its name); null for the lab. */
                         actor: string | null;
                         /** @description Why, when the change says: the cancellation reason, or "home kit activated". */
@@ -7614,6 +7765,360 @@ export interface operations {
                 };
             };
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            /** @description the database could not answer now: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before repeating the request. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPatientPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The token of the link (32 random bytes, base64url), as the link route or an email gave it. */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page. */
+            200: {
+                headers: {
+                    /** @description default-src 'none'; the page's one script and one style allowed by their SHA-256 hashes; connect-src 'self'; frame-ancestors 'none'; base-uri 'none' */
+                    "Content-Security-Policy": string;
+                    /** @description The profile's language (en, de or fi); `en, de, fi` on the page of a link that opens nothing. */
+                    "Content-Language": string;
+                    /** @description no-referrer: the token in the address never leaves in a Referer. */
+                    "Referrer-Policy": string;
+                    /** @description DENY */
+                    "X-Frame-Options": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            /** @description The link opens nothing: never issued, altered, revoked, or its profile was erased. An HTML page, in en, de and fi, saying what to do (contact the clinic). */
+            404: {
+                headers: {
+                    /** @description default-src 'none'; the page's one script and one style allowed by their SHA-256 hashes; connect-src 'self'; frame-ancestors 'none'; base-uri 'none' */
+                    "Content-Security-Policy": string;
+                    /** @description The profile's language (en, de or fi); `en, de, fi` on the page of a link that opens nothing. */
+                    "Content-Language": string;
+                    /** @description no-referrer: the token in the address never leaves in a Referer. */
+                    "Referrer-Policy": string;
+                    /** @description DENY */
+                    "X-Frame-Options": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The link expired: the appointment's slot has ended, or 30 days passed since it was issued. An HTML page, in en, de and fi, saying what to do (contact the clinic). */
+            410: {
+                headers: {
+                    /** @description default-src 'none'; the page's one script and one style allowed by their SHA-256 hashes; connect-src 'self'; frame-ancestors 'none'; base-uri 'none' */
+                    "Content-Security-Policy": string;
+                    /** @description The profile's language (en, de or fi); `en, de, fi` on the page of a link that opens nothing. */
+                    "Content-Language": string;
+                    /** @description no-referrer: the token in the address never leaves in a Referer. */
+                    "Referrer-Policy": string;
+                    /** @description DENY */
+                    "X-Frame-Options": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description more than 30 requests this minute from this link (page and changes together): retry after Retry-After seconds; or: The key is over its own request limits (or the stage default's: a rate with a burst, a daily quota), or the whole stage is throttled: retry after Retry-After seconds. RateLimit-Policy and RateLimit (draft-ietf-httpapi-ratelimit-headers) say which limit and what is left (a key's own limits are enforced by the local stack now, by API Gateway usage plans once deployed with them). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before repeating the request. */
+                    "Retry-After": number;
+                    /** @description The key's limits as a list: `"burst";q=<requests>;w=<seconds>` and, with a daily quota, `"daily";q=<requests>;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"burst";r=<requests>;t=<seconds until full>, "daily";r=<requests>;t=<seconds until 00:00 UTC>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["ServerError"];
+            /** @description the database could not answer now: retry after Retry-After seconds; or the read could not be recorded in the access log */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before repeating the request. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    reschedulePatientAppointment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The token of the link (32 random bytes, base64url), as the link route or an email gave it. */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "scheduled_at": "2026-12-02T09:30:00Z"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 with Z or an offset (+02:00); answered as the UTC instant
+                     */
+                    scheduled_at: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The appointment's state and time now; nothing of the person. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description scheduled after a move, cancelled after a cancel
+                         * @enum {string}
+                         */
+                        status: "scheduled" | "blood_drawn" | "in_transit" | "completed" | "cancelled";
+                        /**
+                         * Format: date-time
+                         * @description The start of the appointment's slot (UTC).
+                         */
+                        scheduled_at: string;
+                        /**
+                         * Format: date-time
+                         * @description The end of the appointment's slot (UTC).
+                         */
+                        ends_at: string;
+                    };
+                };
+            };
+            /** @description scheduled_at is not a slot of the location, or less than 2 hours or more than 14 days ahead; or: Invalid input: the message names the field and the rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the request came from another site: its `Origin` is not the page's own, or `Sec-Fetch-Site` is not same-origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the link opens nothing: never issued, altered, revoked (an older link than a `revoke_previous`), or its profile was erased */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the slot is full; the appointment is not scheduled (cancelled, or drawn); or it is less than 2 hours away */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the link expired: the appointment's slot has ended, or 30 days passed since it was issued */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description the body is not application/json (a form type included), or has no content type; or: The body is not application/json (charset utf-8, if given). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description more than 30 requests this minute from this link (page and changes together): retry after Retry-After seconds; or: The key is over its own request limits (or the stage default's: a rate with a burst, a daily quota), or the whole stage is throttled: retry after Retry-After seconds. RateLimit-Policy and RateLimit (draft-ietf-httpapi-ratelimit-headers) say which limit and what is left (a key's own limits are enforced by the local stack now, by API Gateway usage plans once deployed with them). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before repeating the request. */
+                    "Retry-After": number;
+                    /** @description The key's limits as a list: `"burst";q=<requests>;w=<seconds>` and, with a daily quota, `"daily";q=<requests>;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"burst";r=<requests>;t=<seconds until full>, "daily";r=<requests>;t=<seconds until 00:00 UTC>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["ServerError"];
+            /** @description the database could not answer now: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before repeating the request. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    cancelPatientAppointment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The token of the link (32 random bytes, base64url), as the link route or an email gave it. */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "reason": "I cannot come that day"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The patient's reason, kept in the appointment's history only. */
+                    reason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The appointment's state and time now; nothing of the person. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description scheduled after a move, cancelled after a cancel
+                         * @enum {string}
+                         */
+                        status: "scheduled" | "blood_drawn" | "in_transit" | "completed" | "cancelled";
+                        /**
+                         * Format: date-time
+                         * @description The start of the appointment's slot (UTC).
+                         */
+                        scheduled_at: string;
+                        /**
+                         * Format: date-time
+                         * @description The end of the appointment's slot (UTC).
+                         */
+                        ends_at: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            /** @description the request came from another site: its `Origin` is not the page's own, or `Sec-Fetch-Site` is not same-origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the link opens nothing: never issued, altered, revoked (an older link than a `revoke_previous`), or its profile was erased */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the appointment is not scheduled (already cancelled, or drawn); or it is less than 2 hours away */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the link expired: the appointment's slot has ended, or 30 days passed since it was issued */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description the body is not application/json (a form type included), or has no content type; or: The body is not application/json (charset utf-8, if given). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description more than 30 requests this minute from this link (page and changes together): retry after Retry-After seconds; or: The key is over its own request limits (or the stage default's: a rate with a burst, a daily quota), or the whole stage is throttled: retry after Retry-After seconds. RateLimit-Policy and RateLimit (draft-ietf-httpapi-ratelimit-headers) say which limit and what is left (a key's own limits are enforced by the local stack now, by API Gateway usage plans once deployed with them). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before repeating the request. */
+                    "Retry-After": number;
+                    /** @description The key's limits as a list: `"burst";q=<requests>;w=<seconds>` and, with a daily quota, `"daily";q=<requests>;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"burst";r=<requests>;t=<seconds until full>, "daily";r=<requests>;t=<seconds until 00:00 UTC>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             500: components["responses"]["ServerError"];
             /** @description the database could not answer now: retry after Retry-After seconds */
             503: {

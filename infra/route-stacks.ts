@@ -29,7 +29,7 @@ import type { StageName } from './settings';
 export const ROUTE_DOMAINS = {
   PlatformRoutes: ['health', 'openapi', 'docs'],
   ProfileRoutes: ['profiles', 'unsubscribe'],
-  SchedulingRoutes: ['locations', 'panels', 'biomarkers', 'appointments'],
+  SchedulingRoutes: ['locations', 'panels', 'biomarkers', 'appointments', 'patient-page'],
   HomeKitRoutes: ['home-kit-orders'],
   LogisticsRoutes: ['shipments'],
   ResultRoutes: ['results', 'documents', 'lab'],

@@ -63,6 +63,11 @@ const Environment = v.object({
   EMAIL_FROM_ADDRESS: v.optional(v.pipe(v.string(), v.email())),
   EMAIL_CONFIGURATION_SET: v.optional(v.pipe(v.string(), v.minLength(1))),
   EMAIL_LINK_ORIGIN: optionalUrl,
+  /**
+   * The public origin of the patient's appointment page (issue #53, docs/patient-page.md): its links are
+   * `${origin}/p/{token}`. Unset: EMAIL_LINK_ORIGIN; the emails carry the page's link only when this is set.
+   */
+  PATIENT_PAGE_ORIGIN: optionalUrl,
   REMINDER_HOURS_BEFORE: v.optional(v.pipe(v.string(), v.regex(/^[1-9]\d{0,2}$/, 'must be a whole number of hours from 1 to 999'), v.transform(Number)), '24'),
 });
 
@@ -103,6 +108,7 @@ function readConfig() {
       fromAddress: env.EMAIL_FROM_ADDRESS,
       configurationSet: env.EMAIL_CONFIGURATION_SET,
       linkOrigin: env.EMAIL_LINK_ORIGIN,
+      patientPageOrigin: env.PATIENT_PAGE_ORIGIN,
       reminderHoursBefore: env.REMINDER_HOURS_BEFORE,
     },
   } as const;

@@ -28,3 +28,16 @@ export class Conflict extends LabError {}
 
 /** The operation cannot be done now; the same request may succeed later. */
 export class Unavailable extends LabError {}
+
+/** What the request names existed but is no longer valid (a patient link past its expiry, issue #53). */
+export class Gone extends LabError {}
+
+/** The caller made too many requests; the same request may succeed after `retryAfterSeconds`. */
+export class TooManyRequests extends LabError {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(message);
+  }
+}

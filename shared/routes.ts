@@ -22,6 +22,7 @@ import * as homeKitOrders from './routes/home-kit-orders';
 import * as webhooks from './routes/webhooks';
 import * as lab from './routes/lab';
 import * as unsubscribe from './routes/unsubscribe';
+import * as patientPage from './routes/patient-page';
 
 export type { HttpMethod, Route } from './routes/route';
 
@@ -54,6 +55,7 @@ export const routes = {
   listAppointmentHistory: appointments.listAppointmentHistory,
   getAppointmentOrderFhir: orders.getAppointmentOrderFhir,
   getAppointmentRequisition: appointments.getAppointmentRequisition,
+  createPatientLink: appointments.createPatientLink,
   getAppointmentResults: results.getAppointmentResults,
   acknowledgeAppointmentResults: results.acknowledgeAppointmentResults,
   getAppointmentResultsHistory: results.getAppointmentResultsHistory,
@@ -96,6 +98,9 @@ export const routes = {
   discardUnmatchedResult: lab.discardUnmatchedResult,
   getUnsubscribePage: unsubscribe.getUnsubscribePage,
   unsubscribe: unsubscribe.unsubscribe,
+  getPatientPage: patientPage.getPatientPage,
+  reschedulePatientAppointment: patientPage.reschedulePatientAppointment,
+  cancelPatientAppointment: patientPage.cancelPatientAppointment,
 } as const satisfies { [N in string]: Route & { name: N } };
 
 export type RouteName = keyof typeof routes;

@@ -36,6 +36,12 @@ export type Prober = (world: World) => Promise<Probe>;
 
 export const PROFILE = { profile_group_slug: 'demo-clinic', first_name: 'Bench', last_name: 'Mark', date_of_birth: '1980-01-01' };
 export const ADDRESS = { name: 'Bench Mark', street: 'Beispielweg', house_number: '7', postal_code: '10117', city: 'Berlin', country: 'DE' };
+/** The token of a new patient link (POST …/patient-link answers `{url}`, whose last segment it is) to a fresh appointment. */
+async function patientLinkToken(w: World): Promise<string> {
+  const { json } = await w.call('POST', `/api/v1/appointments/${await w.fresh.appointment()}/patient-link`, {});
+  return new URL((json as { url: string }).url).pathname.split('/').pop()!;
+}
+
 /** New bookable slots: every booking of the bench its own (infra/local/slot-picker.ts). */
 export const slotIn = createSlotPicker();
 
@@ -140,4 +146,9 @@ export const PROBES = {
     params: { token: await issueUnsubscribeToken(await w.fresh.profile(), new Date()) },
     body: new URLSearchParams({ 'List-Unsubscribe': 'One-Click' }),
   }),
+  // A link to a fresh appointment at a location (issue #53): the page, a move to another slot, a cancel.
+  createPatientLink: async (w) => ({ params: { id: await w.fresh.appointment() } }),
+  getPatientPage: async (w) => ({ params: { token: await patientLinkToken(w) } }),
+  reschedulePatientAppointment: async (w) => ({ params: { token: await patientLinkToken(w) }, body: { scheduled_at: slotIn(2) } }),
+  cancelPatientAppointment: async (w) => ({ params: { token: await patientLinkToken(w) }, body: {} }),
 } satisfies Record<RouteName, Prober | undefined>;

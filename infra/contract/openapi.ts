@@ -172,7 +172,7 @@ function operation(name: RouteName, contract: HandlerContract, config: Conversio
   const body = contract.body
     ? {
         requestBody: {
-          required: true,
+          required: contract.bodyOptional !== true,
           // JSON, or the media types of a form (shared/http/form-body.ts), each with the same fields.
           content: Object.fromEntries(
             (contract.bodyMediaTypes ?? ['application/json']).map((type) => [

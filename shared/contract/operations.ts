@@ -27,6 +27,7 @@ import { homeKitOrdersOperations } from './operations/home-kit-orders';
 import { webhooksOperations } from './operations/webhooks';
 import { labOperations } from './operations/lab';
 import { unsubscribeOperations } from './operations/unsubscribe';
+import { patientPageOperations } from './operations/patient-page';
 
 export { type OperationDoc, type ResponseDoc, TAGS } from './operation-doc';
 
@@ -42,6 +43,7 @@ export const operations = {
   ...webhooksOperations,
   ...labOperations,
   ...unsubscribeOperations,
+  ...patientPageOperations,
 } as const satisfies Record<RouteName, OperationDoc>;
 
 export type Operations = typeof operations;

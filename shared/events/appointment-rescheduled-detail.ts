@@ -24,7 +24,9 @@ export const AppointmentRescheduledDetail = v.strictObject({
   to: slot('The slot it is booked at now: another time, another location, or both.'),
   source: v.pipe(
     v.picklist(TRANSITION_SOURCES),
-    v.description("Who moved it, as the status history names sources: api for a client key's PATCH, the only way an appointment moves today."),
+    v.description(
+      "Who moved it, as the status history names sources: api for a client key's PATCH, patient for the patient on their appointment's page (its link, issue #53; actor null).",
+    ),
   ),
   actor: v.pipe(
     v.nullable(v.string()),

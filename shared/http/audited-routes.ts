@@ -51,6 +51,9 @@ export const AUDITED_ROUTES: ReadonlySet<RouteName> = new Set<RouteName>([
   // unmatched result, readUnmatched); a match answers the results now the appointment's (the entry: its profile's).
   'listUnmatchedResults',
   'matchUnmatchedResult',
+  // The patient's page (issue #53): no key, so no collector; its use case records the view itself, the link as
+  // its reader (shared/usecases/patient-page.ts). Listed for the IAM right to put the entry.
+  'getPatientPage',
 ]);
 
 /** A read of a person's data: of a profile's, or of an unmatched result's patient (no profile known). */

@@ -6,7 +6,7 @@
  * It also recognises, in this one place, the failures of AWS (DynamoDB, S3) that mean "try again later":
  * they answer 503 with `Retry-After`, never 500, and never with the SDK's message (it may quote items).
  */
-import { Conflict, InvalidInput, type LabError, NotAuthenticated, NotFound, NotPermitted, Unavailable } from '../errors';
+import { Conflict, Gone, InvalidInput, type LabError, NotAuthenticated, NotFound, NotPermitted, TooManyRequests, Unavailable } from '../errors';
 
 /** A refusal that exists only at the HTTP edge, with its status. */
 export class HttpError extends Error {
@@ -25,12 +25,15 @@ export class UnsupportedMediaType extends HttpError {
   }
 }
 
-const STATUS_OF = new Map<abstract new (message: string) => LabError, number>([
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a constructor of any arguments: TooManyRequests takes its Retry-After too
+const STATUS_OF = new Map<abstract new (message: string, ...rest: any[]) => LabError, number>([
   [InvalidInput, 400],
   [NotAuthenticated, 401],
   [NotPermitted, 403],
   [NotFound, 404],
   [Conflict, 409],
+  [Gone, 410],
+  [TooManyRequests, 429],
   [Unavailable, 503],
 ]);
 

@@ -170,6 +170,8 @@ export interface JsonBody<S extends GenericSchema = GenericSchema> {
   readonly schema: S;
   readonly read: MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, LabContext>;
   readonly mediaTypes?: readonly string[];
+  /** The client may leave the body out (optionalJsonBody). */
+  readonly optional?: true;
 }
 
 /**
@@ -178,4 +180,23 @@ export interface JsonBody<S extends GenericSchema = GenericSchema> {
  */
 export function jsonBody<S extends GenericSchema>(schema: S): JsonBody<S> {
   return { schema, read: readJsonBody() };
+}
+
+/**
+ * A JSON body the client may leave out (POST /appointments/{id}/patient-link): none, or an empty one, is read as
+ * `{}`; one that is there is read as `jsonBody` reads it (content type, size, UTF-8, JSON).
+ */
+export function optionalJsonBody<S extends GenericSchema>(schema: S): JsonBody<S> {
+  const read = readJsonBody();
+  return {
+    schema,
+    optional: true,
+    read: {
+      before: (request) => {
+        const { body } = request.event;
+        if (body === null || body === undefined || body === '') return void ((request.event as { body: unknown }).body = {});
+        return read.before?.(request);
+      },
+    },
+  };
 }

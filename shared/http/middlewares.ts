@@ -11,7 +11,7 @@ import type { GenericSchema } from 'valibot';
 import type { AccessContext } from '../auth/access';
 import { errorNames, logger } from '../logger';
 import { countRequest, requestMetrics } from '../metrics';
-import { InvalidInput } from '../errors';
+import { InvalidInput, TooManyRequests } from '../errors';
 import { isTryAgainLater, RETRY_AFTER_SECONDS, statusOf, TRY_AGAIN_LATER } from './errors';
 import { baseHeaders } from './responses';
 import { isJsonObject, parseOrBadRequest } from './validation';
@@ -27,13 +27,13 @@ type LabMiddleware = MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, 
 
 /**
  * What an error answers: `{ "error": message }`, JSON no cache may keep. A 503 says when to try again
- * (`Retry-After`, in seconds), whichever failure it stands for.
+ * (`Retry-After`, in seconds), whichever failure it stands for, and so does a 429 (a patient link's rate limit).
  */
-const httpError = (statusCode: number, message: string) => ({
+const httpError = (statusCode: number, message: string, retryAfterSeconds = RETRY_AFTER_SECONDS) => ({
   statusCode,
   expose: true,
   message: JSON.stringify({ error: message }),
-  headers: { ...baseHeaders, ...(statusCode === 503 ? { 'Retry-After': String(RETRY_AFTER_SECONDS) } : {}) },
+  headers: { ...baseHeaders, ...(statusCode === 503 || statusCode === 429 ? { 'Retry-After': String(retryAfterSeconds) } : {}) },
 });
 
 const INTERNAL_ERROR = 'Internal server error';
@@ -52,7 +52,7 @@ export function errorResponses(): LabMiddleware {
       const error = request.error;
       const status = statusOf(error);
       let mapped: ReturnType<typeof httpError>;
-      if (status !== undefined && error) mapped = httpError(status, error.message);
+      if (status !== undefined && error) mapped = httpError(status, error.message, error instanceof TooManyRequests ? error.retryAfterSeconds : undefined);
       else if (isTryAgainLater(error)) {
         logger.warn('AWS could not answer now; answered 503', errorNames(error));
         mapped = httpError(503, TRY_AGAIN_LATER);

@@ -38,6 +38,8 @@ export interface HandlerInput<P, Q, B> {
   now: Date;
   /** The API's address as this request reached it (scheme, host, stage): for links in an answer. */
   baseUrl: string;
+  /** API Gateway's request id and the caller's address: what an access-log entry a public route writes names (the patient's page). */
+  request: { id: string; sourceIp: string | null };
 }
 
 type Documented<D> = D extends { schema: infer S extends GenericSchema } ? InferOutput<S> : BinaryBody;
@@ -69,6 +71,8 @@ export interface HandlerContract {
   body?: GenericSchema;
   /** The body's media types when it is not JSON (a form). */
   bodyMediaTypes?: readonly string[];
+  /** The body may be left out. */
+  bodyOptional?: true;
   idempotent: boolean;
 }
 
@@ -123,6 +127,9 @@ export function composeHttpHandler<
       get baseUrl() {
         return requestBaseUrl(event);
       },
+      get request() {
+        return { id: event.requestContext?.requestId ?? context.awsRequestId, sourceIp: event.requestContext?.identity?.sourceIp ?? null };
+      },
     }),
   );
   const contract: HandlerContract = {
@@ -131,6 +138,7 @@ export function composeHttpHandler<
     query: definition.query,
     body: definition.body?.schema,
     ...(definition.body?.mediaTypes ? { bodyMediaTypes: definition.body.mediaTypes } : {}),
+    ...(definition.body?.optional ? { bodyOptional: true as const } : {}),
     idempotent: definition.idempotency !== undefined,
   };
   // Every line the request writes names its function and request id (shared/logger.ts), the stack's own included.

@@ -80,3 +80,11 @@ export const getAppointmentRequisition = {
   handler: 'functions/appointments/requisition.ts',
   scopes: ['TEST_SESSIONS_VIEW', 'TEST_SESSIONS_SCHEDULE', 'RESULTS_VIEW'],
 } as const satisfies Route;
+// Ours (issue #53): a link the patient can hold, to their appointment's page (docs/patient-page.md).
+export const createPatientLink = {
+  name: 'createPatientLink',
+  method: 'POST',
+  path: '/api/v1/appointments/{id}/patient-link',
+  handler: 'functions/appointments/patient-link.ts',
+  scopes: ['TEST_SESSIONS_SCHEDULE'],
+} as const satisfies Route;

@@ -6,7 +6,7 @@
  */
 import { assertProfileResourceAccess } from '../auth/access';
 import { assertCancellable } from '../domain/appointment';
-import { apiActor } from '../domain/lifecycle';
+import { type Actor, apiActor } from '../domain/lifecycle';
 import { getAppointmentAggregateOrThrow } from '../store/appointments/reads';
 import { type AppointmentAggregate, appointmentLifecycle, type AppointmentRecord } from '../store/appointments/records';
 import { releaseHeldSeat, seatAsRead, testsAndLocationAsRead } from '../store/appointments/writes';
@@ -25,10 +25,10 @@ function asRead(appointment: AppointmentRecord): Condition {
   };
 }
 
-async function writeCancel(aggregate: AppointmentAggregate, reason: string, actorKeyId: string, at: string): Promise<AppointmentAggregate> {
+async function writeCancel(aggregate: AppointmentAggregate, reason: string, actor: Actor, at: string): Promise<AppointmentAggregate> {
   const { appointment } = aggregate;
   const after: AppointmentRecord = { ...appointment, status: 'cancelled', cancellation_reason: reason, updated_at: at };
-  const transition = { lifecycle: appointmentLifecycle, before: appointment, after, actor: apiActor(actorKeyId), at, reason, condition: asRead(appointment) };
+  const transition = { lifecycle: appointmentLifecycle, before: appointment, after, actor, at, reason, condition: asRead(appointment) };
   // asRead includes the time and location: the seat freed is the one the appointment holds.
   await commit({ transitions: [transition], items: releaseHeldSeat(appointment), writtenAt: at });
   countBusiness(BUSINESS_METRICS.appointmentsCancelled);
@@ -38,7 +38,7 @@ async function writeCancel(aggregate: AppointmentAggregate, reason: string, acto
 export async function cancelAppointment(
   id: string,
   reason: string,
-  { access, now }: Caller,
+  { access, now, actor }: Caller,
 ): Promise<{ aggregate: AppointmentAggregate; profile: ProfileRecord }> {
   const aggregate = await getAppointmentAggregateOrThrow(id);
   assertProfileResourceAccess(access, aggregate.appointment, 'appointment');
@@ -48,7 +48,7 @@ export async function cancelAppointment(
     read: aggregate,
     reread: () => getAppointmentAggregateOrThrow(id),
     assertAllowed: (current) => assertCancellable(current.appointment.status),
-    write: (current) => writeCancel(current, reason, access.keyId, at),
+    write: (current) => writeCancel(current, reason, actor ?? apiActor(access.keyId), at),
     what: 'appointment',
   });
   const [cancelled, profile] = await Promise.all([write, getExistingProfile(aggregate.appointment.profile_id)]);

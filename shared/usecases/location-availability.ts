@@ -16,7 +16,7 @@ import { toUtcInstant } from '../domain/instant';
 import { slotsBetween } from '../domain/slots';
 import { InvalidInput, NotFound } from '../errors';
 import type { Availability } from '../schemas/locations';
-import { getLocation, LOCATION_NOT_FOUND } from '../store/locations';
+import { getLocation, LOCATION_NOT_FOUND, type LocationRecord } from '../store/locations';
 import { bookedSlots } from '../store/seats';
 import type { Caller } from './request';
 
@@ -30,6 +30,15 @@ export async function locationAvailability(id: string, query: { from?: string; t
   const location = await getLocation(id);
   if (!location?.active) throw new NotFound(LOCATION_NOT_FOUND);
   assertLocationGroupAccess(access, location.location_group_slug, 'location');
+  return availabilityAt(location, query, now);
+}
+
+/**
+ * The core, without an API key's access check: the bookable slots of an active location over a date range
+ * (today and the six days after it when none is named). The patient's page (shared/usecases/patient-link.ts)
+ * lists its slots with it, for the location its link's appointment is at.
+ */
+export async function availabilityAt(location: LocationRecord, query: { from?: string; to?: string }, now: Date): Promise<Availability> {
   const today = dateInZone(now, location.timezone);
   const from = query.from ?? today;
   const to = query.to ?? addDays(from, DEFAULT_SPAN_DAYS);

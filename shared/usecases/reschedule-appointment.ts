@@ -41,7 +41,7 @@ interface Read {
 export async function rescheduleAppointment(
   id: string,
   patch: { scheduled_at?: string; location_id?: string },
-  { access, now }: Caller,
+  { access, now, actor }: Caller,
 ): Promise<{ aggregate: AppointmentAggregate; profile: ProfileRecord }> {
   if (patch.scheduled_at) assertBookableInstant('scheduled_at', patch.scheduled_at, now);
   const read = async (): Promise<Read> => {
@@ -71,7 +71,7 @@ export async function rescheduleAppointment(
     const scheduledAt = patch.scheduled_at ?? appointment.scheduled_at!;
     const booking = await planSlotBooking({ appointment, location: location!, profile, scheduledAt, now });
     const at = now.toISOString();
-    const events = rescheduledEvents(appointment, location!, booking.seat, apiActor(access.keyId), at);
+    const events = rescheduledEvents(appointment, location!, booking.seat, actor ?? apiActor(access.keyId), at);
     let moved: AppointmentRecord;
     try {
       moved = await changeSchedule(

@@ -30,14 +30,24 @@ describe('the routes table', () => {
     expect(unknown).toEqual([]);
   });
 
-  it('needs a key on every route but health, the OpenAPI document, the docs page and its files, and the unsubscribe link', () => {
+  it("needs a key on every route but health, the OpenAPI document, the docs page and its files, the unsubscribe link and the patient's link", () => {
     const open = routeEntries.filter(([, route]) => route.scopes.length === 0).map(([name]) => name);
-    expect(open.sort()).toEqual(['getDocsAsset', 'getDocsPage', 'getOpenApiDocument', 'getUnsubscribePage', 'health', 'unsubscribe']);
+    expect(open.sort()).toEqual([
+      'cancelPatientAppointment',
+      'getDocsAsset',
+      'getDocsPage',
+      'getOpenApiDocument',
+      'getPatientPage',
+      'getUnsubscribePage',
+      'health',
+      'reschedulePatientAppointment',
+      'unsubscribe',
+    ]);
   });
 
   it('marks the routes whose path carries a credential, and only those, so that no log records their path', () => {
     const secret = routeEntries.filter(([, route]) => route.secretPath).map(([name]) => name);
-    expect(secret.sort()).toEqual(['getUnsubscribePage', 'unsubscribe']);
+    expect(secret.sort()).toEqual(['cancelPatientAppointment', 'getPatientPage', 'getUnsubscribePage', 'reschedulePatientAppointment', 'unsubscribe']);
   });
 
   it('puts every keyed route under /api/v1', () => {

@@ -2,6 +2,7 @@
 import type { RouteName } from '../../routes';
 import { Appointment, AppointmentSummary, CreatedAppointment } from '../../schemas/appointments';
 import { AppointmentHistoryEntry } from '../../schemas/history';
+import { PatientLink } from '../../schemas/patient-page';
 import * as examples from '../examples';
 import {
   CHANGE_NOT_SHOWN,
@@ -148,5 +149,20 @@ export const appointmentsOperations = {
       409: 'no requisition: the draw is not confirmed (or the appointment was cancelled), or the sample was drawn before requisitions existed',
       503: READ_NOT_RECORDED,
     },
+  },
+  createPatientLink: {
+    tag: 'Appointments',
+    summary: 'Issue a patient link to the appointment',
+    description:
+      "A link the patient can hold (issue #53, docs/patient-page.md): `url` opens a page of this one appointment (its time, place, preparation and " +
+      'status; reschedule and cancel while it is at least 2 hours away), no API key needed: the token in it is the credential, 32 random bytes of ' +
+      "which only the SHA-256 is stored. It expires at the end of the appointment's slot or 30 days after issue, whichever is first; a moved " +
+      "appointment moves that end. Older links keep working unless `revoke_previous` is true: they answer 404 from then on. The body may be left out.",
+    responses: { 201: { description: 'The link; hand it to the patient only.', schema: PatientLink } },
+    errors: {
+      404: 'appointment not found',
+      409: "a home kit's appointment (no time or place: links are for appointments at a location); or " + CHANGED_MEANWHILE,
+    },
+    requestExample: { revoke_previous: false },
   },
 } as const satisfies Partial<Record<RouteName, OperationDoc>>;

@@ -57,3 +57,10 @@ export const PickupBody = v.pipe(
     `must list at most ${MAX_LINKED_PICKUP} distinct appointment_ids when a shipment_id is given`,
   ),
 );
+
+/** POST /appointments/{id}/patient-link (issue #53): the body may be left out. */
+export const PatientLinkBody = v.strictObject({
+  revoke_previous: v.optional(
+    v.pipe(v.boolean(), v.description('true: every link issued before this one for the appointment answers 404 from now on. Default false: they keep working.')),
+  ),
+});

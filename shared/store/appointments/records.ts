@@ -49,6 +49,11 @@ export interface AppointmentRecord {
   lab_order?: LabOrderState;
   /** The appointment whose rejected specimen this one draws again (issue #29); absent otherwise. */
   recollection_of?: string;
+  /**
+   * The generation of its patient links (issue #53, shared/store/patient-links.ts): raised by a link issued with
+   * `revoke_previous`; a link of an older generation opens nothing. Absent: 0.
+   */
+  patient_link_generation?: number;
   /** When its slot ends (scheduled_at plus the location's slot_minutes as booked); absent before slots. */
   ends_at?: string;
   /**
