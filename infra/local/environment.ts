@@ -114,6 +114,8 @@ export function localFunctionEnvironment(settings: LocalSettings): Record<string
     SES_ENDPOINT: `http://127.0.0.1:${settings.sesPort}`,
     EMAIL_FROM_ADDRESS: process.env.EMAIL_FROM_ADDRESS || LOCAL_FROM_ADDRESS,
     EMAIL_LINK_ORIGIN: `http://127.0.0.1:${settings.port}`,
+    // The patient's page (issue #53) is served by this very server: the emails carry its link.
+    PATIENT_PAGE_ORIGIN: `http://127.0.0.1:${settings.port}`,
     REMINDER_HOURS_BEFORE: String(settings.reminderHoursBefore),
   };
 }

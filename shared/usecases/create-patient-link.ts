@@ -9,6 +9,7 @@ import { config } from '../config';
 import { linkExpiry, PATIENT_LINK_DAYS } from '../domain/patient-link';
 import { Conflict, NotFound } from '../errors';
 import { getAppointment } from '../store/appointments/reads';
+import type { AppointmentRecord } from '../store/appointments/records';
 import { issuePatientLink } from '../store/patient-links';
 import { TransactionCancelled } from '../store/transactions';
 import { slotEndOf } from './appointment-facts';
@@ -29,22 +30,48 @@ export const patientPageBase = (requestBaseUrl: string): string => (config.email
  * A new link to appointment `id`: `{url, expires_at}`, the expiry as it is now (the appointment's slot end, or 30
  * days ahead). With `revoke_previous` every older link of the appointment opens nothing from now on.
  */
-export async function createPatientLink(
+export function createPatientLink(
   id: string,
   body: { revoke_previous?: boolean },
   { access, now }: Caller,
   base: string,
 ): Promise<{ url: string; expires_at: string }> {
+  return issueLink(id, { revokePrevious: body.revoke_previous === true, now, base }, (appointment) =>
+    assertProfileResourceAccess(access, appointment, 'appointment'),
+  );
+}
+
+/**
+ * The link an email about the appointment carries (booked, moved, reminder): a new one for that message, the
+ * older ones kept. None when the stage names no page origin (PATIENT_PAGE_ORIGIN), or for a home kit's or a
+ * vanished appointment.
+ */
+export async function patientLinkForEmail(id: string, now: Date): Promise<string | undefined> {
+  const origin = config.email.patientPageOrigin;
+  if (!origin) return undefined;
+  try {
+    return (await issueLink(id, { revokePrevious: false, now, base: origin.replace(/\/+$/, '') }, () => {})).url;
+  } catch (error) {
+    if (error instanceof NotFound || error instanceof Conflict) return undefined;
+    throw error;
+  }
+}
+
+async function issueLink(
+  id: string,
+  { revokePrevious, now, base }: { revokePrevious: boolean; now: Date; base: string },
+  assertAllowed: (appointment: AppointmentRecord) => void,
+): Promise<{ url: string; expires_at: string }> {
   for (let attempt = 1; ; attempt += 1) {
     const appointment = await getAppointment(id);
     if (!appointment) throw new NotFound('Appointment not found');
-    assertProfileResourceAccess(access, appointment, 'appointment');
+    assertAllowed(appointment);
     if (!appointment.location_id || !appointment.scheduled_at) throw new Conflict(HOME_KIT_HAS_NO_PAGE);
     try {
       const { token } = await issuePatientLink({
         appointmentId: id,
         generation: appointment.patient_link_generation ?? 0,
-        revokePrevious: body.revoke_previous === true,
+        revokePrevious,
         at: now,
         deleteAt: new Date(now.getTime() + LINK_KEPT_DAYS * DAY_MS),
       });
@@ -56,4 +83,3 @@ export async function createPatientLink(
     }
   }
 }
-

@@ -31,6 +31,7 @@ import { getLocation } from '../store/locations';
 import { claimToSend, markFailed, markSent, type MessageRecord, recordUnsent, releaseClaim, type UnsentStatus } from '../store/messages';
 import { getProfile, type ProfileRecord } from '../store/profiles';
 import { addressLine, preparationOf, senderOf, slotEndOf } from './appointment-facts';
+import { patientLinkForEmail } from './create-patient-link';
 import { dropReminder, dueReminders, type ReminderRecord, setReminder, takeReminder } from '../store/reminders';
 import type { BusEvent } from '../webhooks/bus-event';
 
@@ -235,7 +236,10 @@ export async function deliver(message: Draft, realm: Realm, now: Date): Promise<
   if (claim.kind === 'decided') return 'decided';
   const token = await issueUnsubscribeToken(profile.id, now);
   const unsubscribeUrl = `${requireSetting(config.email.linkOrigin, 'EMAIL_LINK_ORIGIN')}/u/${token}`;
-  const composed = await composeFor(message, profile, unsubscribeUrl);
+  // The page of the appointment (issue #53), when the stage has one: a link of its own for this message.
+  const appointmentPage =
+    message.appointment_id && PAGE_LINK_TYPES.has(message.type) ? await patientLinkForEmail(message.appointment_id, now) : undefined;
+  const composed = await composeFor(message, profile, unsubscribeUrl, appointmentPage);
   if (typeof composed === 'string') {
     await markFailed(pending, composed, null);
     return 'decided';
@@ -274,14 +278,14 @@ export async function deliver(message: Draft, realm: Realm, now: Date): Promise<
 type NothingToSay = 'NothingToSay' | 'AppointmentChanged';
 
 /** The facts of a message, composed; or why there is nothing to say. */
-async function composeFor(message: Draft, profile: ProfileRecord, unsubscribeUrl: string) {
+async function composeFor(message: Draft, profile: ProfileRecord, unsubscribeUrl: string, appointmentPage?: string) {
   const sender = await senderOf(profile.profile_group_slug);
   const facts: EmailFacts = {
     type: message.type,
     language: profile.language,
     firstName: profile.first_name,
     senderName: sender.name,
-    links: { unsubscribe: unsubscribeUrl },
+    links: { unsubscribe: unsubscribeUrl, ...(appointmentPage ? { appointmentPage } : {}) },
   };
   if (message.home_kit_order_id) {
     const kit = await getHomeKitOrder(message.home_kit_order_id);
@@ -298,6 +302,9 @@ async function composeFor(message: Draft, profile: ProfileRecord, unsubscribeUrl
 
 /** Who the patient knows the message is from (the page of their appointment says the same: ./appointment-facts.ts). */
 export { senderOf };
+
+/** The messages that carry the link to the appointment's page (issue #53): those about an appointment still to come. */
+const PAGE_LINK_TYPES = new Set<MessageType>(['appointment_booked', 'appointment_rescheduled', 'appointment_reminder']);
 
 /** The messages that tell an appointment's time and place. */
 const APPOINTMENT_TYPES = new Set<MessageType>(['appointment_booked', 'appointment_rescheduled', 'appointment_cancelled', 'appointment_reminder']);

@@ -20,6 +20,8 @@ const publicRoutes = routeEntries.filter(([, route]) => route.scopes.length === 
 /** The public routes whose credential is a token in the path (secretPath): they read the table, never a key. */
 const tokenRoutes = publicRoutes.filter(([, route]) => 'secretPath' in route && route.secretPath);
 const openRoutes = publicRoutes.filter((entry) => !tokenRoutes.includes(entry));
+/** The patient's page's changes (issue #53): a move or a cancel publishes the appointment's events, as the API's. */
+const CHANGES_BY_LINK = new Set(['reschedulePatientAppointment', 'cancelPatientAppointment']);
 /** DynamoDB's client, and the SDK core every client is built on. */
 const dynamoDbClient = (input: string) => ['@aws-sdk/client-dynamodb', '@aws-sdk/lib-dynamodb'].includes(input) || !input.startsWith('@aws-sdk/client-');
 const keyedRoute = routeEntries.find(([name]) => name === 'getProfile')!;
@@ -65,11 +67,23 @@ describe('the bundle of a route', () => {
     expect(tokenRoutes.map(([name]) => name)).toContain('unsubscribe');
   });
 
-  it.each(tokenRoutes)('%s, whose token is its credential, carries DynamoDB only and no key lookup', async (name, route) => {
-    const inputs = await inputsOf(name, route.handler);
-    expect(inputs.filter(awsSdk).filter((input) => !dynamoDbClient(input))).toEqual([]);
-    expect(inputs).not.toContain('shared/auth/api-keys.ts');
-  });
+  it.each(tokenRoutes.filter(([name]) => !CHANGES_BY_LINK.has(name)))(
+    '%s, whose token is its credential, carries DynamoDB only and no key lookup',
+    async (name, route) => {
+      const inputs = await inputsOf(name, route.handler);
+      expect(inputs.filter(awsSdk).filter((input) => !dynamoDbClient(input))).toEqual([]);
+      expect(inputs).not.toContain('shared/auth/api-keys.ts');
+    },
+  );
+
+  it.each(tokenRoutes.filter(([name]) => CHANGES_BY_LINK.has(name)))(
+    "%s, the patient's change by link, carries DynamoDB and EventBridge only (it publishes the appointment's events as the API does) and no key lookup",
+    async (name, route) => {
+      const inputs = await inputsOf(name, route.handler);
+      expect(inputs.filter(awsSdk).filter((input) => !dynamoDbClient(input) && input !== '@aws-sdk/client-eventbridge')).toEqual([]);
+      expect(inputs).not.toContain('shared/auth/api-keys.ts');
+    },
+  );
 
   it("of the results report decodes Brotli with Node's own decoder, not the brotli package fontkit names", async () => {
     const inputs = inputsByPackage((await buildReport()).metafile).map(({ input }) => input);

@@ -53,7 +53,7 @@ const MAX_RESOURCES = 300;
  * costs its domain's nested stack its function (6 resources) and the API's stack its method, its path's ANY
  * and new path segments (at most 4 on average).
  */
-const PLANNED_ROUTES = 4;
+const PLANNED_ROUTES = 0;
 const RESOURCES_PER_ROUTE = { api: 4, routes: 6 };
 const isApiStack = (name: string) => /^LabApi-[a-z]+$/.test(name);
 

@@ -364,6 +364,7 @@ export const BODIES: Partial<Record<RouteName, Bodies>> = {
   attachAppointmentBiomarkers: () => [{ biomarker_ids: [5] }],
   confirmAppointment: () => [{ barcode: 'MALLORY-0001' }],
   cancelAppointment: () => [{ cancellation_reason: 'cancelled by another tenant' }],
+  createPatientLink: () => [{}, { revoke_previous: true }],
   pickupAppointments: (t1, t2) => [
     ...t1.appointments!.map((id) => ({ appointment_ids: [id] })),
     ...t1.shipments!.map((id) => ({ appointment_ids: [t2.drawnAppointmentId], shipment_id: id })),

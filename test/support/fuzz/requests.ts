@@ -528,7 +528,11 @@ function routeRequest(m: RouteModel, world: World): fc.Arbitrary<FuzzRequest> {
       if (bytes !== undefined) fuzzed.push(`body:${body.label}`, `content-type:${type ?? 'absent'}`);
 
       // Judged as the server reads it: the value after a JSON round trip (-0 becomes 0, undefined goes).
-      const bodyOk = m.body ? bytes !== undefined && typeOk && body.raw === undefined && passes(m.contract.body, JSON.parse(bytes as string)) : true;
+      // A body the route lets the client leave out (POST …/patient-link) may be absent.
+      const bodyOk = m.body
+        ? (bytes === undefined && m.contract.bodyOptional === true) ||
+          (bytes !== undefined && typeOk && body.raw === undefined && passes(m.contract.body, JSON.parse(bytes as string)))
+        : true;
       // A repeated parameter counts with its last value, as API Gateway's queryStringParameters (and the local server) give it.
       const queryOk = passes(m.contract.query ?? v.strictObject({}), Object.fromEntries(query.pairs));
       // Keys that hold one of the route's scopes may be accepted (the other tenant's sees its own, or an empty list).
