@@ -30,6 +30,8 @@ export interface EventStackProps extends EventsProps {
   readonly reminderHoursBefore: number;
   /** The API's public base URL (stage included): the unsubscribe links of patient email point there. */
   readonly apiBaseUrl: string;
+  /** The stage's patientPageOrigin: the emails' links to the patient's page point there; unset: the emails carry none. */
+  readonly patientPageOrigin?: string;
 }
 
 export class EventStack extends NestedStack {
@@ -46,7 +48,8 @@ export class EventStack extends NestedStack {
     super(scope, id, {
       description: 'Lab API events: outbox relay, results-ingest, lab orders queue, webhook delivery, critical results check, patient email',
     });
-    const { lab, criticalAckMinutes, unmatchedWaitMinutes, labOrdersQueueVersion, email, reminderHoursBefore, apiBaseUrl, ...eventsProps } = props;
+    const { lab, criticalAckMinutes, unmatchedWaitMinutes, labOrdersQueueVersion, email, reminderHoursBefore, apiBaseUrl, patientPageOrigin, ...eventsProps } =
+      props;
     this.relay = new OutboxRelay(this, 'OutboxRelay', eventsProps);
     this.ingest = new ResultsIngest(this, 'ResultsIngest', eventsProps);
     this.labOrders = new LabOrdersSubscription(this, 'LabOrders', { ...eventsProps, queueVersion: labOrdersQueueVersion });
@@ -54,6 +57,12 @@ export class EventStack extends NestedStack {
     this.criticalResults = new CriticalResultsCheck(this, 'CriticalResults', { ...eventsProps, criticalAckMinutes, unmatchedWaitMinutes });
     if (lab) this.labOrders.queue.grantConsumeMessages(lab);
     if (props.labInterface) this.labOrderSender = new LabOrderSender(this, 'LabOrderSender', { ...eventsProps, labInterface: props.labInterface });
-    this.patientEmail = new PatientEmail(this, 'PatientEmail', { ...eventsProps, email, reminderHoursBefore, linkOrigin: apiBaseUrl });
+    this.patientEmail = new PatientEmail(this, 'PatientEmail', {
+      ...eventsProps,
+      email,
+      reminderHoursBefore,
+      linkOrigin: apiBaseUrl,
+      patientPageOrigin,
+    });
   }
 }

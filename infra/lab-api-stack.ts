@@ -241,6 +241,7 @@ export class LabApiStack extends Stack {
       hipaa,
       cors,
       auditRetentionDays: settings.auditRetentionDays,
+      patientPageOrigin: settings.patientPageOrigin,
       requireKey,
       keyAuthorizer,
     });
@@ -261,6 +262,7 @@ export class LabApiStack extends Stack {
       labOrdersQueueVersion: settings.labOrdersQueueVersion,
       email: settings.email,
       reminderHoursBefore: settings.reminderHoursBefore,
+      patientPageOrigin: settings.patientPageOrigin,
       // What api.url says without its trailing slash, from the API alone (not its stage, which waits for every
       // method): the nested stack gets the API's id as a parameter, and nothing of it flows back.
       apiBaseUrl: `https://${api.restApiId}.execute-api.${Aws.REGION}.${Aws.URL_SUFFIX}/${stage}`,

@@ -85,6 +85,8 @@ export interface PatientEmailProps extends EventsProps {
   readonly reminderHoursBefore: number;
   /** The public base URL of this API (its stage included, no trailing slash): unsubscribe links are `${origin}/u/{token}`. */
   readonly linkOrigin: string;
+  /** The stage's patientPageOrigin: the emails' links to the patient's page are `${origin}/p/{token}`; unset: they carry none. */
+  readonly patientPageOrigin?: string;
 }
 
 export class PatientEmail extends Construct {
@@ -102,7 +104,7 @@ export class PatientEmail extends Construct {
 
   constructor(scope: Construct, id: string, props: PatientEmailProps) {
     super(scope, id);
-    const { email, reminderHoursBefore, linkOrigin, ...eventsProps } = props;
+    const { email, reminderHoursBefore, linkOrigin, patientPageOrigin, ...eventsProps } = props;
     const domain = senderDomain(email);
 
     this.configurationSet = new ConfigurationSet(this, 'ConfigurationSet', {
@@ -135,6 +137,8 @@ export class PatientEmail extends Construct {
       EMAIL_CONFIGURATION_SET: this.configurationSet.configurationSetName,
       EMAIL_LINK_ORIGIN: linkOrigin,
       REMINDER_HOURS_BEFORE: String(reminderHoursBefore),
+      // The booking, rescheduled and reminder emails carry a link to the patient's page only when the stage names its origin.
+      ...(patientPageOrigin && { PATIENT_PAGE_ORIGIN: patientPageOrigin }),
     };
 
     this.deadLetterQueue = deadLetterQueue(this, 'DeadLetterQueue');

@@ -36,13 +36,15 @@ export interface RouteMethodsProps {
   /** The stage's allowed browser origins (empty: no CORS). */
   readonly cors: readonly string[];
   readonly auditRetentionDays: number;
+  /** The stage's patientPageOrigin (unset: none): PATIENT_PAGE_ORIGIN of the patient link's routes. */
+  readonly patientPageOrigin?: string;
   readonly requireKey: RequestValidator;
   readonly keyAuthorizer: RequestAuthorizer;
 }
 
 /** Adds every route's function and method; answers the functions. */
 export function routeMethods(scope: Stack, api: RestApi, props: RouteMethodsProps): ApiFunction[] {
-  const { stage, table, bucket, bus, cursorSecret, hipaa, cors, auditRetentionDays, requireKey, keyAuthorizer } = props;
+  const { stage, table, bucket, bus, cursorSecret, hipaa, cors, auditRetentionDays, patientPageOrigin, requireKey, keyAuthorizer } = props;
   // Every route: its own function, in its domain's nested stack (infra/route-stacks.ts), and its method on
   // the resource of its path, here.
   const routeStacks = (Object.keys(ROUTE_DOMAINS) as RouteDomain[]).flatMap((domain) => {
@@ -50,7 +52,7 @@ export function routeMethods(scope: Stack, api: RestApi, props: RouteMethodsProp
     if (routes.length === 0) return [];
     // The functions name an allowed origin on their answers (shared/http/cors.ts), from the same list.
     const environment: Record<string, string> = cors.length > 0 ? { CORS_ALLOW_ORIGINS: cors.join(',') } : {};
-    return [new RouteStack(scope, domain, { routes, stage, table, bucket, bus, cursorSecret, api, environment, auditRetentionDays, hipaa })];
+    return [new RouteStack(scope, domain, { routes, stage, table, bucket, bus, cursorSecret, api, environment, auditRetentionDays, patientPageOrigin, hipaa })];
   });
   const routeFunctions = routeStacks.flatMap((routeStack) => routeStack.functions);
   const methodsByResource = new Map<IResource, string[]>();

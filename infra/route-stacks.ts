@@ -39,6 +39,12 @@ export const ROUTE_DOMAINS = {
 
 export type RouteDomain = keyof typeof ROUTE_DOMAINS;
 
+/**
+ * The routes that build the patient's page links or check its posts' Origin against it (docs/patient-page.md):
+ * they get PATIENT_PAGE_ORIGIN when the stage names the page's origin (patientPageOrigin), no other route.
+ */
+export const PAGE_ORIGIN_ROUTES: readonly RouteName[] = ['createPatientLink', 'reschedulePatientAppointment', 'cancelPatientAppointment'];
+
 export function domainOf(routeName: RouteName, route: Route): RouteDomain {
   const folder = route.handler.split('/')[1];
   const found = (Object.keys(ROUTE_DOMAINS) as RouteDomain[]).find((domain) => (ROUTE_DOMAINS[domain] as readonly string[]).includes(folder ?? ''));
@@ -58,6 +64,8 @@ export interface RouteStackProps {
   readonly environment: Readonly<Record<string, string>>;
   /** AUDIT_RETENTION_DAYS of the functions that record reads. */
   readonly auditRetentionDays: number;
+  /** The stage's patientPageOrigin: PATIENT_PAGE_ORIGIN of PAGE_ORIGIN_ROUTES; unset: none. */
+  readonly patientPageOrigin?: string;
   /** Where the stage runs the HIPAA checks: the key of the functions' logs, from the parent (a parameter here). */
   readonly hipaa?: HipaaControls;
 }
@@ -73,6 +81,8 @@ export class RouteStack extends NestedStack {
       const fn = new ApiFunction(this, pascal(routeName), { ...props, routeName, route, environment: props.environment });
       // The functions that record reads set each entry's expiry from it (docs/privacy.md "Privacy").
       if (fn.recordsReads) fn.function.addEnvironment('AUDIT_RETENTION_DAYS', String(props.auditRetentionDays));
+      // The link route's URLs and the page's own origin (shared/usecases/create-patient-link.ts, shared/http/patient-link.ts).
+      if (props.patientPageOrigin && PAGE_ORIGIN_ROUTES.includes(routeName)) fn.function.addEnvironment('PATIENT_PAGE_ORIGIN', props.patientPageOrigin);
       return fn;
     });
   }

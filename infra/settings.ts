@@ -24,6 +24,7 @@
  * | —                           | `labOrdersQueueVersion` | the LabOrderRequested version the lab orders queue receives: 1 (rendered from 2 by its rule) until the lab reads schema_version, then 2 |
  * | —                           | `email`                 | patient email: `fromAddress`, the sender, and `domain` (default: the address's), the SES identity verified for it; the address must be in that domain |
  * | `reminderHoursBefore`       | same                    | whole hours before an appointment its reminder email goes (1–999; 24 in every stage file) |
+ * | —                           | `patientPageOrigin`     | the public https origin of the patient's appointment page (no path); the emails carry its link only when set; unset: the link route's URLs use the API's own address |
  * | —                           | `labInterface`          | the lab's engine the lab order sender delivers orders to over MLLP (over TLS: its private CA in caCertificate, if any), and the VPC it is reached from; unset: no sender |
  * | —                           | `retainData`            | the table (deletion protection on), queues and log groups outlive the stack |
  * | —                           | `logRetention`          | how long CloudWatch Logs keeps the functions' and the API's logs |
@@ -85,6 +86,12 @@ const inDomain = (fromAddress: string, domain: string) => {
   const addressDomain = fromAddress.slice(fromAddress.lastIndexOf('@') + 1).toLowerCase();
   return addressDomain === domain.toLowerCase() || addressDomain.endsWith(`.${domain.toLowerCase()}`);
 };
+
+/**
+ * An https origin exactly as a browser names it in `Origin`: scheme, lower-case host, a port only if not 443; no
+ * path (not even `/`), query, fragment or user info. The patient's page checks its posts' Origin against it.
+ */
+const isHttpsOrigin = (text: string): boolean => URL.canParse(text) && new URL(text).protocol === 'https:' && new URL(text).origin === text;
 
 /** What AWS WAF accepts as a rate-based rule's limit. */
 const WAF_MIN_RATE = 10;
@@ -168,6 +175,12 @@ const StageFileSchema = v.strictObject({
   ),
   // The functions' own check (shared/config.ts REMINDER_HOURS_BEFORE) takes 1 to 999.
   reminderHoursBefore: wholeNumber(1, 999, 'hours'),
+  patientPageOrigin: v.optional(
+    v.pipe(
+      v.string(),
+      v.check(isHttpsOrigin, 'must be an https origin as a browser names it, e.g. https://patients.lab.example.org: no path, not even a trailing /'),
+    ),
+  ),
 });
 
 export function stageOf(app: App): StageName {
@@ -300,6 +313,8 @@ export function readSettings(scope: IConstruct, stage: StageName, stageFile: Sta
     // The stage file's only (no -c): who patients hear from, and through which verified domain, is reviewed like code.
     email: file.email,
     reminderHoursBefore: wholeNumberOf(scope, 'reminderHoursBefore', file.reminderHoursBefore, 'hours', 999),
+    // The stage file's only (no -c): where patients' emails send them is reviewed like code.
+    ...(file.patientPageOrigin && { patientPageOrigin: file.patientPageOrigin }),
   };
   // Alarms nobody receives are no alarms.
   if (settings.alarms && settings.alarmEmail === undefined) {

@@ -39,6 +39,10 @@ export const prod: StageFile = {
   email: { fromAddress: 'no-reply@lab.example.org', domain: 'lab.example.org' },
   // The reminder email, this many hours before the appointment (bookings made later than that get it at once).
   reminderHoursBefore: 24,
+  // The public origin of the patient's appointment page (docs/patient-page.md): a custom domain mapped to this
+  // stage that serves its /p/{token} routes. Set, the booking, rescheduled and reminder emails carry the page's
+  // link; unset, they carry none, and the link route's URLs use the API's own address. https, no path:
+  // patientPageOrigin: 'https://patients.lab.example.org',
   // A WAF in front of the API (infra/waf.ts), off until the API faces the open internet beyond its clients:
   // wafRequestsPerIp: 30_000, (requests per source IP in 5 minutes, then 429: above one key's 7,500; $7/month + $0.60 per million)
   // The lab's interface engine, to send each order as HL7 v2 over MLLP (docs/deploy.md "Connecting a lab over MLLP"):

@@ -87,6 +87,14 @@ export interface StackSettings {
    * 24 in every stage file, the default the issue asks for.
    */
   readonly reminderHoursBefore: number;
+  /**
+   * The public origin of the patient's appointment page (issue #53, docs/patient-page.md), e.g.
+   * `https://patients.lab.example.org`: an https origin, no path, that serves this stage's `/p/{token}` routes
+   * (a custom domain mapped to the API's stage). Links are `${origin}/p/{token}` (PATIENT_PAGE_ORIGIN of the
+   * email functions and the link's routes), and the booking, rescheduled and reminder emails carry one only when
+   * it is set. Unset: no link in the emails, and the link route's URLs use the API's own address.
+   */
+  readonly patientPageOrigin?: string;
 }
 
 /** Who patients hear from: the sender address, and the SES domain identity it is sent through. */

@@ -7,7 +7,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT } from '../../infra/api-function';
+import { ApiFunction, REPO_ROOT } from '../../infra/api-function';
+import { LabApiStack } from '../../infra/lab-api-stack';
 import {
   PATIENT_MESSAGE_EVENTS,
   PATIENT_MESSAGES_BATCH_SIZE,
@@ -16,6 +17,7 @@ import {
   SES_FEEDBACK_DETAIL_TYPES,
 } from '../../infra/patient-email';
 import { FUNCTION_SIZES, type FunctionClass } from '../../infra/route-classes';
+import { PAGE_ORIGIN_ROUTES } from '../../infra/route-stacks';
 import { STAGE_FILES } from '../../infra/settings';
 import { EVENT_SOURCE, SANDBOX_EVENT_SOURCE } from '../../shared/events/event-source';
 import { labApiStack, type Ref, str, Synthesized, testApp } from './synth';
@@ -271,5 +273,32 @@ describe('what the patient email functions may do', () => {
       expect(origin, cls).toMatch(/"https:\/\/".*\.execute-api\..*"\/prod"\]/);
     }
     expect(variablesOf(prod, 'email-feedback')).not.toHaveProperty('EMAIL_FROM_ADDRESS');
+  });
+});
+
+describe("the patient page's origin (patientPageOrigin, issue #53)", () => {
+  const PAGE_ORIGIN = 'https://patients.lab.example.org';
+  const EMAIL_SENDERS: readonly FunctionClass[] = ['patient-messages', 'message-reminders'];
+  /** Who holds PATIENT_PAGE_ORIGIN, and its value: the two senders by class, the routes by name. */
+  const holders = (stack: Synthesized) =>
+    Object.fromEntries(
+      stack.functions.flatMap(({ construct, fn }) => {
+        const { Variables } = stack.resources[fn]!.Properties.Environment as { Variables: Record<string, unknown> };
+        if (!('PATIENT_PAGE_ORIGIN' in Variables)) return [];
+        return [[construct instanceof ApiFunction ? construct.routeName : construct.functionClass, Variables.PATIENT_PAGE_ORIGIN]];
+      }),
+    );
+
+  it("reaches the senders, the link route and the page's two changes when the stage names it, and no other function", () => {
+    const named = new Synthesized(
+      new LabApiStack(testApp(), 'LabApi-prod', { stage: 'prod', stageFile: { ...STAGE_FILES.prod, patientPageOrigin: PAGE_ORIGIN } }),
+    );
+    expect(PAGE_ORIGIN_ROUTES).toEqual(['createPatientLink', 'reschedulePatientAppointment', 'cancelPatientAppointment']);
+    expect(holders(named)).toEqual(Object.fromEntries([...EMAIL_SENDERS, ...PAGE_ORIGIN_ROUTES].map((holder) => [holder, PAGE_ORIGIN])));
+  });
+
+  it('reaches no function of a stage that names none (every stage file today): the emails then carry no page link', () => {
+    expect(holders(prod)).toEqual({});
+    expect(holders(dev)).toEqual({});
   });
 });

@@ -213,6 +213,39 @@ describe('the patient email settings', () => {
   });
 });
 
+describe("the patient page's origin", () => {
+  it('is unset in every stage file: the emails carry no page link until a stage names its origin', () => {
+    for (const stage of STAGES) expect(readSettings(testApp(), stage), stage).not.toHaveProperty('patientPageOrigin');
+  });
+
+  it("takes the stage file's https origin, and never a `-c` value", () => {
+    const file: StageFile = { ...STAGE_FILES.prod, patientPageOrigin: 'https://patients.lab.example.org' };
+    expect(readSettings(testApp(), 'prod', file).patientPageOrigin).toBe('https://patients.lab.example.org');
+    expect(readSettings(testApp(), 'prod', { ...file, patientPageOrigin: 'https://patients.lab.example.org:8443' }).patientPageOrigin).toBe(
+      'https://patients.lab.example.org:8443',
+    );
+    expect(readSettings(testApp({ patientPageOrigin: 'https://elsewhere.example.org' }), 'prod')).not.toHaveProperty('patientPageOrigin');
+  });
+
+  it('refuses anything but an https origin as a browser names it, naming the file and the field', () => {
+    for (const origin of [
+      'http://patients.lab.example.org',
+      'https://patients.lab.example.org/',
+      'https://patients.lab.example.org/p',
+      'https://patients.lab.example.org?x=1',
+      'https://user@patients.lab.example.org',
+      'https://Patients.lab.example.org',
+      'https://patients.lab.example.org:443',
+      'patients.lab.example.org',
+      '',
+    ]) {
+      expect(() => readSettings(testApp(), 'prod', { ...STAGE_FILES.prod, patientPageOrigin: origin }), origin).toThrow(
+        'infra/stages/prod.ts: patientPageOrigin must be an https origin as a browser names it, e.g. https://patients.lab.example.org: no path',
+      );
+    }
+  });
+});
+
 describe('termination protection', () => {
   it('is on for the prod stack', () => {
     expect(labApiStack(testApp(), 'prod').terminationProtection).toBe(true);
