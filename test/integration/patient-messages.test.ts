@@ -7,7 +7,7 @@ import { allEmails, attachmentText, emailsTo, rejectNextSend, throttleNextSends 
 import { createSecretKey, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import ICAL from 'ical.js';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { handler as emailFeedback } from '../../functions/events/email-feedback';
 import { handler as patientMessages } from '../../functions/events/patient-messages';
 import { BIOMARKERS, PANELS } from '../../infra/local/seed-data';
@@ -125,6 +125,57 @@ describe('an appointment booked by a person who consented', () => {
     const emails = await emailsTo(person.email);
     expect(calendarOf(emails.at(-1)!)).toMatchObject({ method: 'CANCEL', status: 'CANCELLED', uid: `${id}@lab-api` });
     expect((await messagesOf(person.id)).map((message) => message.type)).toEqual(['appointment_cancelled', 'appointment_booked']);
+  });
+});
+
+describe("the appointment's page link (issue #53)", () => {
+  /** The page's link as test/support/ses.ts names its origin: the 43-character token, whole. */
+  const PAGE_LINK = /https:\/\/patients\.lab\.example\.com\/p\/([A-Za-z0-9_-]{43})(?![A-Za-z0-9_-])/;
+
+  it("is in the booking email's text and HTML when PATIENT_PAGE_ORIGIN is set, and opens that appointment's page", async () => {
+    const person = await consentingProfile();
+    eventBridge.client.resetHistory();
+    const id = await book(person.id);
+    const [email] = await emailsTo(person.email);
+    const inText = PAGE_LINK.exec(email!.body.text ?? '');
+    const inHtml = PAGE_LINK.exec(email!.body.html ?? '');
+    expect(inText, email!.body.text).not.toBeNull();
+    expect(inHtml?.[1]).toBe(inText![1]);
+    // The same path on the API (the page's origin serves the stage's /p/{token}): that appointment's page.
+    const page = await api.request('GET', `/p/${inText![1]}`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(page.body).toContain('<html lang="en">');
+    const log = await api.get(`/api/v1/profiles/${person.id}/access-log`, key);
+    expect(log.body).toContainEqual(expect.objectContaining({ route: 'getPatientPage', resource: `appointment ${id}` }));
+  });
+
+  it('is in no email of a stage that names no page origin', async () => {
+    // The sender as a stage without patientPageOrigin loads it: its modules read afresh, PATIENT_PAGE_ORIGIN unset.
+    const origin = process.env.PATIENT_PAGE_ORIGIN;
+    delete process.env.PATIENT_PAGE_ORIGIN;
+    vi.resetModules();
+    let withoutPage: typeof patientMessages;
+    try {
+      ({ handler: withoutPage } = await import('../../functions/events/patient-messages'));
+    } finally {
+      process.env.PATIENT_PAGE_ORIGIN = origin;
+    }
+    const person = await consentingProfile();
+    eventBridge.client.resetHistory();
+    const res = await api.post('/api/v1/appointments', { profile_id: person.id, location_id: BERLIN_MITTE, scheduled_at: slotIn(7) }, key);
+    expect(res.status).toBe(201);
+    const entries = eventBridge.entries();
+    eventBridge.client.resetHistory();
+    expect((await withoutPage(sqsEvent(entries.map((entry) => JSON.stringify(eventBridgeEvent(entry))))))?.batchItemFailures).toEqual([]);
+    const [email, ...more] = await emailsTo(person.email);
+    expect(more).toEqual([]);
+    expect(await messagesOf(person.id)).toMatchObject([{ type: 'appointment_booked', status: 'sent' }]);
+    const everything = [email!.body.text, email!.body.html, ...email!.attachments.map(attachmentText)].join('\n');
+    expect(everything).not.toMatch(/\/p\/[A-Za-z0-9_-]{43}/);
+    expect(everything).not.toContain('View or change your appointment');
+    // The unsubscribe link is still there: only the page's is left out.
+    expect(everything).toMatch(/https:\/\/api\.lab\.example\.com\/u\/[A-Za-z0-9_-]{43}/);
   });
 });
 
@@ -445,9 +496,11 @@ describe('what an email never says', () => {
     expect((await messagesOf(person.id)).map((message) => message.type)).toContain('results_ready');
     // Every part of every email, its calendar files included; a value written with a decimal point or comma,
     // which no token, id or URL of an email holds.
+    // The links' tokens left out: 43 random characters may spell a short test name (TSH) by chance.
     const everything = (await allEmails())
       .map((email) => [email.subject, email.body.text, email.body.html, ...email.attachments.map(attachmentText)].join('\n'))
-      .join('\n');
+      .join('\n')
+      .replace(/\/(u|p)\/[A-Za-z0-9_-]{43}/g, '/$1/{token}');
     expect(everything).not.toMatch(/987[.,]65/);
     expect(everything).not.toContain('Markedly raised');
     for (const name of [...BIOMARKERS, ...PANELS].map((test) => test.name)) expect(everything).not.toContain(name);

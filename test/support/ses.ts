@@ -35,6 +35,8 @@ Object.assign(process.env, {
   SES_ENDPOINT: `http://127.0.0.1:${proxyPort}`,
   EMAIL_FROM_ADDRESS: 'no-reply@lab.example.com',
   EMAIL_LINK_ORIGIN: 'https://api.lab.example.com',
+  // The patient's page (issue #53) on an origin of its own: the booking, rescheduled and reminder emails carry its link.
+  PATIENT_PAGE_ORIGIN: 'https://patients.lab.example.com',
   // Wide enough that a booking for tomorrow falls inside it: the reminder goes at once (the "late booking" rule).
   REMINDER_HOURS_BEFORE: '48',
 });
