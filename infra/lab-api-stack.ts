@@ -40,6 +40,7 @@ import { keyGate } from './key-gate';
 import { monitorService } from './service-monitoring';
 import { routeMethods } from './route-methods';
 import { patientDataStores } from './storage';
+import { untraceSecretPaths } from './untraced-secret-paths';
 import { Waf } from './waf';
 import { readSettings, settingsWarnings, type StageFile, type StageName } from './settings';
 
@@ -151,6 +152,8 @@ export class LabApiStack extends Stack {
         metricsEnabled: false,
       },
     });
+    // API Gateway traces record the URL: none for the paths that carry a token (the patient's and unsubscribe links).
+    untraceSecretPaths(this, stage);
     // The log group API Gateway would otherwise create itself, without retention.
     new LogGroup(this, 'ApiExecutionLogs', {
       logGroupName: `API-Gateway-Execution-Logs_${api.restApiId}/${stage}`,
