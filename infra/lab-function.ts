@@ -14,7 +14,16 @@ import type { Bucket } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import { topLevelStack } from './top-level-stack';
 import { SANDBOX_PARTITION_PREFIX } from '../shared/sandbox';
-import { ACCESS_LOG_PARTITION_PREFIX, API_KEY_LAST_USE_ATTRIBUTE, API_KEY_PARTITION_PREFIX, GSI1, GSI2 } from '../shared/store/keys';
+import {
+  ACCESS_LOG_PARTITION_PREFIX,
+  API_KEY_LAST_USE_ATTRIBUTE,
+  API_KEY_PARTITION_PREFIX,
+  GSI1,
+  GSI2,
+  PATIENT_LINK_RATE_COUNT_ATTRIBUTE,
+  PATIENT_LINK_RATE_PARTITION_PREFIX,
+} from '../shared/store/keys';
+import { TTL_ATTRIBUTE } from '../shared/store/table';
 import { DOCUMENTS_PREFIX_PATTERN, HL7_DOCUMENTS_PREFIX_PATTERN, INCOMING_PREFIX_PATTERN, UNMATCHED_PREFIX_PATTERN } from './bucket-layout';
 import type { HipaaControls } from './hipaa-controls';
 import {
@@ -24,6 +33,8 @@ import {
   AUTHORIZER_ACTIONS,
   KEY_USE_ACTIONS,
   KEY_USE_RECORDERS,
+  LINK_COUNT_ACTIONS,
+  LINK_REQUEST_COUNTERS,
   PUBLISHERS,
   SERVICE_LEVEL_CLASSES,
   TABLE_ACTIONS,
@@ -187,6 +198,19 @@ export class LabFunction extends Construct {
           conditions: {
             'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${API_KEY_PARTITION_PREFIX}*`] },
             'ForAllValues:StringEquals': { 'dynamodb:Attributes': ['PK', 'SK', API_KEY_LAST_USE_ATTRIBUTE] },
+          },
+        }),
+      );
+    }
+    if (props.routeName && LINK_REQUEST_COUNTERS.includes(props.routeName)) {
+      role.addToPrincipalPolicy(
+        new PolicyStatement({
+          actions: [...LINK_COUNT_ACTIONS],
+          // The table only, the counters' partitions only (outside the realm: no sandbox prefix), their count and TTL only.
+          resources: [table.tableArn],
+          conditions: {
+            'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${PATIENT_LINK_RATE_PARTITION_PREFIX}*`] },
+            'ForAllValues:StringEquals': { 'dynamodb:Attributes': ['PK', 'SK', PATIENT_LINK_RATE_COUNT_ATTRIBUTE, TTL_ATTRIBUTE] },
           },
         }),
       );

@@ -171,6 +171,16 @@ export const KEY_USE_RECORDERS: ReadonlySet<FunctionClass> = new Set<FunctionCla
 export const KEY_USE_ACTIONS = ['dynamodb:UpdateItem'] as const;
 
 /**
+ * Reading routes that count a patient link's request (issue #53, shared/store/patient-links.ts
+ * countLinkRequest): the patient's page is a GET, so a read, yet each view raises its link's rate counter.
+ * UpdateItem only, only in the counters' partitions (IAM `dynamodb:LeadingKeys` PATIENT_LINK_RATE#*) and only
+ * of the counter and its TTL (`dynamodb:Attributes`). The link's two changes count the same item, and are
+ * writes: their class covers it.
+ */
+export const LINK_REQUEST_COUNTERS: readonly RouteName[] = ['getPatientPage'];
+export const LINK_COUNT_ACTIONS = ['dynamodb:UpdateItem'] as const;
+
+/**
  * Classes whose functions put events on the bus: every state change may announce one (outbox). Webhook
  * senders, the dispatcher and the retry sweep change deliveries only, which announce nothing.
  */

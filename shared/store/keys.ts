@@ -50,6 +50,14 @@ export const appointmentSk = {
 export const API_KEY_PARTITION_PREFIX = 'APIKEY#';
 export const API_KEY_LAST_USE_ATTRIBUTE = 'last_used_on';
 
+/**
+ * The partitions of the patient links' rate counters (issue #53, keys/items.ts patientLinkRate), outside the
+ * realm as the links are. The page's function is a read (a GET) that updates there only a counter and its TTL
+ * (IAM dynamodb:LeadingKeys and dynamodb:Attributes, infra/route-classes.ts LINK_REQUEST_COUNTERS).
+ */
+export const PATIENT_LINK_RATE_PARTITION_PREFIX = 'PATIENT_LINK_RATE#';
+export const PATIENT_LINK_RATE_COUNT_ATTRIBUTE = 'count';
+
 export const PROFILE_LINK_PREFIX = 'LINK#';
 export const SEATS_PARTITION_PREFIX = 'SEATS#';
 export type ProfileLinkKind = 'APPT' | 'KIT';

@@ -15,6 +15,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { currentRealm, type Realm } from '../sandbox';
 import { dynamo, tableName } from './client';
+import { PATIENT_LINK_RATE_COUNT_ATTRIBUTE } from './keys';
 import * as keys from './keys/items';
 import { TTL_ATTRIBUTE } from './table';
 import { named, transactWrite } from './transactions';
@@ -114,10 +115,12 @@ export async function countLinkRequest(hash: string, at: Date): Promise<number> 
       TableName: tableName,
       Key: keys.patientLinkRate(hash, minute),
       UpdateExpression: 'ADD #count :one SET #ttl = if_not_exists(#ttl, :ttl)',
-      ExpressionAttributeNames: { '#count': 'count', '#ttl': TTL_ATTRIBUTE },
+      // Only these attributes: the page's function may update no other of the item (infra/route-classes.ts LINK_REQUEST_COUNTERS).
+      ExpressionAttributeNames: { '#count': PATIENT_LINK_RATE_COUNT_ATTRIBUTE, '#ttl': TTL_ATTRIBUTE },
       ExpressionAttributeValues: { ':one': 1, ':ttl': Math.floor(at.getTime() / 1000) + 300 },
       ReturnValues: 'UPDATED_NEW',
     }),
   );
-  return typeof Attributes?.count === 'number' ? Attributes.count : 1;
+  const count: unknown = Attributes?.[PATIENT_LINK_RATE_COUNT_ATTRIBUTE];
+  return typeof count === 'number' ? count : 1;
 }

@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { DOCUMENTS_PREFIX, INCOMING_PREFIX } from '../../infra/bucket-layout';
 import { MISSING_KEY_MESSAGE } from '../../infra/lab-api-stack';
 import { OUTBOX_RELAYED_LOG } from '../../infra/monitoring';
-import { DOCUMENT_READERS, FUNCTION_SIZES, PACKAGE_FILES, REPORT_RENDERERS, STATIC_ROUTES, WEBHOOK_SENDERS } from '../../infra/route-classes';
+import { DOCUMENT_READERS, FUNCTION_SIZES, LINK_REQUEST_COUNTERS, PACKAGE_FILES, REPORT_RENDERERS, STATIC_ROUTES, WEBHOOK_SENDERS } from '../../infra/route-classes';
 import { ATTEMPT_LEASE_MS, ATTEMPT_TIMEOUT_MS } from '../../shared/domain/webhook';
 import { routes } from '../../shared/routes';
 
@@ -24,7 +24,7 @@ beforeAll(() => {
 
 describe('per-route lists of infra/', () => {
   it('name only routes of the routes table', () => {
-    for (const list of [DOCUMENT_READERS, STATIC_ROUTES, WEBHOOK_SENDERS, REPORT_RENDERERS, Object.keys(PACKAGE_FILES)]) {
+    for (const list of [DOCUMENT_READERS, STATIC_ROUTES, WEBHOOK_SENDERS, REPORT_RENDERERS, LINK_REQUEST_COUNTERS, Object.keys(PACKAGE_FILES)]) {
       expect(list.filter((name) => !(name in routes))).toEqual([]);
       expect(list.length).toBeGreaterThan(0);
     }

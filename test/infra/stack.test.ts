@@ -28,6 +28,7 @@ import {
   FUNCTION_SIZES,
   type FunctionClass,
   INVOKED_BY,
+  LINK_REQUEST_COUNTERS,
   PACKAGE_FILES,
   REPORT_RENDERERS,
   routeClassOf,
@@ -289,7 +290,8 @@ describe('the LabApi stack (prod): least privilege', () => {
     for (const [name] of [...routesOfClass('read'), ...routesOfClass('document'), ...routesOfClass('report')]) {
       const { role } = functionOf(name);
       const puts = AUDITED_ROUTES.has(name) ? ['dynamodb:PutItem'] : [];
-      expect(prod.allowedActions(role, 'dynamodb:'), name).toEqual([...TABLE_READS, ...puts, 'dynamodb:UpdateItem'].sort());
+      const counts = LINK_REQUEST_COUNTERS.includes(name) ? ['dynamodb:UpdateItem'] : [];
+      expect(prod.allowedActions(role, 'dynamodb:'), name).toEqual([...TABLE_READS, ...puts, 'dynamodb:UpdateItem', ...counts].sort());
       const tableStatement = prod.statementsOf(role).find((s) => str(s.Action).includes('dynamodb:GetItem'))!;
       expect(str(tableStatement.Resource)).toContain(`"${tableId}"`);
       expect(str(tableStatement.Resource)).toContain('/index/GSI1');
@@ -319,7 +321,9 @@ describe('the LabApi stack (prod): least privilege', () => {
   it("lets reading routes update only an API key's day of last use (APIKEY#<sha256>, last_used_on), nothing else of a key", () => {
     const [tableId] = prod.onlyOfType('AWS::DynamoDB::Table');
     for (const [name] of [...routesOfClass('read'), ...routesOfClass('document'), ...routesOfClass('report')]) {
-      const updates = prod.statementsOf(functionOf(name).role).filter((s) => str(s.Action).includes('dynamodb:UpdateItem'));
+      const updates = prod
+        .statementsOf(functionOf(name).role)
+        .filter((s) => str(s.Action).includes('dynamodb:UpdateItem') && !str(s.Condition).includes('PATIENT_LINK_RATE#'));
       expect(updates, name).toEqual([
         {
           Effect: 'Allow',
@@ -331,6 +335,28 @@ describe('the LabApi stack (prod): least privilege', () => {
           },
         },
       ]);
+    }
+  });
+
+  it("lets the patient's page (a GET, so a read) count its link's requests: UpdateItem of PATIENT_LINK_RATE#<sha256> items only, of their count and TTL only; no other reading route", () => {
+    const [tableId] = prod.onlyOfType('AWS::DynamoDB::Table');
+    const rateStatement = {
+      Effect: 'Allow',
+      Action: 'dynamodb:UpdateItem',
+      Resource: { 'Fn::GetAtt': [tableId, 'Arn'] },
+      Condition: {
+        'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['PATIENT_LINK_RATE#*'] },
+        'ForAllValues:StringEquals': { 'dynamodb:Attributes': ['PK', 'SK', 'count', TTL_ATTRIBUTE] },
+      },
+    };
+    const rateUpdates = (name: RouteName) => prod.statementsOf(functionOf(name).role).filter((s) => str(s.Condition).includes('PATIENT_LINK_RATE#'));
+    const holders = routeEntries.map(([name]) => name).filter((name) => rateUpdates(name).length > 0);
+    expect(holders).toEqual(['getPatientPage']);
+    expect([...LINK_REQUEST_COUNTERS]).toEqual(['getPatientPage']);
+    expect(rateUpdates('getPatientPage')).toEqual([rateStatement]);
+    // The two changes count the same item and are writes: their class's UpdateItem covers it.
+    for (const name of ['reschedulePatientAppointment', 'cancelPatientAppointment'] as const) {
+      expect(routeClassOf(name, routes[name]), name).toBe('write');
     }
   });
 
@@ -585,6 +611,12 @@ describe('the LabApi stack (prod): API Gateway', () => {
     expect(Format).not.toContain('$context.path');
     const [logGroupId] = prod.ofType('AWS::Logs::LogGroup').find(([id]) => str(DestinationArn).includes(`"${id}"`))!;
     expect(prod.resources[logGroupId]).toMatchObject({ Properties: { RetentionInDays: 365 }, DeletionPolicy: 'Retain' });
+  });
+
+  it('samples no X-Ray trace of a path that carries a token (/p/, /u/), whose URL API Gateway would record', () => {
+    const rules = prod.ofType('AWS::XRay::SamplingRule').map(([, rule]) => (rule.Properties as { SamplingRule: Record<string, unknown> }).SamplingRule);
+    expect(rules.map((rule) => rule.URLPath).sort()).toEqual(['*/p/*', '*/u/*']);
+    for (const rule of rules) expect(rule).toMatchObject({ Priority: 1, ReservoirSize: 0, FixedRate: 0, ServiceType: 'AWS::ApiGateway::Stage', HTTPMethod: '*' });
   });
 
   it("sets the region's API Gateway logging role through the account stack it depends on, unless told the account has one", () => {

@@ -10,6 +10,7 @@ import {
   HISTORY_ENTRY_PREFIX,
   type ItemKey,
   MESSAGE_SK_PREFIX,
+  PATIENT_LINK_RATE_PARTITION_PREFIX,
   PROFILE_LINK_PREFIX,
   type ProfileLinkKind,
   SEATS_PARTITION_PREFIX,
@@ -140,7 +141,7 @@ export const unsubscribeToken = (tokenHash: string): ItemKey => ({ PK: `UNSUBSCR
  */
 export const patientLink = (tokenHash: string): ItemKey => ({ PK: `PATIENT_LINK#${tokenHash}`, SK: 'PATIENT_LINK' });
 /** The requests one patient link made in one minute (a UTC minute, `2026-12-01T09:05`): its rate limit's counter. */
-export const patientLinkRate = (tokenHash: string, minute: string): ItemKey => ({ PK: `PATIENT_LINK_RATE#${tokenHash}`, SK: `MINUTE#${minute}` });
+export const patientLinkRate = (tokenHash: string, minute: string): ItemKey => ({ PK: `${PATIENT_LINK_RATE_PARTITION_PREFIX}${tokenHash}`, SK: `MINUTE#${minute}` });
 /** An email address that bounced or complained (issue #52), by the SHA-256 of the address: no address in a key. */
 export const emailAddress = (addressHash: string): ItemKey => ({ PK: `EMAIL#${addressHash}`, SK: 'EMAIL' });
 /** Which message SES's message id is: what a bounce or complaint names. */
