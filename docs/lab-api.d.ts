@@ -1383,7 +1383,7 @@ export interface paths {
         put?: never;
         /**
          * Reschedule by patient link
-         * @description The page's reschedule: moves the link's appointment to `scheduled_at`, a free slot at the same location 2 hours to 14 days ahead, by the API's booking rules; recorded as the patient's (AppointmentRescheduled with source `patient`), with the same events and webhooks as a PATCH. JSON only, from the page itself (same origin). No API key.
+         * @description The page's reschedule: moves the link's appointment to `scheduled_at`, a free slot at the same location 2 hours to 14 days ahead, by the API's booking rules; the AppointmentRescheduled event names the patient (source `patient`), with the same events and webhooks as a PATCH. At most 5 changes per appointment and UTC day through its links. JSON only, from the page itself (same origin). No API key.
          */
         post: operations["reschedulePatientAppointment"];
         delete?: never;
@@ -1403,7 +1403,7 @@ export interface paths {
         put?: never;
         /**
          * Cancel by patient link
-         * @description The page's cancel: cancels the link's appointment, with the patient's reason (at most 500 characters, kept in its history only), recorded as the patient's (history source `patient`), with the same events and webhooks as the API's cancel. JSON only, from the page itself (same origin). No API key.
+         * @description The page's cancel: cancels the link's appointment, with the patient's reason (at most 500 characters: the appointment's `cancellation_reason`, as GET /appointments/{id} shows it, and its history's cancel entry; never in an event), recorded as the patient's (history source `patient`), with the same events and webhooks as the API's cancel. At most 5 changes per appointment and UTC day through its links. JSON only, from the page itself (same origin). No API key.
          */
         post: operations["cancelPatientAppointment"];
         delete?: never;
@@ -7200,7 +7200,7 @@ export interface operations {
                         profile_id: string;
                         /** @description API Gateway's id of the request, as its log line shows it. */
                         request_id: string;
-                        /** @description The address the request came from, as API Gateway saw it. */
+                        /** @description The address the request came from, as API Gateway saw it; null for a view through a patient link (the patient's address is not recorded). */
                         source_ip: string | null;
                     }[];
                 };
@@ -7796,7 +7796,7 @@ export interface operations {
                 headers: {
                     /** @description default-src 'none'; the page's one script and one style allowed by their SHA-256 hashes; connect-src 'self'; frame-ancestors 'none'; base-uri 'none' */
                     "Content-Security-Policy": string;
-                    /** @description The profile's language (en, de or fi); `en, de, fi` on the page of a link that opens nothing. */
+                    /** @description The profile's language (en, de or fi); `en, de, fi` on the pages of a link that opens nothing and of an error. */
                     "Content-Language": string;
                     /** @description no-referrer: the token in the address never leaves in a Referer. */
                     "Referrer-Policy": string;
@@ -7814,7 +7814,7 @@ export interface operations {
                 headers: {
                     /** @description default-src 'none'; the page's one script and one style allowed by their SHA-256 hashes; connect-src 'self'; frame-ancestors 'none'; base-uri 'none' */
                     "Content-Security-Policy": string;
-                    /** @description The profile's language (en, de or fi); `en, de, fi` on the page of a link that opens nothing. */
+                    /** @description The profile's language (en, de or fi); `en, de, fi` on the pages of a link that opens nothing and of an error. */
                     "Content-Language": string;
                     /** @description no-referrer: the token in the address never leaves in a Referer. */
                     "Referrer-Policy": string;
@@ -7831,7 +7831,7 @@ export interface operations {
                 headers: {
                     /** @description default-src 'none'; the page's one script and one style allowed by their SHA-256 hashes; connect-src 'self'; frame-ancestors 'none'; base-uri 'none' */
                     "Content-Security-Policy": string;
-                    /** @description The profile's language (en, de or fi); `en, de, fi` on the page of a link that opens nothing. */
+                    /** @description The profile's language (en, de or fi); `en, de, fi` on the pages of a link that opens nothing and of an error. */
                     "Content-Language": string;
                     /** @description no-referrer: the token in the address never leaves in a Referer. */
                     "Referrer-Policy": string;
@@ -7843,31 +7843,59 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description more than 30 requests this minute from this link (page and changes together): retry after Retry-After seconds; or: The key is over its own request limits (or the stage default's: a rate with a burst, a daily quota), or the whole stage is throttled: retry after Retry-After seconds. RateLimit-Policy and RateLimit (draft-ietf-httpapi-ratelimit-headers) say which limit and what is left (a key's own limits are enforced by the local stack now, by API Gateway usage plans once deployed with them). */
+            /** @description More than 30 requests this minute from this link (page and changes together). An HTML page, in en, de and fi, saying to try again in a minute. */
             429: {
                 headers: {
-                    /** @description Seconds to wait before repeating the request. */
-                    "Retry-After": number;
-                    /** @description The key's limits as a list: `"burst";q=<requests>;w=<seconds>` and, with a daily quota, `"daily";q=<requests>;w=86400`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each: `"burst";r=<requests>;t=<seconds until full>, "daily";r=<requests>;t=<seconds until 00:00 UTC>`. */
-                    RateLimit?: string;
+                    /** @description default-src 'none'; the page's one script and one style allowed by their SHA-256 hashes; connect-src 'self'; frame-ancestors 'none'; base-uri 'none' */
+                    "Content-Security-Policy": string;
+                    /** @description The profile's language (en, de or fi); `en, de, fi` on the pages of a link that opens nothing and of an error. */
+                    "Content-Language": string;
+                    /** @description no-referrer: the token in the address never leaves in a Referer. */
+                    "Referrer-Policy": string;
+                    /** @description DENY */
+                    "X-Frame-Options": string;
+                    /** @description Seconds to wait before opening the page again. */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
                 };
             };
-            500: components["responses"]["ServerError"];
-            /** @description the database could not answer now: retry after Retry-After seconds; or the read could not be recorded in the access log */
-            503: {
+            /** @description An unexpected error, logged with the request id. An HTML page, in en, de and fi, saying to try again later. */
+            500: {
                 headers: {
-                    /** @description Seconds to wait before repeating the request. */
-                    "Retry-After": number;
+                    /** @description default-src 'none'; the page's one script and one style allowed by their SHA-256 hashes; connect-src 'self'; frame-ancestors 'none'; base-uri 'none' */
+                    "Content-Security-Policy": string;
+                    /** @description The profile's language (en, de or fi); `en, de, fi` on the pages of a link that opens nothing and of an error. */
+                    "Content-Language": string;
+                    /** @description no-referrer: the token in the address never leaves in a Referer. */
+                    "Referrer-Policy": string;
+                    /** @description DENY */
+                    "X-Frame-Options": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description The database could not answer now, or the view could not be recorded in the access log. An HTML page, in en, de and fi, saying to try again in a minute. */
+            503: {
+                headers: {
+                    /** @description default-src 'none'; the page's one script and one style allowed by their SHA-256 hashes; connect-src 'self'; frame-ancestors 'none'; base-uri 'none' */
+                    "Content-Security-Policy": string;
+                    /** @description The profile's language (en, de or fi); `en, de, fi` on the pages of a link that opens nothing and of an error. */
+                    "Content-Language": string;
+                    /** @description no-referrer: the token in the address never leaves in a Referer. */
+                    "Referrer-Policy": string;
+                    /** @description DENY */
+                    "X-Frame-Options": string;
+                    /** @description Seconds to wait before opening the page again. */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
                 };
             };
         };
@@ -7951,7 +7979,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description the slot is full; the appointment is not scheduled (cancelled, or drawn); or it is less than 2 hours away */
+            /** @description the slot is full; the appointment is not scheduled (cancelled, or drawn); it is less than 2 hours away; or its location no longer takes bookings */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7979,7 +8007,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description more than 30 requests this minute from this link (page and changes together): retry after Retry-After seconds; or: The key is over its own request limits (or the stage default's: a rate with a burst, a daily quota), or the whole stage is throttled: retry after Retry-After seconds. RateLimit-Policy and RateLimit (draft-ietf-httpapi-ratelimit-headers) say which limit and what is left (a key's own limits are enforced by the local stack now, by API Gateway usage plans once deployed with them). */
+            /** @description more than 30 requests this minute from this link (page and changes together): retry after Retry-After seconds; or this appointment already had 5 changes (reschedules and cancels together) through its links this UTC day: Retry-After says when the next day begins; or: The key is over its own request limits (or the stage default's: a rate with a burst, a daily quota), or the whole stage is throttled: retry after Retry-After seconds. RateLimit-Policy and RateLimit (draft-ietf-httpapi-ratelimit-headers) say which limit and what is left (a key's own limits are enforced by the local stack now, by API Gateway usage plans once deployed with them). */
             429: {
                 headers: {
                     /** @description Seconds to wait before repeating the request. */
@@ -8026,7 +8054,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description The patient's reason, kept in the appointment's history only. */
+                    /** @description The patient's reason: the appointment's cancellation_reason (GET /appointments/{id} shows it) and its history's cancel entry; never in an event. */
                     reason?: string;
                 };
             };
@@ -8104,7 +8132,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description more than 30 requests this minute from this link (page and changes together): retry after Retry-After seconds; or: The key is over its own request limits (or the stage default's: a rate with a burst, a daily quota), or the whole stage is throttled: retry after Retry-After seconds. RateLimit-Policy and RateLimit (draft-ietf-httpapi-ratelimit-headers) say which limit and what is left (a key's own limits are enforced by the local stack now, by API Gateway usage plans once deployed with them). */
+            /** @description more than 30 requests this minute from this link (page and changes together): retry after Retry-After seconds; or this appointment already had 5 changes (reschedules and cancels together) through its links this UTC day: Retry-After says when the next day begins; or: The key is over its own request limits (or the stage default's: a rate with a burst, a daily quota), or the whole stage is throttled: retry after Retry-After seconds. RateLimit-Policy and RateLimit (draft-ietf-httpapi-ratelimit-headers) say which limit and what is left (a key's own limits are enforced by the local stack now, by API Gateway usage plans once deployed with them). */
             429: {
                 headers: {
                     /** @description Seconds to wait before repeating the request. */

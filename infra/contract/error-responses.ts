@@ -77,6 +77,8 @@ export function errorResponses(route: Route, contract: HandlerContract, doc: Ope
   const own: Record<string, string> = doc.errors ?? {};
   for (const [status, when] of Object.entries(own)) answers[status] = errorResponse(when, Number(status));
   for (const status of genericStatuses(route, contract)) {
+    // A status the route answers with a body of its own (the patient's page answers its 429, 500, 503 as pages).
+    if (doc.responses[status]) continue;
     const [name, description] = GENERIC_ERRORS[status];
     answers[status] = own[status] ? errorResponse(`${own[status]}; or: ${description}`, status) : { $ref: `#/components/responses/${name}` };
   }

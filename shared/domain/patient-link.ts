@@ -12,6 +12,11 @@ export const PATIENT_CHANGE_CUTOFF_MS = 2 * 3_600_000;
 export const PATIENT_SLOT_DAYS = 14;
 /** The requests one link may make in a minute (page, reschedule and cancel together). */
 export const LINK_REQUESTS_PER_MINUTE = 30;
+/**
+ * The changes (reschedules and cancels together) one appointment may have through its links in a UTC day: each
+ * sends the patient an email, and each email a new link, so a leaked link must not flood the inbox.
+ */
+export const PATIENT_CHANGES_PER_DAY = 5;
 
 const DAY_MS = 86_400_000;
 
@@ -32,3 +37,6 @@ export function assertPatientChoosable(instant: string, now: Date): void {
 
 /** Seconds until the minute the rate limit counts in ends: what a 429's Retry-After says. */
 export const secondsToNextMinute = (at: Date): number => 60 - at.getUTCSeconds();
+
+/** Seconds until the UTC day the changes' limit counts in ends: what its 429's Retry-After says. */
+export const secondsToNextDay = (at: Date): number => Math.max(1, Math.ceil((Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate() + 1) - at.getTime()) / 1000));

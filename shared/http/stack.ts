@@ -38,8 +38,8 @@ export interface HandlerInput<P, Q, B> {
   now: Date;
   /** The API's address as this request reached it (scheme, host, stage): for links in an answer. */
   baseUrl: string;
-  /** API Gateway's request id and the caller's address: what an access-log entry a public route writes names (the patient's page). */
-  request: { id: string; sourceIp: string | null };
+  /** API Gateway's request id: what an access-log entry a public route writes names (the patient's page, which records no address). */
+  request: { id: string };
 }
 
 type Documented<D> = D extends { schema: infer S extends GenericSchema } ? InferOutput<S> : BinaryBody;
@@ -60,6 +60,11 @@ export interface HttpHandlerDefinition<R extends RouteName, P, Q, B> {
   body?: B;
   /** Headers of every answer, errors included (the unsubscribe pages' security headers). */
   headers?: Readonly<Record<string, string>>;
+  /**
+   * A page a browser shows, by status, instead of an error's `{"error": …}` (the patient's page: its 429, 500 and
+   * 503): its body and headers replace the JSON's; the status and `Retry-After` stay. Undefined: the JSON.
+   */
+  errorPage?: (statusCode: number) => { html: string; headers: Readonly<Record<string, string>> } | undefined;
   run(input: HandlerInput<P, Q, B>): Promise<ReplyOf<R>>;
 }
 
@@ -109,6 +114,7 @@ export function composeHttpHandler<
   const stack = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, LabContext>(accessLog(name))
     .use(corsHeaders())
     .use(definition.headers ? [answerHeaders(definition.headers)] : [])
+    .use(definition.errorPage ? [errorPageStage(definition.errorPage)] : [])
     .use(errorStage())
     .use(lowerCaseHeaderNames());
   for (const middleware of keyStage) stack.use(middleware);
@@ -128,7 +134,7 @@ export function composeHttpHandler<
         return requestBaseUrl(event);
       },
       get request() {
-        return { id: event.requestContext?.requestId ?? context.awsRequestId, sourceIp: event.requestContext?.identity?.sourceIp ?? null };
+        return { id: event.requestContext?.requestId ?? context.awsRequestId };
       },
     }),
   );
@@ -151,6 +157,26 @@ function answerHeaders(headers: Readonly<Record<string, string>>): LabMiddleware
     if (request.response) request.response = { ...request.response, headers: { ...request.response.headers, ...headers } };
   };
   return { after: write, onError: write };
+}
+
+/**
+ * `errorPage`: registered before the error stage, so its `onError` runs after the error stage wrote the JSON
+ * answer (Middy runs `onError` in reverse), and before `headers` adds the route's own.
+ */
+function errorPageStage(render: NonNullable<HttpHandlerDefinition<RouteName, unknown, unknown, unknown>['errorPage']>): LabMiddleware {
+  return {
+    onError: (request) => {
+      const response = request.response;
+      const page = response ? render(response.statusCode) : undefined;
+      if (!response || !page) return;
+      const retryAfter = response.headers?.['Retry-After'];
+      request.response = {
+        statusCode: response.statusCode,
+        headers: { ...page.headers, ...(retryAfter === undefined ? {} : { 'Retry-After': retryAfter }) },
+        body: page.html,
+      };
+    },
+  };
 }
 
 /** The handler of a route that needs no key. */

@@ -8,13 +8,14 @@
  *
  * Every value from data is escaped (a clinic typed the names and addresses; the patient the first name), and a
  * map link is written only if it is http or https. The pages of a link that opens nothing (404) or no longer
- * (410) say what to do in all three languages, since whose link it was is unknown.
+ * (410), and of a page that cannot be shown now (429, 503) or failed (500), say what to do in all three
+ * languages, since whose link it was is unknown (or not read).
  */
 import { formatAppointmentTime, LOCALES } from '../email/dates';
 import { escapeHtml } from '../email/html';
 import { PAGE_HEADERS, PAGE_SCRIPT, PAGE_STYLE } from './assets';
 import { PAGE_WORDS, type PageWords } from './texts';
-import type { LinkErrorKind, PatientPageLanguage, PatientPageView, RenderedPage } from './view';
+import type { LinkErrorPageKind, PatientPageLanguage, PatientPageView, RenderedPage } from './view';
 
 const LANGUAGES = Object.keys(PAGE_WORDS) as PatientPageLanguage[];
 
@@ -189,14 +190,20 @@ ${changeable ? actions(view, words) : closed(view, words)}
 }
 
 /** The page of a link that opens nothing (404: unknown or altered) or no longer (410: expired), in en, de and fi. */
-export function renderLinkErrorPage(kind: LinkErrorKind): RenderedPage {
+const LINK_ERROR_WORDS: Record<LinkErrorPageKind, (words: PageWords['linkError']) => [heading: string, text: string]> = {
+  not_found: (words) => [words.notFound, words.notFoundText],
+  expired: (words) => [words.expired, words.expiredText],
+  busy: (words) => [words.busy, words.busyText],
+  failed: (words) => [words.failed, words.failedText],
+};
+
+export function renderLinkErrorPage(kind: LinkErrorPageKind): RenderedPage {
   const sections = LANGUAGES.map((language) => {
-    const { linkError } = PAGE_WORDS[language];
-    const [heading, text] = kind === 'expired' ? [linkError.expired, linkError.expiredText] : [linkError.notFound, linkError.notFoundText];
+    const [heading, text] = LINK_ERROR_WORDS[kind](PAGE_WORDS[language].linkError);
     const tag = language === 'en' ? 'h1' : 'h2';
     return `<section lang="${language}">\n<${tag}>${escapeHtml(heading)}</${tag}>\n<p>${escapeHtml(text)}</p>\n</section>`;
   });
-  const title = kind === 'expired' ? PAGE_WORDS.en.linkError.expired : PAGE_WORDS.en.linkError.notFound;
+  const [title] = LINK_ERROR_WORDS[kind](PAGE_WORDS.en.linkError);
   return {
     html: documentHtml('en', title, `<main>\n${sections.join('\n')}\n</main>`, false),
     headers: { ...PAGE_HEADERS, 'Content-Language': LANGUAGES.join(', ') },

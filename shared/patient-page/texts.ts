@@ -33,8 +33,20 @@ export interface PageWords {
   /** What the page says while a change is sent, and when it is refused (by the answer's status). */
   answers: { working: string; chooseFirst: string; conflict: string; invalid: string; tooMany: string; gone: string; other: string };
   footer: { from: (sender: string) => string; validUntil: (when: string) => string; keepPrivate: string };
-  /** The page of a link that opens nothing (404) or no longer (410). */
-  linkError: { notFound: string; expired: string; notFoundText: string; expiredText: string };
+  /**
+   * The page of a link that opens nothing (404) or no longer (410); and of a page that cannot be shown now (429
+   * the link's rate limit, 503 busy: `busy`) or failed (500: `failed`).
+   */
+  linkError: {
+    notFound: string;
+    expired: string;
+    notFoundText: string;
+    expiredText: string;
+    busy: string;
+    busyText: string;
+    failed: string;
+    failedText: string;
+  };
 }
 
 export const PAGE_WORDS: Record<MessageLanguage, PageWords> = {
@@ -87,7 +99,7 @@ export const PAGE_WORDS: Record<MessageLanguage, PageWords> = {
       conflict:
         'This could not be done: the time may have just been taken, or your appointment can no longer be changed here. Reload the page to see what is possible now.',
       invalid: 'This time cannot be booked. Please choose another one.',
-      tooMany: 'Too many attempts. Please wait a minute and try again.',
+      tooMany: 'Too many attempts. Please try again later, or contact your clinic.',
       gone: 'This link no longer works. Use the link in the latest email about your appointment, or contact the clinic.',
       other: 'Something went wrong. Please try again, or contact the clinic.',
     },
@@ -102,6 +114,10 @@ export const PAGE_WORDS: Record<MessageLanguage, PageWords> = {
       notFoundText: 'It may be incomplete or mistyped. Open the link in the latest email about your appointment, or contact your clinic.',
       expiredText:
         'A link to an appointment works until the appointment is over, and for 30 days at most. Open the link in the latest email about your appointment, or contact your clinic.',
+      busy: 'This page cannot be shown right now',
+      busyText: 'It was opened too often in a short time, or the service is briefly busy. Please try again in a minute.',
+      failed: 'Something went wrong',
+      failedText: 'The page could not be shown. Please try again later, or contact your clinic.',
     },
   },
   de: {
@@ -155,7 +171,7 @@ export const PAGE_WORDS: Record<MessageLanguage, PageWords> = {
       conflict:
         'Das war nicht möglich: Die Zeit wurde vielleicht gerade vergeben, oder Ihr Termin kann hier nicht mehr geändert werden. Laden Sie die Seite neu, um zu sehen, was jetzt möglich ist.',
       invalid: 'Diese Zeit kann nicht gebucht werden. Bitte wählen Sie eine andere.',
-      tooMany: 'Zu viele Versuche. Bitte warten Sie eine Minute und versuchen Sie es dann erneut.',
+      tooMany: 'Zu viele Versuche. Bitte versuchen Sie es später erneut, oder wenden Sie sich an Ihre Praxis.',
       gone: 'Dieser Link funktioniert nicht mehr. Verwenden Sie den Link aus der neuesten E-Mail zu Ihrem Termin, oder wenden Sie sich an die Praxis.',
       other: 'Etwas ist schiefgegangen. Bitte versuchen Sie es erneut, oder wenden Sie sich an die Praxis.',
     },
@@ -171,6 +187,10 @@ export const PAGE_WORDS: Record<MessageLanguage, PageWords> = {
         'Er ist möglicherweise unvollständig oder falsch abgetippt. Öffnen Sie den Link aus der neuesten E-Mail zu Ihrem Termin, oder wenden Sie sich an Ihre Praxis.',
       expiredText:
         'Ein Link zu einem Termin gilt bis zum Ende des Termins, höchstens 30 Tage. Öffnen Sie den Link aus der neuesten E-Mail zu Ihrem Termin, oder wenden Sie sich an Ihre Praxis.',
+      busy: 'Diese Seite kann gerade nicht angezeigt werden',
+      busyText: 'Sie wurde in kurzer Zeit zu oft aufgerufen, oder der Dienst ist kurz ausgelastet. Bitte versuchen Sie es in einer Minute erneut.',
+      failed: 'Etwas ist schiefgelaufen',
+      failedText: 'Die Seite konnte nicht angezeigt werden. Bitte versuchen Sie es später erneut, oder wenden Sie sich an Ihre Praxis.',
     },
   },
   fi: {
@@ -223,7 +243,7 @@ export const PAGE_WORDS: Record<MessageLanguage, PageWords> = {
       conflict:
         'Tämä ei onnistunut: aika on ehkä juuri varattu, tai aikaasi ei voi enää muuttaa täällä. Lataa sivu uudelleen nähdäksesi, mikä on nyt mahdollista.',
       invalid: 'Tätä aikaa ei voi varata. Valitse toinen aika.',
-      tooMany: 'Liian monta yritystä. Odota hetki ja yritä uudelleen.',
+      tooMany: 'Liian monta yritystä. Yritä myöhemmin uudelleen tai ota yhteyttä klinikkaasi.',
       gone: 'Tämä linkki ei enää toimi. Käytä uusimman ajanvarausviestin linkkiä tai ota yhteyttä klinikkaan.',
       other: 'Jokin meni vikaan. Yritä uudelleen tai ota yhteyttä klinikkaan.',
     },
@@ -238,6 +258,10 @@ export const PAGE_WORDS: Record<MessageLanguage, PageWords> = {
       notFoundText: 'Se voi olla puutteellinen tai kirjoitettu väärin. Avaa uusimman ajanvarausviestisi linkki tai ota yhteyttä klinikkaasi.',
       expiredText:
         'Ajanvarauksen linkki on voimassa käynnin loppuun asti, enintään 30 päivää. Avaa uusimman ajanvarausviestisi linkki tai ota yhteyttä klinikkaasi.',
+      busy: 'Sivua ei voida näyttää juuri nyt',
+      busyText: 'Sitä on avattu liian monta kertaa lyhyessä ajassa, tai palvelu on hetkellisesti kuormittunut. Yritä uudelleen minuutin kuluttua.',
+      failed: 'Jokin meni vikaan',
+      failedText: 'Sivua ei voitu näyttää. Yritä myöhemmin uudelleen tai ota yhteyttä klinikkaasi.',
     },
   },
 };

@@ -42,6 +42,9 @@ export interface PatientPageView {
 /** Why a link opens nothing: unknown or altered (404), or expired (410). The language is unknown then. */
 export type LinkErrorKind = 'not_found' | 'expired';
 
+/** The pages the page's route answers when it shows no appointment: a link that opens nothing, or a page that cannot be shown now (429, 503: busy) or failed (500). */
+export type LinkErrorPageKind = LinkErrorKind | 'busy' | 'failed';
+
 /** What a rendered page answers with: the HTML and the headers that must go with it (its CSP names its hashes). */
 export interface RenderedPage {
   html: string;

@@ -15,6 +15,12 @@ export const PatientLinkParams = v.object({
   token: v.pipe(v.string(), v.description('The token of the link (32 random bytes, base64url), as the link route or an email gave it.')),
 });
 
+/**
+ * The page's query: any parameters, all ignored. A link gains some on its way (a campaign's `utm_source`, a mail
+ * scanner's marker) and must open all the same, never a 400.
+ */
+export const AnyQuery = v.looseObject({});
+
 export const PatientLink = v.strictObject({
   url: v.pipe(v.string(), v.description('The page of this one appointment: `{origin}/p/{token}`. The token is the credential: hand it to the patient only.')),
   expires_at: v.pipe(

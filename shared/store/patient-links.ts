@@ -10,11 +10,14 @@
  * - issue a link, revoking the older ones  TransactWrite: Update APPT#<id> (generation + 1, as read) + Put PATIENT_LINK#<sha256(token)>
  * - what a token opens ................... GetItem PATIENT_LINK#<sha256(token)>
  * - count a link's request ............... UpdateItem PATIENT_LINK_RATE#<sha256(token)> / MINUTE#<minute>: ADD, expires with TTL
+ * - take one of an appointment's changes .. UpdateItem PATIENT_LINK_CHANGES#<appointment id> / DAY#<day>: ADD if below the limit, expires with TTL
+ * - give it back (the change failed) ..... UpdateItem the same: ADD -1; DeleteItem at 0
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { currentRealm, type Realm } from '../sandbox';
 import { dynamo, tableName } from './client';
+import { isConditionFailure } from './conditions';
 import { PATIENT_LINK_RATE_COUNT_ATTRIBUTE } from './keys';
 import * as keys from './keys/items';
 import { TTL_ATTRIBUTE } from './table';
@@ -105,8 +108,8 @@ export async function findPatientLink(hash: string): Promise<PatientLinkRecord |
 
 /**
  * Counts one request of a link in the minute `at` falls in, and answers the count so far (this one included).
- * The counter deletes itself (TTL) a few minutes later. A token that opens nothing is counted too: the count
- * is read in parallel with the link, before anyone knows.
+ * The counter deletes itself (TTL) a few minutes later. Only an existing link's requests are counted (the
+ * caller looks the link up first): an unknown token writes nothing.
  */
 export async function countLinkRequest(hash: string, at: Date): Promise<number> {
   const minute = at.toISOString().slice(0, 16);
@@ -123,4 +126,66 @@ export async function countLinkRequest(hash: string, at: Date): Promise<number> 
   );
   const count: unknown = Attributes?.[PATIENT_LINK_RATE_COUNT_ATTRIBUTE];
   return typeof count === 'number' ? count : 1;
+}
+
+const DAY_S = 86_400;
+
+/**
+ * Takes one of the changes the appointment may have through its links on the UTC day `at` falls in: true when
+ * fewer than `max` were taken that day (the count is then one more), false at the limit (nothing written).
+ * The counter deletes itself (TTL) a day after its day ends. In the current realm: the appointment's.
+ */
+export async function takeLinkChange(appointmentId: string, at: Date, max: number): Promise<boolean> {
+  const day = at.toISOString().slice(0, 10);
+  try {
+    await dynamo.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: keys.patientLinkChanges(appointmentId, day),
+        UpdateExpression: 'ADD #count :one SET #ttl = if_not_exists(#ttl, :ttl)',
+        ConditionExpression: 'attribute_not_exists(#count) OR #count < :max',
+        ExpressionAttributeNames: { '#count': PATIENT_LINK_RATE_COUNT_ATTRIBUTE, '#ttl': TTL_ATTRIBUTE },
+        ExpressionAttributeValues: { ':one': 1, ':max': max, ':ttl': Math.floor(Date.parse(`${day}T00:00:00Z`) / 1000) + 2 * DAY_S },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    throw error;
+  }
+}
+
+/**
+ * Gives back a change `takeLinkChange` took at `at` that did not happen (refused, or failed): the count one
+ * less, and the item deleted when that leaves none, so that a refused change leaves the table as it was.
+ */
+export async function returnLinkChange(appointmentId: string, at: Date): Promise<void> {
+  const key = keys.patientLinkChanges(appointmentId, at.toISOString().slice(0, 10));
+  const { Attributes } = await dynamo.send(
+    new UpdateCommand({
+      TableName: tableName,
+      Key: key,
+      UpdateExpression: 'ADD #count :minusOne',
+      ConditionExpression: 'attribute_exists(#count)',
+      ExpressionAttributeNames: { '#count': PATIENT_LINK_RATE_COUNT_ATTRIBUTE },
+      ExpressionAttributeValues: { ':minusOne': -1 },
+      ReturnValues: 'UPDATED_NEW',
+    }),
+  );
+  if (Attributes?.[PATIENT_LINK_RATE_COUNT_ATTRIBUTE] === 0) {
+    await dynamo
+      .send(
+        new DeleteCommand({
+          TableName: tableName,
+          Key: key,
+          ConditionExpression: '#count = :zero',
+          ExpressionAttributeNames: { '#count': PATIENT_LINK_RATE_COUNT_ATTRIBUTE },
+          ExpressionAttributeValues: { ':zero': 0 },
+        }),
+      )
+      // Taken again meanwhile: the item counts that change now.
+      .catch((error: unknown) => {
+        if (!isConditionFailure(error)) throw error;
+      });
+  }
 }

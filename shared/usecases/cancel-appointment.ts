@@ -38,16 +38,20 @@ async function writeCancel(aggregate: AppointmentAggregate, reason: string, acto
 export async function cancelAppointment(
   id: string,
   reason: string,
-  { access, now, actor }: Caller,
+  { access, now, actor, guard }: Caller,
 ): Promise<{ aggregate: AppointmentAggregate; profile: ProfileRecord }> {
   const aggregate = await getAppointmentAggregateOrThrow(id);
   assertProfileResourceAccess(access, aggregate.appointment, 'appointment');
-  assertCancellable(aggregate.appointment.status);
+  const assertAllowed = (current: AppointmentAggregate) => {
+    assertCancellable(current.appointment.status);
+    guard?.(current.appointment);
+  };
+  assertAllowed(aggregate);
   const at = now.toISOString();
   const write = decideAgainOnRace({
     read: aggregate,
     reread: () => getAppointmentAggregateOrThrow(id),
-    assertAllowed: (current) => assertCancellable(current.appointment.status),
+    assertAllowed,
     write: (current) => writeCancel(current, reason, actor ?? apiActor(access.keyId), at),
     what: 'appointment',
   });

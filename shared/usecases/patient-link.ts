@@ -2,7 +2,7 @@
  * What a patient link opens (issue #53, docs/patient-page.md), whatever the route: the page
  * (./patient-page.ts) and the changes (./patient-changes.ts) run their work on it through `withLink`.
  *
- * Every use: the token's shape, then its item and its rate counter read in parallel (shared/store/
+ * Every use: the token's shape, then its item, then (an existing link only) its rate counter (shared/store/
  * patient-links.ts), then, in the realm the item names, the appointment as it is now. A link opens nothing
  * (404) when never issued, altered, of an older generation than the appointment's (revoked), or when its
  * profile was erased; it is expired (410) from the end of the appointment's current slot, or 30 days after
@@ -31,15 +31,16 @@ export interface OpenLink {
 
 /**
  * Runs `work` on what the token opens, in its realm; answers why not when it opens nothing. Counts the
- * request against the link's rate limit first (429 past it).
+ * request of an existing link against its rate limit first (429 past it); a token no link has writes nothing.
  */
 export async function withLink<T>(token: string, now: Date, work: (open: OpenLink) => Promise<T>): Promise<T | LinkErrorKind> {
   if (!PATIENT_LINK_TOKEN.test(token)) return 'not_found';
   const hash = tokenHash(token);
+  const link = await findPatientLink(hash);
+  if (!link) return 'not_found';
   // Real time, never LAB_CLOCK: under a fixed clock every request would fall into the same minute for ever.
   const counted = new Date();
-  const [link, count] = await Promise.all([findPatientLink(hash), countLinkRequest(hash, counted)]);
-  if (!link) return 'not_found';
+  const count = await countLinkRequest(hash, counted);
   if (count > LINK_REQUESTS_PER_MINUTE)
     throw new TooManyRequests(`This link made more than ${LINK_REQUESTS_PER_MINUTE} requests this minute; retry later`, secondsToNextMinute(counted));
   return inRealm(link.realm, async () => {

@@ -21,9 +21,10 @@ const DAY_MS = 86_400_000;
 
 /**
  * The page of the link's appointment, or why it opens nothing. The read is recorded in the person's access log
- * before it is answered, the link as its reader (`patient_link:<link id>`, never the token).
+ * before it is answered, the link as its reader (`patient_link:<link id>`, never the token), with no address:
+ * the reader is the patient (or a mail scanner following the link), whose IP address is theirs to keep.
  */
-export async function openPatientPage(token: string, now: Date, request: { id: string; sourceIp: string | null }): Promise<PatientPageView | LinkErrorKind> {
+export async function openPatientPage(token: string, now: Date, request: { id: string }): Promise<PatientPageView | LinkErrorKind> {
   return withLink(token, now, async ({ link, aggregate, appointment, profile, location }) => {
     const changeable = isChangeableByPatient(appointment, now);
     const [catalog, sender, slots] = await Promise.all([loadCatalog(), senderOf(profile.profile_group_slug), changeable ? freeSlots(location, appointment, now) : []]);
@@ -64,7 +65,7 @@ async function freeSlots(location: LocationRecord, appointment: { scheduled_at: 
     });
 }
 
-async function recordPageRead(link: PatientLinkRecord, profileId: string, appointmentId: string, request: { id: string; sourceIp: string | null }) {
+async function recordPageRead(link: PatientLinkRecord, profileId: string, appointmentId: string, request: { id: string }) {
   try {
     await recordReads(
       [
@@ -76,7 +77,8 @@ async function recordPageRead(link: PatientLinkRecord, profileId: string, appoin
           resource: `appointment ${appointmentId}`,
           profile_id: profileId,
           request_id: request.id,
-          source_ip: request.sourceIp,
+          // The patient's address is not recorded: the entry says the link was opened, not from where.
+          source_ip: null,
         },
       ],
       config.auditRetentionDays,

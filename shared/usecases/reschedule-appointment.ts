@@ -41,7 +41,7 @@ interface Read {
 export async function rescheduleAppointment(
   id: string,
   patch: { scheduled_at?: string; location_id?: string },
-  { access, now, actor }: Caller,
+  { access, now, actor, guard }: Caller,
 ): Promise<{ aggregate: AppointmentAggregate; profile: ProfileRecord }> {
   if (patch.scheduled_at) assertBookableInstant('scheduled_at', patch.scheduled_at, now);
   const read = async (): Promise<Read> => {
@@ -61,6 +61,7 @@ export async function rescheduleAppointment(
     assertProfileResourceAccess(access, aggregate.appointment, 'appointment');
     if (patch.location_id && location) assertLocationGroupAccess(access, location.location_group_slug, 'location');
     assertEditable(aggregate.appointment.status);
+    guard?.(aggregate.appointment);
     // The appointment's own location, deactivated since it was booked: it can no longer take a booking.
     if (!location?.active) throw new NotFound(LOCATION_NOT_FOUND);
   };

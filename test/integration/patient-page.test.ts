@@ -4,17 +4,20 @@
  * need in the past or close by (an ended slot, a start within 2 hours) are written into the appointment item, as
  * a move the clock made.
  */
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { dynamo, tableName } from '../../shared/store/client';
 import * as itemKeys from '../../shared/store/keys/items';
+import { tokenHash } from '../../shared/store/patient-links';
+import { openPatientPage } from '../../shared/usecases/patient-page';
 import { useApi } from '../support/api';
+import { withMiddleware } from '../support/aws-faults';
 import { mockEventBridge } from '../support/event-bridge';
 import { apiKey, BERLIN_PRENZLAUER_BERG, seedDemoData, UNKNOWN_ID } from '../support/fixtures';
 import { captureLogs } from '../support/log-capture';
 import { startLocalApi } from '../../infra/local/server';
 import { logger } from '../../shared/logger';
-import { CARDIOGENETICS_PANEL, createProfile, newBarcode, scheduleAppointment, slotIn } from '../support/scenario';
+import { CARDIOGENETICS_PANEL, confirmDraw, createProfile, newBarcode, scheduleAppointment, slotIn } from '../support/scenario';
 
 const api = useApi();
 const eventBridge = mockEventBridge();
@@ -42,6 +45,29 @@ const json = (body: unknown, headers: Record<string, string> = {}) => ({ body, h
 const reschedule = (token: string, scheduled_at: string, headers: Record<string, string> = {}) =>
   api.request('POST', `/p/${token}/reschedule`, json({ scheduled_at }, headers));
 const cancel = (token: string, body: unknown = {}, headers: Record<string, string> = {}) => api.request('POST', `/p/${token}/cancel`, json(body, headers));
+
+/** The appointment as the API shows it: what a refused change must leave as it was. */
+const appointmentNow = async (id: string, apiKeyOf = key) => (await api.get(`/api/v1/appointments/${id}`, apiKeyOf)).body;
+
+/** Every item of a partition, read consistently. */
+async function partition(pk: string) {
+  const { Items } = await dynamo.send(new QueryCommand({ TableName: tableName, KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': pk }, ConsistentRead: true }));
+  return Items ?? [];
+}
+
+/** Sets attributes of an item straight in the table (a clock or a clinic that acted meanwhile). */
+async function setItem(itemKey: { PK: string; SK: string }, values: Record<string, unknown>) {
+  const names = Object.keys(values);
+  await dynamo.send(
+    new UpdateCommand({
+      TableName: tableName,
+      Key: itemKey,
+      UpdateExpression: `SET ${names.map((_, i) => `#a${i} = :v${i}`).join(', ')}`,
+      ExpressionAttributeNames: Object.fromEntries(names.map((name, i) => [`#a${i}`, name])),
+      ExpressionAttributeValues: Object.fromEntries(names.map((name, i) => [`:v${i}`, values[name]])),
+    }),
+  );
+}
 
 /** Moves the appointment's slot in the table, as time passing would (`minutes` from now, a 15-minute slot). */
 async function moveSlot(appointmentId: string, minutesFromNow: number) {
@@ -143,12 +169,122 @@ describe('GET /p/{token}', () => {
     expect(res.body).toContain('<html lang="en">');
   });
 
-  it('records the view in the access log, the link as its reader', async () => {
+  it('records the view in the access log, the link as its reader, with no address', async () => {
     const profileId = await createProfile(api, key);
     const { token } = await newLink({ profileId });
     expect((await api.request('GET', `/p/${token}`)).status).toBe(200);
     const log = await api.get(`/api/v1/profiles/${profileId}/access-log`, key);
-    expect(log.body.some((entry: { route: string; key_id: string }) => entry.route === 'getPatientPage' && /^patient_link:/.test(entry.key_id))).toBe(true);
+    const views = log.body.filter((entry: { route: string; key_id: string }) => entry.route === 'getPatientPage' && /^patient_link:/.test(entry.key_id));
+    expect(views).toHaveLength(1);
+    expect(views[0].source_ip).toBeNull();
+  });
+
+  it('ignores a query the link gained on its way (a campaign tag): the page all the same', async () => {
+    const { token } = await newLink();
+    const res = await api.request('GET', `/p/${token}?utm_source=newsletter&fbclid=x`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+  });
+
+  it('writes nothing for a token no link has: no rate counter for an unknown token', async () => {
+    const unknown = 'Q'.repeat(43);
+    expect((await api.request('GET', `/p/${unknown}`)).status).toBe(404);
+    expect((await api.request('POST', `/p/${unknown}/cancel`, json({}))).status).toBe(404);
+    expect(await partition(`PATIENT_LINK_RATE#${tokenHash(unknown)}`)).toEqual([]);
+    // An existing link's requests are counted.
+    const { token } = await newLink();
+    expect((await api.request('GET', `/p/${token}`)).status).toBe(200);
+    expect(await partition(`PATIENT_LINK_RATE#${tokenHash(token)}`)).toHaveLength(1);
+  });
+
+  it('answers 503 as a page in the three languages, with the security headers and Retry-After, when the view cannot be recorded', async () => {
+    const { token } = await newLink();
+    const res = await withMiddleware(
+      (next) => async (args) => {
+        if (JSON.stringify((args as { input: unknown }).input).includes('"ACCESS#')) throw Object.assign(new Error('injected'), { name: 'ThrottlingException', $metadata: {} });
+        return next(args);
+      },
+      () => api.request('GET', `/p/${token}`),
+    );
+    expect(res.status).toBe(503);
+    expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(res.headers.get('content-security-policy')).toMatch(/default-src 'none'.*frame-ancestors 'none'/);
+    expect(res.headers.get('x-frame-options')).toBe('DENY');
+    expect(res.headers.get('referrer-policy')).toBe('no-referrer');
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    expect(res.body).toContain('lang="de"');
+    expect(res.body).toContain('lang="fi"');
+    expect(res.body).not.toContain('Test');
+  });
+
+  it('answers 500 as a page, never JSON, when something unexpected fails', async () => {
+    const { id, token } = await newLink();
+    const capture = captureLogs();
+    let res: Awaited<ReturnType<typeof api.request>>;
+    try {
+      res = await withMiddleware(
+        (next) => async (args) => {
+          const input = JSON.stringify((args as { input: unknown }).input);
+          if (input.includes(id) && !input.includes('PATIENT_LINK')) throw new Error('injected bug');
+          return next(args);
+        },
+        () => api.request('GET', `/p/${token}`),
+      );
+    } finally {
+      capture.stop();
+    }
+    expect(res.status).toBe(500);
+    expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(res.headers.get('referrer-policy')).toBe('no-referrer');
+    expect(res.body).toContain('<html lang="en">');
+  });
+
+  it("shows a drawn appointment's state read-only, and refuses both changes (409) leaving it as it was", async () => {
+    const { id, token } = await newLink();
+    await confirmDraw(api, key, id);
+    const res = await api.request('GET', `/p/${token}`);
+    expect(res.status).toBe(200);
+    expect(res.body).not.toMatch(/name="scheduled_at"/);
+    const before = await appointmentNow(id);
+    expect((await reschedule(token, slotIn(3))).status).toBe(409);
+    expect((await cancel(token)).status).toBe(409);
+    expect(await appointmentNow(id)).toEqual(before);
+  });
+
+  it('answers 410 at use once 30 days passed since the link was issued, before the appointment', async () => {
+    const { id, token } = await newLink({ scheduledAt: slotIn(40) });
+    expect((await api.request('GET', `/p/${token}`)).status).toBe(200);
+    await setItem(itemKeys.patientLink(tokenHash(token)), { created_at: new Date(Date.now() - 31 * 86_400_000).toISOString() });
+    expect((await api.request('GET', `/p/${token}`)).status).toBe(410);
+    expect((await reschedule(token, slotIn(3))).status).toBe(410);
+    expect((await cancel(token)).status).toBe(410);
+    expect((await appointmentNow(id)).status).toBe('scheduled');
+  });
+
+  it("keeps working after the original slot's end once the appointment moved later, and expires at the new slot's end", async () => {
+    const first = slotIn(2);
+    const { token } = await newLink({ scheduledAt: first });
+    const later = slotIn(6);
+    expect((await reschedule(token, later)).status).toBe(200);
+    const afterFirst = new Date(Date.parse(first) + 60 * 60_000);
+    const view = await openPatientPage(token, afterFirst, { id: 'test-after-first-slot' });
+    expect(typeof view === 'object' && view.appointment.scheduledAt).toBe(later);
+    const afterLater = new Date(Date.parse(later) + 60 * 60_000);
+    expect(await openPatientPage(token, afterLater, { id: 'test-after-later-slot' })).toBe('expired');
+  });
+
+  it("opens a sandbox appointment's link in the sandbox: page and reschedule work, the live realm sees nothing", async () => {
+    const sandboxKey = await apiKey({ sandbox: true });
+    const id = await scheduleAppointment(api, sandboxKey);
+    const res = await api.request('POST', `/api/v1/appointments/${id}/patient-link`, { key: sandboxKey, body: {} });
+    expect(res.status).toBe(201);
+    const token = tokenOf(res.body.url);
+    expect((await api.request('GET', `/p/${token}`)).status).toBe(200);
+    const to = slotIn(3);
+    expect((await reschedule(token, to)).status).toBe(200);
+    expect((await appointmentNow(id, sandboxKey)).scheduled_at).toBe(to);
+    expect((await api.get(`/api/v1/appointments/${id}`, key)).status).toBe(404);
   });
 
   it('answers 404 with a page for an altered token', async () => {
@@ -189,14 +325,77 @@ describe('POST /p/{token}/reschedule', () => {
     expect(JSON.parse(moved!.Detail!)).toMatchObject({ appointment_id: id, source: 'patient', actor: null, to: { scheduled_at: to } });
   });
 
-  it('answers 409 for a full slot', async () => {
+  it('answers 409 for a full slot, saying so, and the appointment keeps its time', async () => {
     const to = slotIn(3, BERLIN_PRENZLAUER_BERG);
     // Fill the slot (the location's capacity) with other bookings.
     const { body: location } = await api.get(`/api/v1/locations/${BERLIN_PRENZLAUER_BERG}`, key);
     for (let seat = 0; seat < (location.capacity_per_slot ?? 1); seat += 1) await scheduleAppointment(api, key, { locationId: BERLIN_PRENZLAUER_BERG, scheduledAt: to });
-    const { token } = await newLink({ locationId: BERLIN_PRENZLAUER_BERG });
+    const { id, token } = await newLink({ locationId: BERLIN_PRENZLAUER_BERG });
+    const before = await appointmentNow(id);
     const res = await reschedule(token, to);
     expect(res.status).toBe(409);
+    expect(res.body.error).toMatch(/full/i);
+    expect(await appointmentNow(id)).toEqual(before);
+  });
+
+  it("answers 409, not 404, when the appointment's location no longer takes bookings; the link still opens the page", async () => {
+    const { id, token } = await newLink({ locationId: BERLIN_PRENZLAUER_BERG });
+    const before = await appointmentNow(id);
+    await setItem(itemKeys.location(BERLIN_PRENZLAUER_BERG), { active: false });
+    try {
+      const res = await reschedule(token, slotIn(3, BERLIN_PRENZLAUER_BERG));
+      expect(res.status).toBe(409);
+      expect(res.body.error).toMatch(/contact your clinic/);
+      expect((await api.request('GET', `/p/${token}`)).status).toBe(200);
+    } finally {
+      await setItem(itemKeys.location(BERLIN_PRENZLAUER_BERG), { active: true });
+    }
+    expect(await appointmentNow(id)).toEqual(before);
+  });
+
+  it('checks the 2-hour cut-off again when a race makes the change read the appointment again', async () => {
+    for (const change of ['reschedule', 'cancel'] as const) {
+      const { id, token } = await newLink();
+      let moved = false;
+      // Just before the change's write, the clinic moves the appointment to 90 minutes from now: the write's
+      // condition fails, the use case reads again, and the cut-off refuses.
+      const res = await withMiddleware(
+        (next) => async (args) => {
+          if (!moved && JSON.stringify((args as { input: unknown }).input).includes('TransactItems') && JSON.stringify((args as { input: unknown }).input).includes(id)) {
+            moved = true;
+            await moveSlot(id, 90);
+          }
+          return next(args);
+        },
+        () => (change === 'reschedule' ? reschedule(token, slotIn(3)) : cancel(token)),
+      );
+      expect(moved, change).toBe(true);
+      expect(res.status, change).toBe(409);
+      expect(res.body.error, change).toMatch(/2 hours/);
+      const after = await appointmentNow(id);
+      expect(after.status, change).toBe('scheduled');
+      expect(Date.parse(after.scheduled_at) - Date.now(), change).toBeLessThan(2 * 3_600_000);
+    }
+  });
+
+  it('allows 5 changes per appointment and day through its links, then answers 429 with Retry-After; a refused change does not count', async () => {
+    const { id, token } = await newLink();
+    const slots = [slotIn(3), slotIn(4)];
+    // A change the slot rules refuse gives its place back.
+    const offGrid = new Date(Date.parse(slotIn(5)) + 7 * 60_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    expect((await reschedule(token, offGrid)).status).toBe(400);
+    for (let change = 0; change < 5; change += 1) expect((await reschedule(token, slots[change % 2]!)).status, `change ${change + 1}`).toBe(200);
+    const before = await appointmentNow(id);
+    const limited = await reschedule(token, slots[1]!);
+    expect(limited.status).toBe(429);
+    expect(limited.body.error).toMatch(/5 times today/);
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(Number(limited.headers.get('retry-after'))).toBeLessThanOrEqual(86_400);
+    expect((await cancel(token)).status).toBe(429);
+    expect(await appointmentNow(id)).toEqual(before);
+    // Another link of the same appointment counts against the same day.
+    const other = await linkTo(id);
+    expect((await cancel(other.token)).status).toBe(429);
   });
 
   it('answers 400 for a time that is not a slot', async () => {
@@ -219,10 +418,24 @@ describe('POST /p/{token}/reschedule', () => {
     expect((await cancel(token)).status).toBe(409);
   });
 
-  it('answers 403 for a post from another site', async () => {
-    const { token } = await newLink();
+  it('answers 403 for a post from another site, leaving the appointment as it was', async () => {
+    const { id, token } = await newLink();
+    const before = await appointmentNow(id);
     expect((await reschedule(token, slotIn(3), { origin: 'https://evil.example' })).status).toBe(403);
+    expect((await reschedule(token, slotIn(3), { 'sec-fetch-site': 'cross-site' })).status).toBe(403);
     expect((await cancel(token, {}, { 'sec-fetch-site': 'cross-site' })).status).toBe(403);
+    expect((await cancel(token, {}, { origin: 'https://evil.example' })).status).toBe(403);
+    expect(await appointmentNow(id)).toEqual(before);
+  });
+
+  it('answers 404 on both changes for a link revoked by a newer one, leaving the appointment as it was', async () => {
+    const { id, token } = await newLink();
+    const newer = await linkTo(id, { revoke_previous: true });
+    const before = await appointmentNow(id);
+    expect((await reschedule(token, slotIn(3))).status).toBe(404);
+    expect((await cancel(token)).status).toBe(404);
+    expect(await appointmentNow(id)).toEqual(before);
+    expect((await cancel(newer.token)).status).toBe(200);
   });
 
   it("accepts a post from the page's own origin", async () => {
@@ -257,13 +470,14 @@ describe('POST /p/{token}/reschedule', () => {
 });
 
 describe('POST /p/{token}/cancel', () => {
-  it('cancels the appointment with a history entry whose source is patient', async () => {
+  it("cancels the appointment with a history entry whose source is patient; the reason is the appointment's cancellation_reason", async () => {
     const { id, token } = await newLink();
     const res = await cancel(token, { reason: 'I cannot come' });
     expect(res.status).toBe(200);
     expect(res.body.status).toBe('cancelled');
     const history = (await api.get(`/api/v1/appointments/${id}/history`, key)).body;
     expect(history.at(-1)).toMatchObject({ status: 'cancelled', source: 'patient', actor: null, reason: 'I cannot come' });
+    expect((await appointmentNow(id)).cancellation_reason).toBe('I cannot come');
   });
 
   it('answers 400 for a reason longer than 500 characters', async () => {
@@ -280,6 +494,15 @@ describe('POST /p/{token}/cancel', () => {
     }
     expect(limited?.status).toBe(429);
     expect(Number(limited?.headers.get('retry-after'))).toBeGreaterThan(0);
+    // The page's refusal is a page a browser shows, with the page's headers; the changes' stays JSON.
+    expect(limited?.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(limited?.headers.get('content-security-policy')).toMatch(/default-src 'none'/);
+    expect(limited?.headers.get('referrer-policy')).toBe('no-referrer');
+    expect(limited?.body).toContain('lang="de"');
+    const change = await cancel(token);
+    expect(change.status).toBe(429);
+    expect(change.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(Number(change.headers.get('retry-after'))).toBeGreaterThan(0);
   });
 });
 

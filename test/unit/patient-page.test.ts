@@ -7,6 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { PATIENT_CHANGES_PER_DAY, secondsToNextDay } from '../../shared/domain/patient-link';
 import { renderLinkErrorPage, renderPatientPage } from '../../shared/patient-page/render';
 import type { PatientPageLanguage, PatientPageStatus, PatientPageView } from '../../shared/patient-page/view';
 
@@ -244,9 +245,11 @@ describe('renderPatientPage', () => {
 });
 
 describe('renderLinkErrorPage', () => {
-  it.each<['not_found' | 'expired', string[]]>([
+  it.each<['not_found' | 'expired' | 'busy' | 'failed', string[]]>([
     ['not_found', ['This link is not valid', 'Dieser Link ist nicht gültig', 'Linkki ei ole voimassa']],
     ['expired', ['This link has expired', 'Dieser Link ist abgelaufen', 'Linkki on vanhentunut']],
+    ['busy', ['This page cannot be shown right now', 'Diese Seite kann gerade nicht angezeigt werden', 'Sivua ei voida näyttää juuri nyt']],
+    ['failed', ['Something went wrong', 'Etwas ist schiefgelaufen', 'Jokin meni vikaan']],
   ])('says %s in English, German and Finnish, each in a section with its lang', (kind, headings) => {
     const { html, headers } = renderLinkErrorPage(kind);
     for (const heading of headings) expect(visibleText(html)).toContain(heading);
@@ -269,8 +272,22 @@ describe('renderLinkErrorPage', () => {
     expect(headers['X-Frame-Options']).toBe('DENY');
   });
 
-  it('carries no stack trace, no personal data and nothing remote', () => {
-    const { html } = renderLinkErrorPage('not_found');
+  it.each(['not_found', 'expired', 'busy', 'failed'] as const)('carries no stack trace, no personal data and nothing remote (%s)', (kind) => {
+    const { html } = renderLinkErrorPage(kind);
     expect(html).not.toMatch(/Error|at .*\.ts|@|https?:\/\//);
+  });
+
+  it('tells a busy page to try again in a minute, a failed one later or the clinic', () => {
+    expect(visibleText(renderLinkErrorPage('busy').html)).toContain('try again in a minute');
+    expect(visibleText(renderLinkErrorPage('failed').html)).toContain('contact your clinic');
+  });
+});
+
+describe('the changes per day', () => {
+  it('are 5 per appointment, and a refusal says to retry at the next UTC day', () => {
+    expect(PATIENT_CHANGES_PER_DAY).toBe(5);
+    expect(secondsToNextDay(new Date('2026-12-01T23:59:30.000Z'))).toBe(30);
+    expect(secondsToNextDay(new Date('2026-12-01T00:00:00.000Z'))).toBe(86_400);
+    expect(secondsToNextDay(new Date('2026-12-01T23:59:59.999Z'))).toBe(1);
   });
 });
