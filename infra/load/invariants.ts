@@ -34,7 +34,9 @@ export function checkAnswers(
   const inOutage = (at: number, ms: number) => outages.some((o) => at + ms >= o.from && at <= o.to + OUTAGE_GRACE_MS);
   const count = (what: string, where: (s: Sample) => boolean) => {
     const found = samples.filter(where);
-    if (found.length > 0) violations.push(`${found.length} ${what} (${[...new Set(found.map((s) => s.cls))].slice(0, 5).join(', ')})`);
+    // Each named by class, status, when it was due and how long it took (the first five).
+    const which = found.slice(0, 5).map((s) => `${s.cls} ${s.status} at ${(s.at / 1000).toFixed(1)} s in ${Math.round(s.ms)} ms`);
+    if (found.length > 0) violations.push(`${found.length} ${what}: ${which.join('; ')}`);
   };
   count('answers 500 or above other than 503', (s) => typeof s.status === 'number' && s.status >= 500 && s.status !== 503);
   count('requests with no answer within the client timeout', (s) => s.status === 'timeout');

@@ -16,7 +16,7 @@ import { asUsage, runCli, UsageError } from '../cli/usage';
 import { type LoadResult, runLoad } from './run';
 
 const USAGE = `usage: npm run load -- [--duration <seconds, 120>] [--rate <requests/s, 20>] [--partners <n, 4>] [--faults]
-                      [--base <url> --key <api key>] [--out <file, load/results.json>]`;
+                      [--base <url> --key <api key>] [--out <file, load/results.json>] [--data-dir <folder, load/data>]`;
 
 function positive(name: string, value: string | undefined, fallback: number): number {
   if (value === undefined) return fallback;
@@ -78,6 +78,7 @@ runCli('load', USAGE, async () => {
         base: { type: 'string' },
         key: { type: 'string' },
         out: { type: 'string' },
+        'data-dir': { type: 'string' },
       },
     }),
   );
@@ -91,7 +92,7 @@ runCli('load', USAGE, async () => {
     faults: values.faults,
     base: values.base,
     key: values.key,
-    dataDir: resolve('load/data'),
+    dataDir: resolve(values['data-dir'] ?? 'load/data'),
     log: (line) => console.log(line),
   });
   print(result);
