@@ -26,10 +26,14 @@ export interface OutageWindow {
 export const OUTAGE_GRACE_MS = 3_000;
 export const OUTAGE_ANSWER_MS = 5_000;
 
-export function checkAnswers(
-  samples: Sample[],
-  outages: OutageWindow[],
-): { violations: string[]; duringOutage: { requests: number; unavailable: number; maxMs: number } } {
+export interface DuringOutage {
+  requests: number;
+  unavailable: number;
+  maxMs: number;
+  slowest: { cls: string; status: Sample['status']; atS: number; ms: number }[];
+}
+
+export function checkAnswers(samples: Sample[], outages: OutageWindow[]): { violations: string[]; duringOutage: DuringOutage } {
   const violations: string[] = [];
   const inOutage = (at: number, ms: number) => outages.some((o) => at + ms >= o.from && at <= o.to + OUTAGE_GRACE_MS);
   const count = (what: string, where: (s: Sample) => boolean) => {
@@ -54,6 +58,11 @@ export function checkAnswers(
       requests: during.length,
       unavailable: during.filter((s) => s.status === 503).length,
       maxMs: Math.round(Math.max(0, ...during.map((s) => s.ms))),
+      // The ten slowest, for the record: what a client waited for during an outage.
+      slowest: [...during]
+        .sort((a, b) => b.ms - a.ms)
+        .slice(0, 10)
+        .map((s) => ({ cls: s.cls, status: s.status, atS: Math.round(s.at / 100) / 10, ms: Math.round(s.ms) })),
     },
   };
 }

@@ -48,6 +48,12 @@ function print(result: LoadResult): void {
   if (result.outages.length > 0) {
     const d = result.duringOutage;
     console.log(`during the DynamoDB and S3 outages: ${d.requests} requests, ${d.unavailable} answered 503 with Retry-After, slowest ${d.maxMs} ms`);
+    console.log(
+      `  slowest: ${d.slowest
+        .slice(0, 3)
+        .map((x) => `${x.cls} ${x.status} at ${x.atS} s in ${x.ms} ms`)
+        .join('; ')}`,
+    );
   }
   const mb = (n: number) => `${(n / 1048576).toFixed(1)} MB`;
   const { afterFirstMinute: first, atEnd: end } = result.memory;

@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync, statSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { WEBHOOK_EVENT_TYPES } from '../../shared/webhooks/event-types';
-import { type OutageWindow, checkAnswers, checkDeliveries, checkHistories, checkReadable } from './invariants';
+import { type DuringOutage, type OutageWindow, checkAnswers, checkDeliveries, checkHistories, checkReadable } from './invariants';
 import { startLoadStack, type LoadStack } from './local-stack';
 import { type ClassFigures, figures, LoadRecord, percentile, runOpenModel } from './open-model';
 import { type LoadReceiver, startLoadReceiver } from './receivers';
@@ -38,7 +38,7 @@ export interface LoadResult {
   generator: { started: number; dropped: number; maxInFlight: number };
   classes: { [cls: string]: ClassFigures };
   outages: (OutageWindow & { requests?: number })[];
-  duringOutage: { requests: number; unavailable: number; maxMs: number };
+  duringOutage: DuringOutage;
   invariants: { [name: string]: string[] };
   counts: { [name: string]: number };
   memory: { afterFirstMinute?: Memory; atEnd?: Memory };
