@@ -7,10 +7,8 @@
  * Every email lands in the SES emulator (aws-ses-v2-local), whose page lists them.
  */
 import { now } from '../../shared/config';
-import { errorNames } from '../../shared/logger';
 import { messagesForEvent, sendDueReminders } from '../../shared/usecases/patient-messages';
-import type { BusEvent } from '../../shared/webhooks/bus-event';
-import { every, followEvents } from './events-file';
+import { every, followEventsRedelivering } from './events-file';
 
 /**
  * Receives of an event before it is given up, and the first wait, doubling (2 s … 64 s, 2 minutes in all):
@@ -21,35 +19,16 @@ const ATTEMPTS = 7;
 const RETRY_MS = 2_000;
 
 export async function startLocalEmail(eventsFile: string, sweepMs = Number(process.env.REMINDER_SWEEP_MS || 10_000)): Promise<{ stop(): Promise<void> }> {
-  const timers = new Set<NodeJS.Timeout>();
-  let stopped = false;
-
-  const attempt = async (event: BusEvent, number: number): Promise<void> => {
-    try {
-      await messagesForEvent(event, now());
-    } catch (error) {
-      const reason = errorNames(error).errorName;
-      if (number >= ATTEMPTS || stopped) return void console.error(`email: event ${event.event.event_id} given up after ${number} attempts (${reason})`);
-      const timer = setTimeout(
-        () => {
-          timers.delete(timer);
-          void attempt(event, number + 1);
-        },
-        RETRY_MS * 2 ** (number - 1),
-      );
-      timers.add(timer);
-    }
-  };
-
-  const stopFollowing = await followEvents(eventsFile, 'email', (event) => attempt(event, 1));
+  const stopFollowing = await followEventsRedelivering(eventsFile, 'email', (event) => messagesForEvent(event, now()), {
+    attempts: ATTEMPTS,
+    firstWaitMs: RETRY_MS,
+  });
   const stopSweep = every(sweepMs, 'email reminders', async () => {
     await sendDueReminders(now());
   });
   return {
     stop: async () => {
-      stopped = true;
       await Promise.all([stopFollowing(), stopSweep()]);
-      for (const timer of timers) clearTimeout(timer);
     },
   };
 }

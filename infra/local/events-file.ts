@@ -61,3 +61,41 @@ export async function followEvents(eventsFile: string, name: string, consume: (e
     }
   });
 }
+
+/**
+ * Follows the events file like followEvents, handing an event again after a doubling wait when `consume`
+ * fails (DynamoDB Local or an emulator down), as SQS redelivers a message whose Lambda failed: `attempts` in
+ * all, the first wait `firstWaitMs`, then a line says it was given up. The consumers it serves are safe to run
+ * twice on one event (deterministic ids, claims). Answers the function that stops following and retrying.
+ */
+export async function followEventsRedelivering(
+  eventsFile: string,
+  name: string,
+  consume: (event: BusEvent) => Promise<void>,
+  { attempts, firstWaitMs }: { attempts: number; firstWaitMs: number },
+): Promise<() => Promise<void>> {
+  const timers = new Set<NodeJS.Timeout>();
+  let stopped = false;
+  const attempt = async (event: BusEvent, number: number): Promise<void> => {
+    try {
+      await consume(event);
+    } catch (error) {
+      const reason = errorNames(error).errorName;
+      if (number >= attempts || stopped) return void console.error(`${name}: event ${event.event.event_id} given up after ${number} attempts (${reason})`);
+      const timer = setTimeout(
+        () => {
+          timers.delete(timer);
+          void attempt(event, number + 1);
+        },
+        firstWaitMs * 2 ** (number - 1),
+      );
+      timers.add(timer);
+    }
+  };
+  const stopFollowing = await followEvents(eventsFile, name, (event) => attempt(event, 1));
+  return async () => {
+    stopped = true;
+    await stopFollowing();
+    for (const timer of timers) clearTimeout(timer);
+  };
+}

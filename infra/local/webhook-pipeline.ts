@@ -9,10 +9,8 @@
  * wait, doubling, as SQS redelivers a message whose Lambda failed: before, it was logged and lost. Handing it
  * again is safe: a delivery's id is derived from the subscription and the event, and only its first insert counts.
  */
-import { errorNames } from '../../shared/logger';
 import { attemptDueDeliveries, dispatchBusEvent } from '../../shared/usecases/deliver-webhooks';
-import type { BusEvent } from '../../shared/webhooks/bus-event';
-import { every, followEvents } from './events-file';
+import { every, followEventsRedelivering } from './events-file';
 
 const SWEEP_MS = 1000;
 /** Receives of an event before it is given up, the first wait doubling (1 s … 64 s, about 2 minutes in all). */
@@ -20,33 +18,16 @@ const ATTEMPTS = 8;
 const RETRY_MS = 1_000;
 
 export async function startLocalWebhooks(eventsFile: string): Promise<{ stop(): Promise<void> }> {
-  const timers = new Set<NodeJS.Timeout>();
-  let stopped = false;
-  const attempt = async (event: BusEvent, number: number): Promise<void> => {
-    try {
-      await dispatchBusEvent(event);
-    } catch (error) {
-      const reason = errorNames(error).errorName;
-      if (number >= ATTEMPTS || stopped) return void console.error(`webhooks: event ${event.event.event_id} given up after ${number} attempts (${reason})`);
-      const timer = setTimeout(
-        () => {
-          timers.delete(timer);
-          void attempt(event, number + 1);
-        },
-        RETRY_MS * 2 ** (number - 1),
-      );
-      timers.add(timer);
-    }
-  };
-  const follow = await followEvents(eventsFile, 'webhooks', (event) => attempt(event, 1));
+  const follow = await followEventsRedelivering(eventsFile, 'webhooks', async (event) => void (await dispatchBusEvent(event)), {
+    attempts: ATTEMPTS,
+    firstWaitMs: RETRY_MS,
+  });
   const sweep = every(SWEEP_MS, 'webhooks', async () => {
     await attemptDueDeliveries(new Date());
   });
   return {
     stop: async () => {
-      stopped = true;
       await Promise.all([follow(), sweep()]);
-      for (const timer of timers) clearTimeout(timer);
     },
   };
 }
