@@ -160,7 +160,9 @@ const HOSTILE_SEGMENTS = [
 ];
 
 function segmentArbitrary(resource: string, world: World): fc.Arbitrary<{ value: string; own: boolean; label: string; id?: string }> {
-  const unknown = resource === 'shipments' ? fc.stringMatching(/^P-\d{6}-\d{4}$/) : fc.uuid({ version: 4 });
+  // A patient link's token (/p/{token}) that opens nothing has a token's shape: it reaches the lookup.
+  const unknown =
+    resource === 'shipments' ? fc.stringMatching(/^P-\d{6}-\d{4}$/) : resource === 'p' ? fc.stringMatching(/^[A-Za-z0-9_-]{43}$/) : fc.uuid({ version: 4 });
   return fc.oneof(
     {
       weight: 6,
@@ -528,9 +530,9 @@ function routeRequest(m: RouteModel, world: World): fc.Arbitrary<FuzzRequest> {
       if (bytes !== undefined) fuzzed.push(`body:${body.label}`, `content-type:${type ?? 'absent'}`);
 
       // Judged as the server reads it: the value after a JSON round trip (-0 becomes 0, undefined goes).
-      // A body the route lets the client leave out (POST …/patient-link) may be absent.
+      // A body the route lets the client leave out (POST …/patient-link) may be absent, or empty (no bytes: none).
       const bodyOk = m.body
-        ? (bytes === undefined && m.contract.bodyOptional === true) ||
+        ? ((bytes === undefined || bytes.length === 0) && m.contract.bodyOptional === true) ||
           (bytes !== undefined && typeOk && body.raw === undefined && passes(m.contract.body, JSON.parse(bytes as string)))
         : true;
       // A repeated parameter counts with its last value, as API Gateway's queryStringParameters (and the local server) give it.
