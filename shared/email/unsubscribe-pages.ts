@@ -9,17 +9,14 @@
  * wherever the API is mounted. The sender's name is escaped: a clinic typed it.
  */
 import type { BinaryBody, Reply } from '../http/responses';
+import { TOKEN_ROUTE_HEADERS } from '../http/token-route-headers';
 import type { MessageLanguage } from './content';
 import { escapeHtml } from './html';
 
 /** Headers of every answer of the two routes, errors included (shared/http/stack.ts `headers`). */
 export const UNSUBSCRIBE_PAGE_HEADERS = {
   'Content-Security-Policy': "default-src 'none'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
-  'X-Frame-Options': 'DENY',
-  'Referrer-Policy': 'no-referrer',
-  'Cache-Control': 'no-store',
-  'X-Robots-Tag': 'noindex',
-  'X-Content-Type-Options': 'nosniff',
+  ...TOKEN_ROUTE_HEADERS,
 } as const;
 
 interface Words {

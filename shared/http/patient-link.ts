@@ -21,19 +21,14 @@ import { UnsupportedMediaType } from './errors';
 import { type JsonBody, jsonBody } from './json-body';
 import type { LabContext } from './middlewares';
 import { requestBaseUrl } from './static-responses';
+import { TOKEN_ROUTE_HEADERS } from './token-route-headers';
 
 /**
  * On every answer of the link's routes, errors included (shared/http/stack.ts `headers`): no frame, no Referer
  * (the token is in the address), no cache, no index. The page's own Content-Security-Policy comes with the
  * rendered page (shared/patient-page/render.ts); the JSON answers get PATIENT_JSON_HEADERS' stricter one.
  */
-export const PATIENT_LINK_HEADERS = {
-  'X-Frame-Options': 'DENY',
-  'Referrer-Policy': 'no-referrer',
-  'Cache-Control': 'no-store',
-  'X-Robots-Tag': 'noindex',
-  'X-Content-Type-Options': 'nosniff',
-} as const;
+export const PATIENT_LINK_HEADERS = TOKEN_ROUTE_HEADERS;
 
 /** The JSON endpoints' headers: the link's, and a policy under which nothing would run or load. */
 export const PATIENT_JSON_HEADERS = {

@@ -2,7 +2,7 @@
 import { BatchGetCommand, type BatchGetCommandOutput, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { dynamo, tableName } from './client';
 import { Unavailable } from '../errors';
-import { GSI1, type ItemKey } from './keys';
+import { GSI1, GSI2, type ItemKey } from './keys';
 
 export async function queryAll(input: QueryCommandInput): Promise<Record<string, unknown>[]> {
   const items: Record<string, unknown>[] = [];
@@ -13,6 +13,23 @@ export async function queryAll(input: QueryCommandInput): Promise<Record<string,
     ExclusiveStartKey = page.LastEvaluatedKey;
   } while (ExclusiveStartKey);
   return items;
+}
+
+/**
+ * Up to `limit` items of a GSI2 partition whose sort key is below `cutoff`, oldest first: what a scheduled
+ * function finds due (deliveries to retry, reminders to send). One Query of one page.
+ */
+export async function dueOnGsi2<T>({ GSI2PK, GSI2SKBefore }: { GSI2PK: string; GSI2SKBefore: string }, limit: number): Promise<T[]> {
+  const result = await dynamo.send(
+    new QueryCommand({
+      TableName: tableName,
+      IndexName: GSI2,
+      KeyConditionExpression: 'GSI2PK = :pk AND GSI2SK < :cutoff',
+      ExpressionAttributeValues: { ':pk': GSI2PK, ':cutoff': GSI2SKBefore },
+      Limit: limit,
+    }),
+  );
+  return (result.Items ?? []).map((item) => withoutKeys<T>(item));
 }
 
 /** Strips the table's key attributes from an item, leaving the record the rest of the code uses. */

@@ -11,13 +11,12 @@
  * - the reminders due now ................... Query GSI2 REMINDERS_DUE, GSI2SK < now
  * - take one to send ........................ DeleteItem, condition: still due at the time read
  */
-import { DeleteCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo, tableName } from './client';
 import { writtenIf } from './conditions';
-import { GSI2 } from './keys';
 import * as index from './keys/index-entries';
 import * as keys from './keys/items';
-import { withoutKeys } from './query';
+import { dueOnGsi2 } from './query';
 
 export interface ReminderRecord {
   appointment_id: string;
@@ -44,17 +43,7 @@ export async function dropReminder(appointmentId: string): Promise<void> {
 
 /** Up to `limit` reminders due at `now`, the longest waiting first. */
 export async function dueReminders(now: Date, limit: number): Promise<ReminderRecord[]> {
-  const { GSI2PK, GSI2SKBefore } = index.dueRemindersBefore(now.toISOString());
-  const result = await dynamo.send(
-    new QueryCommand({
-      TableName: tableName,
-      IndexName: GSI2,
-      KeyConditionExpression: 'GSI2PK = :pk AND GSI2SK < :cutoff',
-      ExpressionAttributeValues: { ':pk': GSI2PK, ':cutoff': GSI2SKBefore },
-      Limit: limit,
-    }),
-  );
-  return (result.Items ?? []).map((item) => withoutKeys<ReminderRecord>(item));
+  return dueOnGsi2<ReminderRecord>(index.dueRemindersBefore(now.toISOString()), limit);
 }
 
 /**

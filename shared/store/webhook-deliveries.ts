@@ -10,16 +10,16 @@
  * - deliveries due for an attempt .............. Query GSI2 WEBHOOK_DUE / <due_at>#…  (sparse: pending only)
  * - a subscription's delivery log .............. Query WEBHOOK#<id> / DELIVERY#…, newest first
  */
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { DELIVERY_RETENTION_MS, type DeliveryOutcome } from '../domain/webhook';
 import { Conflict } from '../errors';
 import { dynamo, tableName } from './client';
 import { isConditionFailure, writtenIf } from './conditions';
-import { deliveriesOf, GSI2 } from './keys';
+import { deliveriesOf } from './keys';
 import * as keys from './keys/items';
 import * as index from './keys/index-entries';
 import { type Page, type PageRequest, pageOfPartition } from './pages';
-import { withoutKeys } from './query';
+import { dueOnGsi2, withoutKeys } from './query';
 import { TTL_ATTRIBUTE } from './table';
 
 export interface DeliveryRecord {
@@ -153,17 +153,7 @@ export async function recordAttempt(claimed: DeliveryRecord, attempt: AttemptRec
 
 /** Up to `limit` pending deliveries whose next attempt is due at `now`, the longest waiting first. */
 export async function dueDeliveries(now: Date, limit: number): Promise<DeliveryRecord[]> {
-  const { GSI2PK, GSI2SKBefore } = index.dueDeliveriesBefore(now.toISOString());
-  const result = await dynamo.send(
-    new QueryCommand({
-      TableName: tableName,
-      IndexName: GSI2,
-      KeyConditionExpression: 'GSI2PK = :pk AND GSI2SK < :cutoff',
-      ExpressionAttributeValues: { ':pk': GSI2PK, ':cutoff': GSI2SKBefore },
-      Limit: limit,
-    }),
-  );
-  return (result.Items ?? []).map((item) => withoutKeys<DeliveryRecord>(item));
+  return dueOnGsi2<DeliveryRecord>(index.dueDeliveriesBefore(now.toISOString()), limit);
 }
 
 /** A page of a subscription's delivery log, newest first. */
