@@ -39,4 +39,5 @@ export function assertPatientChoosable(instant: string, now: Date): void {
 export const secondsToNextMinute = (at: Date): number => 60 - at.getUTCSeconds();
 
 /** Seconds until the UTC day the changes' limit counts in ends: what its 429's Retry-After says. */
-export const secondsToNextDay = (at: Date): number => Math.max(1, Math.ceil((Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate() + 1) - at.getTime()) / 1000));
+export const secondsToNextDay = (at: Date): number =>
+  Math.max(1, Math.ceil((Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate() + 1) - at.getTime()) / 1000));

@@ -16,7 +16,10 @@ export const AccessLogEntry = v.object({
   ),
   profile_id: uuid,
   request_id: v.pipe(v.string(), v.description("API Gateway's id of the request, as its log line shows it.")),
-  source_ip: v.pipe(v.nullable(v.string()), v.description("The address the request came from, as API Gateway saw it; null for a view through a patient link (the patient's address is not recorded).")),
+  source_ip: v.pipe(
+    v.nullable(v.string()),
+    v.description("The address the request came from, as API Gateway saw it; null for a view through a patient link (the patient's address is not recorded)."),
+  ),
 });
 export type AccessLogEntry = v.InferOutput<typeof AccessLogEntry>;
 

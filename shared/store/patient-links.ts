@@ -79,7 +79,9 @@ export async function issuePatientLink(link: {
           ExpressionAttributeValues: { ':read': link.generation, ':next': generation },
         },
       }
-    : { ConditionCheck: { TableName: tableName, Key: keys.appointment(link.appointmentId), ...asRead, ExpressionAttributeValues: { ':read': link.generation } } };
+    : {
+        ConditionCheck: { TableName: tableName, Key: keys.appointment(link.appointmentId), ...asRead, ExpressionAttributeValues: { ':read': link.generation } },
+      };
   await transactWrite([
     named('appointment', appointment),
     named('link', {

@@ -45,8 +45,7 @@ const linkAccess = ({ link, appointment, location }: OpenLink): AccessContext =>
 /** Refuses a change the patient may no longer make here: not scheduled (409, as the API), or less than 2 hours away (409). */
 function assertChangeable(appointment: AppointmentRecord, now: Date): void {
   assertEditable(appointment.status);
-  if (!isChangeableByPatient(appointment, now))
-    throw new Conflict('The appointment is less than 2 hours away; to change it now, contact your clinic');
+  if (!isChangeableByPatient(appointment, now)) throw new Conflict('The appointment is less than 2 hours away; to change it now, contact your clinic');
 }
 
 /** The use cases' caller: the link's access, in the patient's name, the 2-hour cut-off checked on each read. */

@@ -52,7 +52,13 @@ export async function withLink<T>(token: string, now: Date, work: (open: OpenLin
     if (now.getTime() >= linkExpiry(new Date(link.created_at), slotEnd).getTime()) return 'expired';
     const [profile, location] = await Promise.all([getProfile(appointment.profile_id), getLocation(appointment.location_id)]);
     if (!profile || profile.erased_at || !location) return 'not_found';
-    return work({ link, aggregate, appointment: { ...appointment, location_id: appointment.location_id, scheduled_at: appointment.scheduled_at }, profile, location });
+    return work({
+      link,
+      aggregate,
+      appointment: { ...appointment, location_id: appointment.location_id, scheduled_at: appointment.scheduled_at },
+      profile,
+      location,
+    });
   });
 }
 
@@ -62,4 +68,3 @@ export function orRefused<T>(result: T | LinkErrorKind): T {
   if (result === 'expired') throw new Gone('This link has expired; to change the appointment, contact your clinic');
   return result;
 }
-

@@ -27,7 +27,11 @@ const DAY_MS = 86_400_000;
 export async function openPatientPage(token: string, now: Date, request: { id: string }): Promise<PatientPageView | LinkErrorKind> {
   return withLink(token, now, async ({ link, aggregate, appointment, profile, location }) => {
     const changeable = isChangeableByPatient(appointment, now);
-    const [catalog, sender, slots] = await Promise.all([loadCatalog(), senderOf(profile.profile_group_slug), changeable ? freeSlots(location, appointment, now) : []]);
+    const [catalog, sender, slots] = await Promise.all([
+      loadCatalog(),
+      senderOf(profile.profile_group_slug),
+      changeable ? freeSlots(location, appointment, now) : [],
+    ]);
     const { preparation, specimenCount } = preparationOf(aggregate, catalog, profile.language);
     await recordPageRead(link, profile.id, appointment.id, request);
     return {
@@ -87,4 +91,3 @@ async function recordPageRead(link: PatientLinkRecord, profileId: string, appoin
     throw new Unavailable('This page could not be shown now; try again in a moment');
   }
 }
-

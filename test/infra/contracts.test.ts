@@ -7,7 +7,15 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { DOCUMENTS_PREFIX, INCOMING_PREFIX } from '../../infra/bucket-layout';
 import { MISSING_KEY_MESSAGE } from '../../infra/lab-api-stack';
 import { OUTBOX_RELAYED_LOG } from '../../infra/monitoring';
-import { DOCUMENT_READERS, FUNCTION_SIZES, LINK_REQUEST_COUNTERS, PACKAGE_FILES, REPORT_RENDERERS, STATIC_ROUTES, WEBHOOK_SENDERS } from '../../infra/route-classes';
+import {
+  DOCUMENT_READERS,
+  FUNCTION_SIZES,
+  LINK_REQUEST_COUNTERS,
+  PACKAGE_FILES,
+  REPORT_RENDERERS,
+  STATIC_ROUTES,
+  WEBHOOK_SENDERS,
+} from '../../infra/route-classes';
 import { ATTEMPT_LEASE_MS, ATTEMPT_TIMEOUT_MS } from '../../shared/domain/webhook';
 import { routes } from '../../shared/routes';
 

@@ -616,7 +616,8 @@ describe('the LabApi stack (prod): API Gateway', () => {
   it('samples no X-Ray trace of a path that carries a token (/p/, /u/), whose URL API Gateway would record', () => {
     const rules = prod.ofType('AWS::XRay::SamplingRule').map(([, rule]) => (rule.Properties as { SamplingRule: Record<string, unknown> }).SamplingRule);
     expect(rules.map((rule) => rule.URLPath).sort()).toEqual(['*/p/*', '*/u/*']);
-    for (const rule of rules) expect(rule).toMatchObject({ Priority: 1, ReservoirSize: 0, FixedRate: 0, ServiceType: 'AWS::ApiGateway::Stage', HTTPMethod: '*' });
+    for (const rule of rules)
+      expect(rule).toMatchObject({ Priority: 1, ReservoirSize: 0, FixedRate: 0, ServiceType: 'AWS::ApiGateway::Stage', HTTPMethod: '*' });
   });
 
   it("sets the region's API Gateway logging role through the account stack it depends on, unless told the account has one", () => {

@@ -51,7 +51,9 @@ const appointmentNow = async (id: string, apiKeyOf = key) => (await api.get(`/ap
 
 /** Every item of a partition, read consistently. */
 async function partition(pk: string) {
-  const { Items } = await dynamo.send(new QueryCommand({ TableName: tableName, KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': pk }, ConsistentRead: true }));
+  const { Items } = await dynamo.send(
+    new QueryCommand({ TableName: tableName, KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': pk }, ConsistentRead: true }),
+  );
   return Items ?? [];
 }
 
@@ -201,7 +203,8 @@ describe('GET /p/{token}', () => {
     const { token } = await newLink();
     const res = await withMiddleware(
       (next) => async (args) => {
-        if (JSON.stringify((args as { input: unknown }).input).includes('"ACCESS#')) throw Object.assign(new Error('injected'), { name: 'ThrottlingException', $metadata: {} });
+        if (JSON.stringify((args as { input: unknown }).input).includes('"ACCESS#'))
+          throw Object.assign(new Error('injected'), { name: 'ThrottlingException', $metadata: {} });
         return next(args);
       },
       () => api.request('GET', `/p/${token}`),
@@ -329,7 +332,8 @@ describe('POST /p/{token}/reschedule', () => {
     const to = slotIn(3, BERLIN_PRENZLAUER_BERG);
     // Fill the slot (the location's capacity) with other bookings.
     const { body: location } = await api.get(`/api/v1/locations/${BERLIN_PRENZLAUER_BERG}`, key);
-    for (let seat = 0; seat < (location.capacity_per_slot ?? 1); seat += 1) await scheduleAppointment(api, key, { locationId: BERLIN_PRENZLAUER_BERG, scheduledAt: to });
+    for (let seat = 0; seat < (location.capacity_per_slot ?? 1); seat += 1)
+      await scheduleAppointment(api, key, { locationId: BERLIN_PRENZLAUER_BERG, scheduledAt: to });
     const { id, token } = await newLink({ locationId: BERLIN_PRENZLAUER_BERG });
     const before = await appointmentNow(id);
     const res = await reschedule(token, to);
@@ -361,7 +365,11 @@ describe('POST /p/{token}/reschedule', () => {
       // condition fails, the use case reads again, and the cut-off refuses.
       const res = await withMiddleware(
         (next) => async (args) => {
-          if (!moved && JSON.stringify((args as { input: unknown }).input).includes('TransactItems') && JSON.stringify((args as { input: unknown }).input).includes(id)) {
+          if (
+            !moved &&
+            JSON.stringify((args as { input: unknown }).input).includes('TransactItems') &&
+            JSON.stringify((args as { input: unknown }).input).includes(id)
+          ) {
             moved = true;
             await moveSlot(id, 90);
           }
@@ -451,7 +459,7 @@ describe('POST /p/{token}/reschedule', () => {
     expect((await api.request('POST', `/p/${token}/cancel`, { rawBody: '{}', headers: { 'content-type': 'text/plain' } })).status).toBe(415);
   });
 
-  it("never reads or changes another appointment: a link of A acts on A only", async () => {
+  it('never reads or changes another appointment: a link of A acts on A only', async () => {
     const a = await newLink();
     const b = await scheduleAppointment(api, key);
     const before = (await api.get(`/api/v1/appointments/${b}`, key)).body;

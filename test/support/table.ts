@@ -98,11 +98,7 @@ export async function tableItems(): Promise<Map<string, Record<string, unknown>>
 
 /** Each item's hash by its key: two maps show which items changed without holding their values. */
 export async function tableHashes(): Promise<Map<string, string>> {
-  return new Map(
-    (await scanItems())
-      .filter((item) => !isRequestCounter(text(item.PK)))
-      .map((item) => [itemKey(item), itemHash(item)]),
-  );
+  return new Map((await scanItems()).filter((item) => !isRequestCounter(text(item.PK))).map((item) => [itemKey(item), itemHash(item)]));
 }
 
 /** One hash of the whole table: equal before and after when nothing was written (the day of a key's last use aside). */

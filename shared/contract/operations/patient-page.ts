@@ -10,10 +10,14 @@ import { type OperationDoc } from '../operation-doc';
 const HTML = { type: 'text/html', schema: { type: 'string' } } as const;
 const PAGE_HEADERS = {
   'Content-Security-Policy': {
-    description: "default-src 'none'; the page's one script and one style allowed by their SHA-256 hashes; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'",
+    description:
+      "default-src 'none'; the page's one script and one style allowed by their SHA-256 hashes; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'",
     required: true,
   },
-  'Content-Language': { description: "The profile's language (en, de or fi); `en, de, fi` on the pages of a link that opens nothing and of an error.", required: true },
+  'Content-Language': {
+    description: "The profile's language (en, de or fi); `en, de, fi` on the pages of a link that opens nothing and of an error.",
+    required: true,
+  },
   'Referrer-Policy': { description: 'no-referrer: the token in the address never leaves in a Referer.', required: true },
   'X-Frame-Options': { description: 'DENY', required: true },
 } as const;
@@ -21,9 +25,13 @@ const LINK_ERROR_PAGE = (what: string) =>
   ({ description: `${what} An HTML page, in en, de and fi, saying what to do (contact the clinic).`, content: HTML, headers: PAGE_HEADERS }) as const;
 const RETRY_AFTER = { 'Retry-After': { description: 'Seconds to wait before opening the page again.', required: true } } as const;
 const BUSY_PAGE = (what: string) =>
-  ({ description: `${what} An HTML page, in en, de and fi, saying to try again in a minute.`, content: HTML, headers: { ...PAGE_HEADERS, ...RETRY_AFTER } }) as const;
+  ({
+    description: `${what} An HTML page, in en, de and fi, saying to try again in a minute.`,
+    content: HTML,
+    headers: { ...PAGE_HEADERS, ...RETRY_AFTER },
+  }) as const;
 const BUSY = 'the database could not answer now: retry after Retry-After seconds';
-const RATE = "more than 30 requests this minute from this link (page and changes together): retry after Retry-After seconds";
+const RATE = 'more than 30 requests this minute from this link (page and changes together): retry after Retry-After seconds';
 const CHANGES =
   'or this appointment already had 5 changes (reschedules and cancels together) through its links this UTC day: Retry-After says when the next day begins';
 const NOT_OPEN = 'the link opens nothing: never issued, altered, revoked (an older link than a `revoke_previous`), or its profile was erased';
@@ -37,16 +45,20 @@ export const patientPageOperations = {
     tag: 'Patient links',
     summary: "The patient's appointment page",
     description:
-      'Where a patient link leads: a page of that one appointment, server-rendered, in the profile\'s language, readable without JavaScript: ' +
-      'the first name, the date and time in the location\'s time zone, the location (name, address, map link), the preparation and the number ' +
+      "Where a patient link leads: a page of that one appointment, server-rendered, in the profile's language, readable without JavaScript: " +
+      "the first name, the date and time in the location's time zone, the location (name, address, map link), the preparation and the number " +
       'of samples, the status. While it is scheduled and at least 2 hours away, the free slots of the next 14 days at the same location, to ' +
-      'reschedule to, and a cancel. Each view is recorded in the person\'s access log, the link as its reader. No API key.',
+      "reschedule to, and a cancel. Each view is recorded in the person's access log, the link as its reader. No API key.",
     responses: {
       200: { description: 'The page.', content: HTML, headers: PAGE_HEADERS },
       404: LINK_ERROR_PAGE('The link opens nothing: never issued, altered, revoked, or its profile was erased.'),
       410: LINK_ERROR_PAGE("The link expired: the appointment's slot has ended, or 30 days passed since it was issued."),
       429: BUSY_PAGE('More than 30 requests this minute from this link (page and changes together).'),
-      500: { description: 'An unexpected error, logged with the request id. An HTML page, in en, de and fi, saying to try again later.', content: HTML, headers: PAGE_HEADERS },
+      500: {
+        description: 'An unexpected error, logged with the request id. An HTML page, in en, de and fi, saying to try again later.',
+        content: HTML,
+        headers: PAGE_HEADERS,
+      },
       503: BUSY_PAGE('The database could not answer now, or the view could not be recorded in the access log.'),
     },
   },

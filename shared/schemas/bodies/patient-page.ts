@@ -7,5 +7,13 @@ export const RescheduleByLinkBody = v.strictObject({
 });
 
 export const CancelByLinkBody = v.strictObject({
-  reason: v.optional(v.pipe(v.string(), v.maxLength(500, 'must be at most 500 characters'), v.description("The patient's reason: the appointment's cancellation_reason (GET /appointments/{id} shows it) and its history's cancel entry; never in an event."))),
+  reason: v.optional(
+    v.pipe(
+      v.string(),
+      v.maxLength(500, 'must be at most 500 characters'),
+      v.description(
+        "The patient's reason: the appointment's cancellation_reason (GET /appointments/{id} shows it) and its history's cancel entry; never in an event.",
+      ),
+    ),
+  ),
 });

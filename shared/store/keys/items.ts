@@ -141,7 +141,10 @@ export const unsubscribeToken = (tokenHash: string): ItemKey => ({ PK: `UNSUBSCR
  */
 export const patientLink = (tokenHash: string): ItemKey => ({ PK: `PATIENT_LINK#${tokenHash}`, SK: 'PATIENT_LINK' });
 /** The requests one patient link made in one minute (a UTC minute, `2026-12-01T09:05`): its rate limit's counter. */
-export const patientLinkRate = (tokenHash: string, minute: string): ItemKey => ({ PK: `${PATIENT_LINK_RATE_PARTITION_PREFIX}${tokenHash}`, SK: `MINUTE#${minute}` });
+export const patientLinkRate = (tokenHash: string, minute: string): ItemKey => ({
+  PK: `${PATIENT_LINK_RATE_PARTITION_PREFIX}${tokenHash}`,
+  SK: `MINUTE#${minute}`,
+});
 /**
  * The changes (reschedule, cancel) made to one appointment through its patient links on one UTC day
  * (`2026-12-01`): the changes' daily limit's counter. In the appointment's realm.
