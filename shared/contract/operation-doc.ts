@@ -23,7 +23,7 @@ export const TAGS = {
   Sandbox: "Sandbox keys (lab_test_…) work on data of their own; they can simulate the lab's answers.",
   Service: 'Health, this document and its docs page: no API key needed.',
   'Patient links':
-    "The pages a patient opens from an email or a link their clinic gave them: the one-click unsubscribe (RFC 8058), and the page of " +
+    'The pages a patient opens from an email or a link their clinic gave them: the one-click unsubscribe (RFC 8058), and the page of ' +
     "their appointment (see it, reschedule or cancel it). No API key: the link's token is the credential, and it opens nothing else.",
 } as const;
 

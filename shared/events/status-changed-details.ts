@@ -13,7 +13,10 @@ import { SHIPMENT_REFERENCE, SHIPMENT_STATUSES } from '../domain/shipment';
 const common = {
   event_id: v.pipe(v.string(), v.uuid(), v.description('Unique per event; consumers drop duplicates by it.')),
   occurred_at: v.pipe(v.string(), v.isoTimestamp(), v.description('When the change happened (UTC): for a courier update, the time the courier reported.')),
-  source: v.pipe(v.picklist(TRANSITION_SOURCES), v.description('Who made the change: api (a client key), courier, lab, system, or patient (the patient on their appointment\'s page).')),
+  source: v.pipe(
+    v.picklist(TRANSITION_SOURCES),
+    v.description("Who made the change: api (a client key), courier, lab, system, or patient (the patient on their appointment's page)."),
+  ),
 };
 
 const uuid = v.pipe(v.string(), v.uuid());

@@ -11,7 +11,12 @@ const entry = <S extends readonly [string, ...string[]]>(statuses: S) =>
     status: v.picklist(statuses),
     from_status: v.pipe(v.nullable(v.picklist(statuses)), v.description('null for the first entry: the creation.')),
     at: v.pipe(instant, v.description('When it happened: the request time, or the time the courier reported.')),
-    source: v.pipe(v.picklist(TRANSITION_SOURCES), v.description('api: a client key; courier: the courier integration; lab; system; patient: the patient on their appointment\'s page (its link; actor null).')),
+    source: v.pipe(
+      v.picklist(TRANSITION_SOURCES),
+      v.description(
+        "api: a client key; courier: the courier integration; lab; system; patient: the patient on their appointment's page (its link; actor null).",
+      ),
+    ),
     actor: v.pipe(v.nullable(v.string()), v.description('The id of the API key that made the change (never its name); null for the lab.')),
     reason: v.pipe(v.nullable(v.string()), v.description('Why, when the change says: the cancellation reason, or "home kit activated".')),
   });

@@ -24,7 +24,8 @@ export const HOME_KIT_HAS_NO_PAGE =
   'This appointment belongs to a home kit: it has no time or place a patient could see or change; patient links are for appointments at a location';
 
 /** The origin a link points at: the page's public origin, else the emails' link origin, else the API as this request reached it. */
-export const patientPageBase = (requestBaseUrl: string): string => (config.email.patientPageOrigin ?? config.email.linkOrigin ?? requestBaseUrl).replace(/\/+$/, '');
+export const patientPageBase = (requestBaseUrl: string): string =>
+  (config.email.patientPageOrigin ?? config.email.linkOrigin ?? requestBaseUrl).replace(/\/+$/, '');
 
 /**
  * A new link to appointment `id`: `{url, expires_at}`, the expiry as it is now (the appointment's slot end, or 30

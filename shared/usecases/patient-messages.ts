@@ -237,8 +237,7 @@ export async function deliver(message: Draft, realm: Realm, now: Date): Promise<
   const token = await issueUnsubscribeToken(profile.id, now);
   const unsubscribeUrl = `${requireSetting(config.email.linkOrigin, 'EMAIL_LINK_ORIGIN')}/u/${token}`;
   // The page of the appointment (issue #53), when the stage has one: a link of its own for this message.
-  const appointmentPage =
-    message.appointment_id && PAGE_LINK_TYPES.has(message.type) ? await patientLinkForEmail(message.appointment_id, now) : undefined;
+  const appointmentPage = message.appointment_id && PAGE_LINK_TYPES.has(message.type) ? await patientLinkForEmail(message.appointment_id, now) : undefined;
   const composed = await composeFor(message, profile, unsubscribeUrl, appointmentPage);
   if (typeof composed === 'string') {
     await markFailed(pending, composed, null);

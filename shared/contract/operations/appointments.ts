@@ -154,10 +154,10 @@ export const appointmentsOperations = {
     tag: 'Appointments',
     summary: 'Issue a patient link to the appointment',
     description:
-      "A link the patient can hold (issue #53, docs/patient-page.md): `url` opens a page of this one appointment (its time, place, preparation and " +
+      'A link the patient can hold (issue #53, docs/patient-page.md): `url` opens a page of this one appointment (its time, place, preparation and ' +
       'status; reschedule and cancel while it is at least 2 hours away), no API key needed: the token in it is the credential, 32 random bytes of ' +
       "which only the SHA-256 is stored. It expires at the end of the appointment's slot or 30 days after issue, whichever is first; a moved " +
-      "appointment moves that end. Older links keep working unless `revoke_previous` is true: they answer 404 from then on. The body may be left out.",
+      'appointment moves that end. Older links keep working unless `revoke_previous` is true: they answer 404 from then on. The body may be left out.',
     responses: { 201: { description: 'The link; hand it to the patient only.', schema: PatientLink } },
     errors: {
       404: 'appointment not found',

@@ -61,6 +61,9 @@ export const PickupBody = v.pipe(
 /** POST /appointments/{id}/patient-link (issue #53): the body may be left out. */
 export const PatientLinkBody = v.strictObject({
   revoke_previous: v.optional(
-    v.pipe(v.boolean(), v.description('true: every link issued before this one for the appointment answers 404 from now on. Default false: they keep working.')),
+    v.pipe(
+      v.boolean(),
+      v.description('true: every link issued before this one for the appointment answers 404 from now on. Default false: they keep working.'),
+    ),
   ),
 });
