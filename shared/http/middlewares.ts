@@ -11,7 +11,7 @@ import type { GenericSchema } from 'valibot';
 import type { AccessContext } from '../auth/access';
 import { errorNames, logger } from '../logger';
 import { countRequest, requestMetrics } from '../metrics';
-import { InvalidInput, TooManyRequests } from '../errors';
+import { InvalidInput, TooManyRequests, Unavailable } from '../errors';
 import { isTryAgainLater, RETRY_AFTER_SECONDS, statusOf, TRY_AGAIN_LATER } from './errors';
 import { baseHeaders } from './responses';
 import { isJsonObject, parseOrBadRequest } from './validation';
@@ -87,6 +87,15 @@ export const errorStage = (): [LabMiddleware, LabMiddleware] => [
 export function accessLog(routeName: string) {
   const started = new WeakMap<object, number>();
   return {
+    /**
+     * A run still going when the invocation's time is nearly up (Middy's early timeout, 5 ms before it: an
+     * overloaded machine, a dependency that stopped answering) is the service's "not now", never a 500: 503
+     * with Retry-After. Its change may or may not have been made, as with any request whose answer was lost:
+     * the writes are conditional or idempotent, so reading before repeating it, or repeating it, is safe.
+     */
+    timeoutEarlyResponse: () => {
+      throw new Unavailable('The request ran out of time; retry it in a moment');
+    },
     requestStart: (request: Request) => void started.set(request, performance.now()),
     requestEnd: (request: Request) => {
       const { event, response } = request as LabRequest;

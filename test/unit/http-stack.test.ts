@@ -35,6 +35,21 @@ describe('the stack of a route', () => {
   });
 });
 
+describe('a run that outlasts its invocation', () => {
+  it('answers 503 with Retry-After, not 500, once the invocation has nearly no time left', async () => {
+    const slow = async () => {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      return ok({ status: 'late' });
+    };
+    const handler = composeHttpHandler({ route: health, run: slow }, []);
+    const event = { httpMethod: 'GET', path: '/health', headers: {}, requestContext: { requestId: 'unit' } };
+    const answer = await handler(event as never, { awsRequestId: 'unit', getRemainingTimeInMillis: () => 50 } as never);
+    expect(answer.statusCode).toBe(503);
+    expect(answer.headers?.['Retry-After'] ?? answer.headers?.['retry-after']).toBeDefined();
+    expect(JSON.parse(answer.body)).toEqual({ error: 'The request ran out of time; retry it in a moment' });
+  });
+});
+
 describe('the headers a route reads', () => {
   const echoBaseUrl = async ({ baseUrl }: { baseUrl: string }) => ok({ status: baseUrl }) as never;
   const request = (headers: Record<string, string>) =>
