@@ -296,8 +296,12 @@ const SHOWS = named([
   },
 ]);
 
-/** Routes that record reads proven in another file: they need a sandbox key (test/integration/sandbox.test.ts). */
-const PROVEN_ELSEWHERE: readonly RouteName[] = ['simulateSandboxResults'];
+/**
+ * Routes that record reads proven in another file: one needs a sandbox key (test/integration/sandbox.test.ts); the
+ * patient's page needs a link, not a key, and records the link as its reader (test/integration/patient-page.test.ts
+ * "records the view in the access log, the link as its reader, with no address").
+ */
+const PROVEN_ELSEWHERE: readonly RouteName[] = ['simulateSandboxResults', 'getPatientPage'];
 /** Routes that show a person no profile names yet (issue #51), proven below ("a lab report that matched no order"). */
 const SHOWS_UNMATCHED: readonly RouteName[] = ['listUnmatchedResults'];
 
