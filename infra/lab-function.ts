@@ -35,6 +35,8 @@ import {
   KEY_USE_RECORDERS,
   LINK_COUNT_ACTIONS,
   LINK_REQUEST_COUNTERS,
+  CONSENT_WITHDRAWAL_ATTRIBUTES,
+  CONSENT_WITHDRAWERS,
   PUBLISHERS,
   SERVICE_LEVEL_CLASSES,
   TABLE_ACTIONS,
@@ -211,6 +213,19 @@ export class LabFunction extends Construct {
           conditions: {
             'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${PATIENT_LINK_RATE_PARTITION_PREFIX}*`] },
             'ForAllValues:StringEquals': { 'dynamodb:Attributes': ['PK', 'SK', PATIENT_LINK_RATE_COUNT_ATTRIBUTE, TTL_ATTRIBUTE] },
+          },
+        }),
+      );
+    }
+    if (props.routeName && CONSENT_WITHDRAWERS.includes(props.routeName)) {
+      role.addToPrincipalPolicy(
+        new PolicyStatement({
+          actions: ['dynamodb:UpdateItem'],
+          // The table only, live profiles only (an unsubscribe token is only ever a live profile's), the consent only.
+          resources: [table.tableArn],
+          conditions: {
+            'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['PROFILE#*'] },
+            'ForAllValues:StringEquals': { 'dynamodb:Attributes': [...CONSENT_WITHDRAWAL_ATTRIBUTES] },
           },
         }),
       );

@@ -91,6 +91,7 @@ export function routeClassOf(routeName: RouteName, route: Route): FunctionClass 
   if (WEBHOOK_SENDERS.includes(routeName)) return 'webhook-sender';
   if (REPORT_RENDERERS.includes(routeName)) return 'report';
   if (PERSON_EXPORTERS.includes(routeName)) return 'export';
+  if (CONSENT_WITHDRAWERS.includes(routeName)) return 'read';
   return route.method === 'GET' ? 'read' : 'write';
 }
 
@@ -179,6 +180,16 @@ export const KEY_USE_ACTIONS = ['dynamodb:UpdateItem'] as const;
  */
 export const LINK_REQUEST_COUNTERS: readonly RouteName[] = ['getPatientPage'];
 export const LINK_COUNT_ACTIONS = ['dynamodb:UpdateItem'] as const;
+
+/**
+ * The one-click unsubscribe (issue #52, `POST /u/{token}`, shared/usecases/unsubscribe.ts): a POST anyone on the
+ * internet may send, with no key, so the narrowest rights that do its one write — a read's (the token's item,
+ * the profile, its group), and UpdateItem only in profiles' partitions (IAM `dynamodb:LeadingKeys` PROFILE#*)
+ * and only of the consent flag and `updated_at` (`dynamodb:Attributes`; `erased_at` too, which its condition
+ * reads: the write never sets it). Never a write's Put, Delete or any other attribute of a person.
+ */
+export const CONSENT_WITHDRAWERS: readonly RouteName[] = ['unsubscribe'];
+export const CONSENT_WITHDRAWAL_ATTRIBUTES = ['PK', 'SK', 'transactional_emails_enabled', 'updated_at', 'erased_at'] as const;
 
 /**
  * Classes whose functions put events on the bus: every state change may announce one (outbox). Webhook

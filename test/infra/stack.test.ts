@@ -29,6 +29,7 @@ import {
   type FunctionClass,
   INVOKED_BY,
   LINK_REQUEST_COUNTERS,
+  CONSENT_WITHDRAWERS,
   PACKAGE_FILES,
   REPORT_RENDERERS,
   routeClassOf,
@@ -291,7 +292,8 @@ describe('the LabApi stack (prod): least privilege', () => {
       const { role } = functionOf(name);
       const puts = AUDITED_ROUTES.has(name) ? ['dynamodb:PutItem'] : [];
       const counts = LINK_REQUEST_COUNTERS.includes(name) ? ['dynamodb:UpdateItem'] : [];
-      expect(prod.allowedActions(role, 'dynamodb:'), name).toEqual([...TABLE_READS, ...puts, 'dynamodb:UpdateItem', ...counts].sort());
+      const consents = CONSENT_WITHDRAWERS.includes(name) ? ['dynamodb:UpdateItem'] : [];
+      expect(prod.allowedActions(role, 'dynamodb:'), name).toEqual([...TABLE_READS, ...puts, 'dynamodb:UpdateItem', ...counts, ...consents].sort());
       const tableStatement = prod.statementsOf(role).find((s) => str(s.Action).includes('dynamodb:GetItem'))!;
       expect(str(tableStatement.Resource)).toContain(`"${tableId}"`);
       expect(str(tableStatement.Resource)).toContain('/index/GSI1');
@@ -323,7 +325,7 @@ describe('the LabApi stack (prod): least privilege', () => {
     for (const [name] of [...routesOfClass('read'), ...routesOfClass('document'), ...routesOfClass('report')]) {
       const updates = prod
         .statementsOf(functionOf(name).role)
-        .filter((s) => str(s.Action).includes('dynamodb:UpdateItem') && !str(s.Condition).includes('PATIENT_LINK_RATE#'));
+        .filter((s) => str(s.Action).includes('dynamodb:UpdateItem') && !/PATIENT_LINK_RATE#|"PROFILE#/.test(str(s.Condition)));
       expect(updates, name).toEqual([
         {
           Effect: 'Allow',
@@ -358,6 +360,28 @@ describe('the LabApi stack (prod): least privilege', () => {
     for (const name of ['reschedulePatientAppointment', 'cancelPatientAppointment'] as const) {
       expect(routeClassOf(name, routes[name]), name).toBe('write');
     }
+  });
+
+  it('lets the keyless one-click unsubscribe (POST /u/{token}) read, and update only the consent of a profile (PROFILE#*: the flag and updated_at; erased_at, which its condition reads): no Put, no Delete, no bus', () => {
+    const [tableId] = prod.onlyOfType('AWS::DynamoDB::Table');
+    expect(routeClassOf('unsubscribe', routes.unsubscribe)).toBe('read');
+    const consentUpdates = (name: RouteName) => prod.statementsOf(functionOf(name).role).filter((s) => str(s.Condition).includes('"PROFILE#'));
+    const holders = routeEntries.map(([name]) => name).filter((name) => consentUpdates(name).length > 0);
+    expect(holders).toEqual(['unsubscribe']);
+    expect(consentUpdates('unsubscribe')).toEqual([
+      {
+        Effect: 'Allow',
+        Action: 'dynamodb:UpdateItem',
+        Resource: { 'Fn::GetAtt': [tableId, 'Arn'] },
+        Condition: {
+          'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['PROFILE#*'] },
+          'ForAllValues:StringEquals': { 'dynamodb:Attributes': ['PK', 'SK', 'transactional_emails_enabled', 'updated_at', 'erased_at'] },
+        },
+      },
+    ]);
+    const actions = prod.allowedActions(functionOf('unsubscribe').role, 'dynamodb:');
+    for (const write of ['dynamodb:PutItem', 'dynamodb:DeleteItem', 'dynamodb:ConditionCheckItem']) expect(actions).not.toContain(write);
+    expect(prod.allowedActions(functionOf('unsubscribe').role, 'events:')).toEqual([]);
   });
 
   it('lets writing routes and results-ingest also put, update, delete and condition-check items; the relay only queries, reads again, deletes and updates', () => {
@@ -421,10 +445,11 @@ describe('the LabApi stack (prod): least privilege', () => {
   it("lets only the writing routes, the relay and results-ingest put events, on the stack's bus only", () => {
     const [busId] = prod.onlyOfType('AWS::Events::EventBus');
     for (const { construct, role } of prod.functions) {
-      // A webhook sender changes deliveries only, which announce nothing; so do the dispatcher and the sweep.
+      // A webhook sender changes deliveries only, which announce nothing; so do the dispatcher and the sweep, and
+      // the one-click unsubscribe, which changes a consent flag only.
       const publishes =
         construct instanceof ApiFunction
-          ? construct.route.method !== 'GET' && !WEBHOOK_SENDERS.includes(construct.routeName)
+          ? construct.route.method !== 'GET' && !WEBHOOK_SENDERS.includes(construct.routeName) && !CONSENT_WITHDRAWERS.includes(construct.routeName)
           : construct.functionClass === 'relay' || construct.functionClass === 'ingest';
       const statements = prod.statementsOf(role).filter((s) => str(s.Action).includes('events:'));
       expect(statements.length > 0, construct.node.path).toBe(publishes);
