@@ -35,6 +35,7 @@ import { isZonedDateTime } from '../../shared/domain/instant';
 import { rangeFlag, REJECTION_REASONS, type RejectionReason } from '../../shared/domain/results';
 import { BARCODE_PATTERN } from '../../shared/domain/sample';
 import { localFunctionEnvironment } from '../local/environment';
+import { labResultsReportedEvent } from './lab-event';
 import { apoeResult, clinicalSamples, geneticFinding, rangeText } from './lab-samples';
 import { isLabInboxCommand, LAB_INBOX_USAGE, runLabInboxCommand } from './lab-inbox';
 import { runningStackSettings } from '../local/stack-file';
@@ -193,17 +194,7 @@ async function main(argv: string[]): Promise<void> {
           patient: { name: [person.last_name, person.first_name].filter(Boolean).join(', ') || null, date_of_birth: person.date_of_birth ?? null },
         }
       : { appointment_id: appointmentId };
-    return ingest({
-      version: '0',
-      id: randomUUID(),
-      'detail-type': 'LabResultsReported',
-      source: 'lab-partner',
-      account: '000000000000',
-      time: reportedAt,
-      region: 'local',
-      resources: [],
-      detail: { event_id: eventId, ...names, reported_at: reportedAt, ...detail, ...(pdf ? { documents } : {}) },
-    });
+    return ingest(labResultsReportedEvent({ event_id: eventId, ...names, reported_at: reportedAt, ...detail, ...(pdf ? { documents } : {}) }, reportedAt));
   };
 
   if (command === 'reject') {

@@ -10,10 +10,10 @@
  * and the checks that read the table and the events file (./table-checks.ts). The environment (table, bucket,
  * events file, emulator endpoints) comes from the load process, set before any shared/ module loads.
  */
-import { randomUUID } from 'node:crypto';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { dev } from '../stages/dev';
 import { labReport } from '../bench/api-client';
+import { labResultsReportedEvent } from '../cli/lab-event';
 import { startLocalApi } from '../local/server';
 import { ensureBucket, ensureTable } from '../local/bootstrap';
 import { seedDemoData } from '../local/seed';
@@ -72,17 +72,7 @@ const commands: { [K in ControlRequest['command']]: (request: Extract<ControlReq
     const key = `incoming/${reportId}.pdf`;
     await s3.send(new PutObjectCommand({ Bucket: process.env.DOCUMENTS_BUCKET, Key: key, Body: PDF, ContentType: 'application/pdf' }));
     const detail = { ...labReport(appointmentId, [{ s3_key: key, file_name: 'report.pdf', content_type: 'application/pdf' }]), event_id: reportId };
-    return ingest({
-      version: '0',
-      id: randomUUID(),
-      'detail-type': 'LabResultsReported',
-      source: 'lab-partner',
-      account: '000000000000',
-      time: detail.reported_at,
-      region: 'local',
-      resources: [],
-      detail,
-    } as Parameters<typeof ingest>[0]);
+    return ingest(labResultsReportedEvent(detail, detail.reported_at) as Parameters<typeof ingest>[0]);
   },
   // Every entry, however young: the run is over, no request is writing one now.
   relay: () => relayOutbox(new Date(Date.now() + RELAY_AFTER_MS + 1_000)),
