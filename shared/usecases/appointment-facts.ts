@@ -1,24 +1,14 @@
 /**
  * What the patient is told of an appointment, wherever they are told it: the emails (shared/usecases/
  * patient-messages.ts, issue #52) and their appointment's page (shared/usecases/patient-link.ts, issue #53).
- * One reading of each fact, so the page and the email never disagree: who it is from, the place's one-line
- * address, and what to prepare and how many tubes to collect.
+ * One reading of each fact, so the page and the email never disagree: the place's one-line address, and what
+ * to prepare and how many tubes to collect (who it is from: ./sender.ts).
  */
 import type { ProfileRecord } from '../store/profiles';
-import { getProfileGroup } from '../store/profiles';
 import type { LocationRecord } from '../store/locations';
 import type { AppointmentAggregate } from '../store/appointments/records';
 import type { Catalog } from '../store/catalog';
 import { toOrderRequirements } from '../schemas/order-requirements';
-
-/**
- * Who the patient knows the message is from: their clinic or partner (the profile group's sender name, or
- * its name), answering to the group's reply-to address when it has one.
- */
-export async function senderOf(groupSlug: string): Promise<{ name: string; replyTo: string | null }> {
-  const group = await getProfileGroup(groupSlug);
-  return { name: group?.email_sender_name ?? group?.name ?? groupSlug, replyTo: group?.email_reply_to ?? null };
-}
 
 /** The location's address on one line: street, postal code and city, country. */
 export const addressLine = (location: LocationRecord) =>

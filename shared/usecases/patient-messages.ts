@@ -30,7 +30,8 @@ import { getHomeKitOrder } from '../store/home-kit-orders';
 import { getLocation } from '../store/locations';
 import { claimToSend, markFailed, markSent, type MessageRecord, recordUnsent, releaseClaim, type UnsentStatus } from '../store/messages';
 import { getProfile, type ProfileRecord } from '../store/profiles';
-import { addressLine, preparationOf, senderOf, slotEndOf } from './appointment-facts';
+import { addressLine, preparationOf, slotEndOf } from './appointment-facts';
+import { senderOf } from './sender';
 import { patientLinkForEmail } from './create-patient-link';
 import { dropReminder, dueReminders, type ReminderRecord, setReminder, takeReminder } from '../store/reminders';
 import type { BusEvent } from '../webhooks/bus-event';
@@ -298,9 +299,6 @@ async function composeFor(message: Draft, profile: ProfileRecord, unsubscribeUrl
   }
   return { email: composeEmail(facts), sender };
 }
-
-/** Who the patient knows the message is from (the page of their appointment says the same: ./appointment-facts.ts). */
-export { senderOf };
 
 /** The messages that carry the link to the appointment's page (issue #53): those about an appointment still to come. */
 const PAGE_LINK_TYPES = new Set<MessageType>(['appointment_booked', 'appointment_rescheduled', 'appointment_reminder']);

@@ -13,7 +13,8 @@ import { recordReads } from '../store/access-log';
 import { loadCatalog } from '../store/catalog';
 import type { LocationRecord } from '../store/locations';
 import type { PatientLinkRecord } from '../store/patient-links';
-import { addressLine, preparationOf, senderOf, slotEndOf } from './appointment-facts';
+import { addressLine, preparationOf, slotEndOf } from './appointment-facts';
+import { senderOf } from './sender';
 import { availabilityAt } from './location-availability';
 import { withLink } from './patient-link';
 

@@ -5,13 +5,14 @@
  * nothing: the same answer for each, so the link tells its holder nothing about why.
  */
 import { profileOfUnsubscribeToken, withdrawEmailConsent } from '../store/email-consent';
-import { getProfile, getProfileGroup, type ProfileRecord } from '../store/profiles';
+import { getProfile, type ProfileRecord } from '../store/profiles';
+import { senderOf } from './sender';
 
 /** Who the link's emails came from, in the profile's language: what its pages show. */
 export interface UnsubscribeLink {
   profileId: string;
   language: ProfileRecord['language'];
-  /** The profile group's sender name, or its name, as the emails' From (shared/usecases/patient-messages.ts). */
+  /** The profile group's sender name, or its name, as the emails' From (./sender.ts). */
   sender: string;
 }
 
@@ -20,8 +21,7 @@ export async function openUnsubscribeLink(token: string): Promise<UnsubscribeLin
   const profileId = await profileOfUnsubscribeToken(token);
   const profile = profileId === undefined ? undefined : await getProfile(profileId);
   if (!profile || profile.erased_at) return undefined;
-  const group = await getProfileGroup(profile.profile_group_slug);
-  return { profileId: profile.id, language: profile.language, sender: group?.email_sender_name ?? group?.name ?? profile.profile_group_slug };
+  return { profileId: profile.id, language: profile.language, sender: (await senderOf(profile.profile_group_slug)).name };
 }
 
 /** Sets the profile's transactional_emails_enabled to false; the same again is done again. Undefined: nothing opened. */
