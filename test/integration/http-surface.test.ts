@@ -191,6 +191,13 @@ describe('request bodies', () => {
     expect(res.body).toEqual({ error: 'Request body must be UTF-8 encoded text' });
   });
 
+  it('answers 400 to a body that starts with a byte order mark, which JSON senders must not add', async () => {
+    const rawBody = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(JSON.stringify(validProfile), 'utf8')]);
+    const res = await api.request('POST', '/api/v1/profiles', { key, rawBody });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ error: 'Request body must be valid JSON' });
+  });
+
   it('stores a UTF-8 name byte for byte', async () => {
     const res = await api.request('POST', '/api/v1/profiles', { key, rawBody: Buffer.from(JSON.stringify({ ...validProfile, first_name: 'Jürgen' }), 'utf8') });
     expect(res.status).toBe(201);
